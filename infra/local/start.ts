@@ -1,0 +1,66 @@
+/**
+ * `npm start`: DynamoDB Local, the table, a development key, and the local gateway on one port.
+ * Ctrl-C stops everything, the Java process included.
+ */
+import { join } from 'node:path';
+import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
+import { dataDir, localTableName, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
+
+const DEV_OWNER = 'dev';
+const DEV_KEY_FILE = 'dev-key';
+
+async function main() {
+  const port = Number(process.env.PORT ?? 3000);
+  const dynamo = process.env.DYNAMODB_ENDPOINT
+    ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: async () => {} }
+    : await startDynamoDbLocal({ port: Number(process.env.DYNAMODB_PORT ?? 8000), dataDir: join(dataDir, 'dynamodb') });
+
+  const shutdown = async (code: number) => {
+    await dynamo.stop();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  try {
+    await ensureTable(dynamo.endpoint, localTableName);
+    Object.assign(process.env, {
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      TABLE_NAME: localTableName,
+      CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret('cursor-secret'),
+    });
+    writeLocalStack({ endpoint: dynamo.endpoint, tableName: localTableName });
+
+    // Imported only now: these modules read their configuration when loaded, as a Lambda does at cold start.
+    const { createApiKey, ownerOfKey } = await import('#lib/data/api-keys.ts');
+    const { startGateway } = await import('./gateway.ts');
+
+    // Keys are stored hashed, so the development key is kept in the (git-ignored) data folder to be shown again.
+    let key = persistedSecret(DEV_KEY_FILE, () => '');
+    if (key === '' || (await ownerOfKey(key)) !== DEV_OWNER) {
+      key = (await createApiKey(DEV_OWNER, 'development key')).key;
+      saveSecret(DEV_KEY_FILE, key);
+    }
+
+    const gateway = await startGateway({
+      port,
+      authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
+    });
+    console.log(`DynamoDB Local: ${dynamo.endpoint} (table ${localTableName}, data in ${dataDir})`);
+    console.log(`API: ${gateway.url}/api/v1  (owner "${DEV_OWNER}")`);
+    console.log(`Development key: ${key}`);
+    console.log('Try:');
+    console.log(
+      `  curl -s -H 'Accept: application/json' -H 'Authorization: Bearer ${key}' --data-urlencode 'name=Marketing' ${gateway.url}/api/v1/spaces`,
+    );
+    console.log('Ctrl-C to stop.');
+  } catch (error) {
+    console.error((error as Error).message);
+    await shutdown(1);
+  }
+}
+
+main().catch((error) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});

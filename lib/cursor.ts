@@ -1,0 +1,48 @@
+/**
+ * Opaque page cursors: where the previous page ended, signed with HMAC so a cursor cannot be forged,
+ * edited, or used by another owner or with other sort and search parameters.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { requireEnv } from '#lib/config.ts';
+import type { Position } from '#lib/data/collection.ts';
+import { ValidationError } from '#lib/errors.ts';
+
+const secret = requireEnv('CURSOR_SECRET');
+const MAC_BYTES = 16;
+
+/** What a cursor is only valid for. */
+export type CursorScope = {
+  owner: string;
+  kind: string;
+  sortBy: string;
+  sort: string;
+  search: string;
+  perPage: number;
+};
+
+export type CursorState = Position & { page: number };
+
+function mac(scope: CursorScope, payload: string): Buffer {
+  const { owner, kind, sortBy, sort, search, perPage } = scope;
+  return createHmac('sha256', secret)
+    .update(JSON.stringify([owner, kind, sortBy, sort, search, perPage, payload]))
+    .digest()
+    .subarray(0, MAC_BYTES);
+}
+
+export function encodeCursor(scope: CursorScope, state: CursorState): string {
+  const payload = Buffer.from(JSON.stringify([state.page, state.id, state.fold])).toString('base64url');
+  return `${payload}.${mac(scope, payload).toString('base64url')}`;
+}
+
+const invalid = () => ValidationError.field('cursor', 'The cursor is invalid or does not belong to this query.');
+
+export function decodeCursor(scope: CursorScope, cursor: string): CursorState {
+  const [payload, signature, ...rest] = cursor.split('.');
+  if (!payload || !signature || rest.length > 0) throw invalid();
+  const given = Buffer.from(signature, 'base64url');
+  const expected = mac(scope, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const [page, id, fold] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [number, number, string];
+  return { page, id, fold };
+}

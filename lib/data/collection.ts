@@ -1,0 +1,248 @@
+/**
+ * What spaces and domains share: id allocation, the per-owner counter, guarded inserts and deletes,
+ * and listing by Query (never Scan) in id or name order.
+ */
+import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { positiveIntegerEnv } from '#lib/config.ts';
+import { db, tableName } from '#lib/dynamodb.ts';
+import { NameTakenError, NotFoundError, QuotaExceededError, ServiceUnavailableError } from '#lib/errors.ts';
+import { type TableKey, tableDefinition } from '#lib/table.ts';
+import {
+  collectionPrefix,
+  counterKey,
+  foldName,
+  itemKey,
+  type Kind,
+  nameSortKey,
+  ownerPartition,
+  sequenceKey,
+} from './keys.ts';
+import { transactWrite } from './transact.ts';
+
+/** Most items one owner may hold per kind; enforced inside the store transaction. */
+export const maxItemsPerOwner = positiveIntegerEnv('MAX_ITEMS_PER_OWNER', 10_000);
+
+/** Attributes every stored space and domain carries. */
+export type StoredItem = TableKey & {
+  lsi1sk: string;
+  kind: Kind;
+  id: number;
+  name: string;
+  fold: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type SortBy = 'id' | 'name';
+export type SortDirection = 'asc' | 'desc';
+export type Position = { id: number; fold: string };
+
+export type ListQuery = {
+  search: string;
+  sortBy: SortBy;
+  sort: SortDirection;
+  perPage: number;
+  page: number;
+  /** Where the previous page ended (from a cursor): read from there instead of walking the offset. */
+  after?: Position;
+};
+
+export type ListResult<Item> = { items: Item[]; total: number };
+
+export async function getItem<Item extends StoredItem>(owner: string, kind: Kind, id: number): Promise<Item> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: itemKey(owner, kind, id), ConsistentRead: true }),
+  );
+  if (!Item) throw new NotFoundError();
+  return Item as Item;
+}
+
+/** Atomic per-owner sequence: ids increase and are never reused; a failed store leaves a gap. */
+async function allocateId(owner: string, kind: Kind): Promise<number> {
+  const { Attributes } = await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: sequenceKey(owner, kind),
+      UpdateExpression: 'ADD #last :one',
+      ExpressionAttributeNames: { '#last': 'last' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Attributes?.last as number;
+}
+
+function counterUpdate(owner: string, kind: Kind, delta: 1 | -1) {
+  const guardQuota = delta > 0;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: counterKey(owner, kind),
+      UpdateExpression: 'ADD #total :delta',
+      ...(guardQuota ? { ConditionExpression: 'attribute_not_exists(#total) OR #total < :quota' } : {}),
+      ExpressionAttributeNames: { '#total': 'total' },
+      ExpressionAttributeValues: { ':delta': delta, ...(guardQuota ? { ':quota': maxItemsPerOwner } : {}) },
+    },
+  };
+}
+
+export function guardItem(key: TableKey, owner: string, kind: Kind, id: number) {
+  return { ...key, kind: `${kind}-name`, owner, id };
+}
+
+/** Writes the item, its name guard and the counter in one transaction: all or nothing. */
+export async function insertItem<Item extends StoredItem>(
+  owner: string,
+  kind: Kind,
+  guardKey: TableKey,
+  build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
+): Promise<Item> {
+  const id = await allocateId(owner, kind);
+  const fields = build(id, new Date().toISOString());
+  const item = { ...itemKey(owner, kind, id), lsi1sk: nameSortKey(kind, fields.fold, id), kind, ...fields } as Item;
+  const failed = await transactWrite([
+    { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: guardItem(guardKey, owner, kind, id),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    counterUpdate(owner, kind, 1),
+  ]);
+  if (failed?.[1]) throw new NameTakenError();
+  if (failed?.[2]) throw new QuotaExceededError(kind, maxItemsPerOwner);
+  if (failed) throw new Error(`Sequence for ${kind} handed out id ${id} twice`);
+  return item;
+}
+
+const MAX_DELETE_ATTEMPTS = 5;
+
+/**
+ * Deletes the item, releases its guard and decrements the counter in one transaction. The guard's key
+ * depends on the name, so the item is read first and the delete is conditional on the name not having
+ * changed since; a concurrent rename or delete makes it read again.
+ */
+export async function deleteItem(owner: string, kind: Kind, id: number, guardKeyOf: (item: StoredItem) => TableKey) {
+  for (let attempt = 1; attempt <= MAX_DELETE_ATTEMPTS; attempt++) {
+    const item = await getItem(owner, kind, id);
+    const failed = await transactWrite([
+      {
+        Delete: {
+          TableName: tableName,
+          Key: itemKey(owner, kind, id),
+          ConditionExpression: '#fold = :fold',
+          ExpressionAttributeNames: { '#fold': 'fold' },
+          ExpressionAttributeValues: { ':fold': item.fold },
+        },
+      },
+      {
+        Delete: {
+          TableName: tableName,
+          Key: guardKeyOf(item),
+          ConditionExpression: '#id = :id AND #owner = :owner',
+          ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
+          ExpressionAttributeValues: { ':id': id, ':owner': owner },
+        },
+      },
+      counterUpdate(owner, kind, -1),
+    ]);
+    if (!failed) return;
+    if (!failed[0]) throw new Error(`Name guard of ${kind} ${id} does not point back to it`);
+  }
+  throw new ServiceUnavailableError();
+}
+
+export async function countItems(owner: string, kind: Kind): Promise<number> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: counterKey(owner, kind), ConsistentRead: true }),
+  );
+  return (Item?.total as number | undefined) ?? 0;
+}
+
+function baseQuery(owner: string, kind: Kind, query: ListQuery): QueryCommandInput {
+  const byName = query.sortBy === 'name';
+  return {
+    TableName: tableName,
+    ...(byName ? { IndexName: tableDefinition.byNameIndex.indexName } : {}),
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': 'pk', '#sk': byName ? tableDefinition.byNameIndex.sortKey : 'sk' },
+    ExpressionAttributeValues: { ':pk': ownerPartition(owner), ':prefix': collectionPrefix(kind) },
+    ScanIndexForward: query.sort === 'asc',
+    ConsistentRead: true,
+  };
+}
+
+function startKey(owner: string, kind: Kind, query: ListQuery, after: Position) {
+  const key = itemKey(owner, kind, after.id);
+  return query.sortBy === 'name' ? { ...key, lsi1sk: nameSortKey(kind, after.fold, after.id) } : key;
+}
+
+type Key = Record<string, unknown>;
+
+/** Reads up to `limit` items from `start`, following DynamoDB's pages if a response stops short. */
+async function readPage(input: QueryCommandInput, start: Key | undefined, limit: number) {
+  const items: Record<string, unknown>[] = [];
+  let cursor = start;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: cursor }));
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor && items.length < limit);
+  return items;
+}
+
+/** Walks past `count` items reading keys only; returns where the walk stopped, or null past the end. */
+async function skipItems(input: QueryCommandInput, count: number): Promise<Key | null> {
+  // A start key holds exactly the table's keys, plus the index's sort key when querying the index.
+  const keyNames = input.IndexName ? ['#pk', 'sk', tableDefinition.byNameIndex.sortKey] : ['#pk', 'sk'];
+  const keys = await readPage({ ...input, ProjectionExpression: keyNames.join(', ') }, undefined, count);
+  return keys.length === count ? (keys.at(-1) as Key) : null;
+}
+
+/** Search is a substring match on the folded name, so it filters a walk of the owner's collection. */
+async function searchItems<Item>(input: QueryCommandInput, query: ListQuery): Promise<ListResult<Item>> {
+  const offset = (query.page - 1) * query.perPage;
+  const filtered: QueryCommandInput = {
+    ...input,
+    FilterExpression: 'contains(#fold, :search)',
+    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#fold': 'fold' },
+    ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':search': query.search },
+  };
+  const items: Item[] = [];
+  let total = 0;
+  let cursor: Key | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...filtered, ExclusiveStartKey: cursor }));
+    for (const item of page.Items ?? []) {
+      if (total >= offset && items.length < query.perPage) items.push(item as Item);
+      total++;
+    }
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return { items, total };
+}
+
+/**
+ * One page of an owner's collection. The first page and cursor pages read about `perPage` items,
+ * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection.
+ */
+export async function listItems<Item>(owner: string, kind: Kind, query: ListQuery): Promise<ListResult<Item>> {
+  const input = baseQuery(owner, kind, query);
+  const search = foldName(query.search);
+  if (search !== '') return searchItems<Item>(input, { ...query, search });
+
+  const { after, page, perPage } = query;
+  if (after || page === 1) {
+    const start = after ? startKey(owner, kind, query, after) : undefined;
+    const [items, total] = await Promise.all([readPage(input, start, perPage), countItems(owner, kind)]);
+    return { items: items as Item[], total };
+  }
+  const total = await countItems(owner, kind);
+  const offset = (page - 1) * perPage;
+  if (offset >= total) return { items: [], total };
+  const start = await skipItems(input, offset);
+  const items = start ? await readPage(input, start, perPage) : [];
+  return { items: items as Item[], total };
+}

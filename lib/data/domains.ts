@@ -1,0 +1,83 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/dynamodb.ts';
+import { NotFoundError, ValidationError } from '#lib/errors.ts';
+import { loopMessage } from '#lib/schemas/domains.ts';
+import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
+import { itemFromFailedCondition } from './condition.ts';
+import { domainNameGuardKey, itemKey } from './keys.ts';
+
+const kind = 'domain';
+
+export type DomainItem = StoredItem & { indexPage: string | null; notFoundPage: string | null };
+export type NewDomain = { name: string; indexPage: string | null; notFoundPage: string | null };
+/** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
+export type DomainChanges = { indexPage?: string | null; notFoundPage?: string | null };
+
+/** Request field of each page attribute, for error messages. */
+const pageFields = { indexPage: 'index_page', notFoundPage: 'not_found_page' } as const;
+type PageAttribute = keyof typeof pageFields;
+
+const hostOf = (url: string) => new URL(url).hostname;
+
+export const showDomain = (owner: string, id: number) => getItem<DomainItem>(owner, kind, id);
+
+export const listDomains = (owner: string, query: ListQuery) => listItems<DomainItem>(owner, kind, query);
+
+export const storeDomain = (owner: string, domain: NewDomain) =>
+  insertItem<DomainItem>(owner, kind, domainNameGuardKey(domain.name), (id, now) => ({
+    id,
+    name: domain.name,
+    fold: domain.name,
+    indexPage: domain.indexPage,
+    notFoundPage: domain.notFoundPage,
+    createdAt: now,
+    updatedAt: now,
+  }));
+
+export const destroyDomain = (owner: string, id: number) =>
+  deleteItem(owner, kind, id, (item) => domainNameGuardKey(item.name));
+
+/**
+ * One conditional write: the item must exist and no new page may point at the domain's own name.
+ * The stored name is only known to DynamoDB, so the loop check is part of the condition.
+ */
+export async function updateDomain(owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
+  const present = (Object.keys(pageFields) as PageAttribute[]).filter((field) => changes[field] !== undefined);
+  if (present.length === 0) return showDomain(owner, id);
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt', '#name': 'name' };
+  const values: Record<string, unknown> = { ':updatedAt': new Date().toISOString() };
+  const sets = ['#updatedAt = :updatedAt'];
+  const conditions = ['attribute_exists(pk)'];
+  for (const field of present) {
+    const value = changes[field] as string | null;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+    if (value !== null) {
+      values[`:${field}Host`] = hostOf(value);
+      conditions.push(`#name <> :${field}Host`);
+    }
+  }
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: itemKey(owner, kind, id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Attributes as DomainItem;
+  } catch (error) {
+    const current = itemFromFailedCondition<DomainItem>(error);
+    if (!current) throw new NotFoundError();
+    const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
+    throw new ValidationError(
+      Object.fromEntries(loops.map((field) => [pageFields[field], [loopMessage(pageFields[field])]])),
+    );
+  }
+}

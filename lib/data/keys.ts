@@ -1,0 +1,66 @@
+/**
+ * Key builders for the single table. Everything an owner has lives in the `OWNER#<id>` partition,
+ * so every request-path read and write is scoped to the authenticated owner by construction.
+ */
+import type { TableKey } from '#lib/table.ts';
+
+export type Kind = 'space' | 'domain';
+
+/** Ids are zero-padded so the string sort key orders them numerically. */
+export const ID_DIGITS = 12;
+export const MAX_ID = 10 ** ID_DIGITS - 1;
+
+/** Below every character a name may hold, so `abc` sorts before `abc d` and ties break by id. */
+const NAME_ID_SEPARATOR = '\u0001';
+
+const itemPrefix = (kind: Kind) => `${kind.toUpperCase()}#`;
+const padId = (id: number) => String(id).padStart(ID_DIGITS, '0');
+
+export const ownerPartition = (owner: string) => `OWNER#${owner}`;
+
+export const itemKey = (owner: string, kind: Kind, id: number): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `${itemPrefix(kind)}${padId(id)}`,
+});
+
+/** Sort key of the by-name index: case-folded name, then id. */
+export const nameSortKey = (kind: Kind, fold: string, id: number) =>
+  `${itemPrefix(kind)}${fold}${NAME_ID_SEPARATOR}${padId(id)}`;
+
+/** All of an owner's items of one kind share this prefix in both the table and the index. */
+export const collectionPrefix = itemPrefix;
+
+export const sequenceKey = (owner: string, kind: Kind): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `SEQUENCE#${kind}`,
+});
+
+export const counterKey = (owner: string, kind: Kind): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `COUNT#${kind}`,
+});
+
+/** Space names are unique per owner, so their guard lives in the owner's partition. */
+export const spaceNameGuardKey = (owner: string, fold: string): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `SPACENAME#${fold}`,
+});
+
+/** Domain names are unique across all owners: one global guard item per name. */
+export const domainNameGuardKey = (name: string): TableKey => ({
+  pk: `DOMAINNAME#${name}`,
+  sk: `DOMAINNAME#${name}`,
+});
+
+export const apiKeyKey = (hash: string): TableKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
+
+export const apiKeyPrefixKey = (prefix: string): TableKey => ({ pk: `APIKEYPREFIX#${prefix}`, sk: 'APIKEYPREFIX' });
+
+/** The owner's own listing of their keys (metadata only, never the key). */
+export const ownerApiKeyKey = (owner: string, prefix: string): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `APIKEY#${prefix}`,
+});
+
+/** Case-insensitive identity of a name: used for uniqueness, search and name order. */
+export const foldName = (name: string) => name.normalize('NFC').toLowerCase();

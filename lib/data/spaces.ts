@@ -1,0 +1,140 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/dynamodb.ts';
+import { NameTakenError, NotFoundError, ServiceUnavailableError } from '#lib/errors.ts';
+import {
+  deleteItem,
+  getItem,
+  guardItem,
+  insertItem,
+  type ListQuery,
+  listItems,
+  type StoredItem,
+} from './collection.ts';
+import { itemFromFailedCondition } from './condition.ts';
+import { foldName, itemKey, nameSortKey, spaceNameGuardKey } from './keys.ts';
+import { transactWrite } from './transact.ts';
+
+const kind = 'space';
+
+export type SpaceItem = StoredItem & { color: number };
+export type NewSpace = { name: string; color: number };
+export type SpaceChanges = { name?: string; color?: number };
+
+const guardKeyOf = (owner: string) => (item: Pick<StoredItem, 'fold'>) => spaceNameGuardKey(owner, item.fold);
+
+export const showSpace = (owner: string, id: number) => getItem<SpaceItem>(owner, kind, id);
+
+export const listSpaces = (owner: string, query: ListQuery) => listItems<SpaceItem>(owner, kind, query);
+
+export const storeSpace = (owner: string, space: NewSpace) =>
+  insertItem<SpaceItem>(owner, kind, spaceNameGuardKey(owner, foldName(space.name)), (id, now) => ({
+    id,
+    name: space.name,
+    fold: foldName(space.name),
+    color: space.color,
+    createdAt: now,
+    updatedAt: now,
+  }));
+
+export const destroySpace = (owner: string, id: number) => deleteItem(owner, kind, id, guardKeyOf(owner));
+
+/** SET clauses for the plain fields; the name is handled apart because it moves the guard. */
+function setClauses(changes: SpaceChanges, now: string) {
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':updatedAt': now };
+  const sets = ['#updatedAt = :updatedAt'];
+  if (changes.color !== undefined) {
+    names['#color'] = 'color';
+    values[':color'] = changes.color;
+    sets.push('#color = :color');
+  }
+  if (changes.name !== undefined) {
+    names['#name'] = 'name';
+    values[':name'] = changes.name;
+    sets.push('#name = :name');
+  }
+  return { names, values, sets };
+}
+
+const MAX_RENAME_ATTEMPTS = 5;
+
+/**
+ * Updates in one conditional write when the name's folded form is unchanged (one round trip). A real
+ * rename returns the current item from the failed condition and then moves the guard in a transaction.
+ */
+export async function updateSpace(owner: string, id: number, changes: SpaceChanges): Promise<SpaceItem> {
+  if (changes.name === undefined && changes.color === undefined) return showSpace(owner, id);
+  const key = itemKey(owner, kind, id);
+  for (let attempt = 1; attempt <= MAX_RENAME_ATTEMPTS; attempt++) {
+    const now = new Date().toISOString();
+    const { names, values, sets } = setClauses(changes, now);
+    const fold = changes.name === undefined ? undefined : foldName(changes.name);
+    let current: SpaceItem;
+    try {
+      const { Attributes } = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: fold === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #fold = :fold',
+          ExpressionAttributeNames: fold === undefined ? names : { ...names, '#fold': 'fold' },
+          ExpressionAttributeValues: fold === undefined ? values : { ...values, ':fold': fold },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return Attributes as SpaceItem;
+    } catch (error) {
+      const found = itemFromFailedCondition<SpaceItem>(error);
+      if (!found || changes.name === undefined) throw new NotFoundError();
+      current = found;
+    }
+    const renamed = await renameSpace(owner, current, { ...changes, name: changes.name }, now);
+    if (renamed) return renamed;
+  }
+  throw new ServiceUnavailableError();
+}
+
+/** Moves the name guard and updates the item atomically; null when the item changed meanwhile. */
+async function renameSpace(
+  owner: string,
+  current: SpaceItem,
+  changes: SpaceChanges & { name: string },
+  now: string,
+): Promise<SpaceItem | null> {
+  const fold = foldName(changes.name);
+  const { names, values, sets } = setClauses(changes, now);
+  const lsi1sk = nameSortKey(kind, fold, current.id);
+  const failed = await transactWrite([
+    {
+      Update: {
+        TableName: tableName,
+        Key: itemKey(owner, kind, current.id),
+        UpdateExpression: `SET ${[...sets, '#fold = :fold', '#lsi1sk = :lsi1sk'].join(', ')}`,
+        ConditionExpression: '#fold = :oldFold',
+        ExpressionAttributeNames: { ...names, '#fold': 'fold', '#lsi1sk': 'lsi1sk' },
+        ExpressionAttributeValues: { ...values, ':fold': fold, ':lsi1sk': lsi1sk, ':oldFold': current.fold },
+      },
+    },
+    {
+      Delete: {
+        TableName: tableName,
+        Key: spaceNameGuardKey(owner, current.fold),
+        ConditionExpression: '#id = :id',
+        ExpressionAttributeNames: { '#id': 'id' },
+        ExpressionAttributeValues: { ':id': current.id },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: guardItem(spaceNameGuardKey(owner, fold), owner, kind, current.id),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (!failed) return { ...current, ...changes, fold, lsi1sk, updatedAt: now } as SpaceItem;
+  if (failed[0]) return null;
+  if (failed[2]) throw new NameTakenError();
+  throw new Error(`Name guard of space ${current.id} does not point back to it`);
+}

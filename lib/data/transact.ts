@@ -1,0 +1,35 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db } from '#lib/dynamodb.ts';
+import { ServiceUnavailableError } from '#lib/errors.ts';
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/** Which items' conditions failed, by position in the transaction. */
+export type FailedConditions = boolean[];
+
+const MAX_CONFLICT_ATTEMPTS = 8;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a transaction. Returns null when it committed, or which conditions failed when it was cancelled.
+ * Conflicts with concurrent transactions on the same items (e.g. the owner's counter) are retried with
+ * jittered backoff; the SDK does not retry them because they are not throttling.
+ */
+export async function transactWrite(items: TransactItems): Promise<FailedConditions | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return null;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+      if (codes.includes('ConditionalCheckFailed')) return codes.map((code) => code === 'ConditionalCheckFailed');
+      const retryable = codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError');
+      if (!retryable) throw error;
+      if (attempt >= MAX_CONFLICT_ATTEMPTS) throw new ServiceUnavailableError();
+      await sleep(Math.random() * 10 * 2 ** attempt);
+    }
+  }
+}

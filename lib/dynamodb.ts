@@ -1,0 +1,26 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { requireEnv } from '#lib/config.ts';
+
+export const tableName = requireEnv('TABLE_NAME');
+
+/** Retries and timeouts stay well inside the Lambda timeout so a slow call becomes a 503, not a timeout. */
+export const dynamoClientConfig = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+} as const;
+
+/** The endpoint override points the SDK at DynamoDB Local, which accepts any static credentials. */
+function localOverrides() {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) return {};
+  return {
+    endpoint,
+    region: process.env.AWS_REGION ?? 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+}
+
+export const db = DynamoDBDocumentClient.from(new DynamoDBClient({ ...dynamoClientConfig, ...localOverrides() }), {
+  marshallOptions: { removeUndefinedValues: true },
+});

@@ -1,0 +1,43 @@
+/** Request body parsing: form-encoded or JSON, size-capped, into a prototype-free record. */
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type Fields = Record<string, unknown>;
+
+/** Repeated keys and bracketed keys (`name[]=x`, `name[a]=x`) become lists, which the schemas reject. */
+export function parseForm(text: string): Fields {
+  const fields: Fields = Object.create(null);
+  for (const [rawKey, value] of new URLSearchParams(text)) {
+    const bracket = rawKey.indexOf('[');
+    const key = bracket > 0 ? rawKey.slice(0, bracket) : rawKey;
+    const previous = fields[key];
+    if (previous === undefined) fields[key] = bracket > 0 ? [value] : value;
+    else fields[key] = [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return fields;
+}
+
+function parseJson(text: string): Fields {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadRequestError('The request body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new BadRequestError('The request body must be a JSON object.');
+  }
+  return Object.assign(Object.create(null), value) as Fields;
+}
+
+export function parseBody(body: string | null, isBase64Encoded: boolean, contentType: string | undefined): Fields {
+  if (body === null || body === '') return Object.create(null);
+  const bytes = Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
+  if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/x-www-form-urlencoded') return parseForm(text);
+  if (mediaType === 'application/json') return parseJson(text);
+  throw new UnsupportedMediaTypeError();
+}

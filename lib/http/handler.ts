@@ -1,0 +1,66 @@
+/** Wires an API handler: the request it is given, and the middleware stack around it. */
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { MAX_ID } from '#lib/data/keys.ts';
+import { NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
+import { type Fields, parseBody } from './body.ts';
+import { errorResponder, type Reply, replySerializer } from './middleware.ts';
+
+export type ApiRequest = {
+  /** Set by the authorizer; never taken from the request itself. */
+  owner: string;
+  event: APIGatewayProxyEvent;
+  /** The `{id}` path parameter; any value that is not a positive decimal integer is a 404. */
+  id(): number;
+  /** The parsed body (form or JSON); throws the 4xx contract errors. */
+  body(): Fields;
+  /** Query parameters; for repeated keys the last value wins. */
+  query(): Record<string, string | undefined>;
+};
+
+const ID_PATTERN = /^[1-9]\d*$/;
+
+function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
+  const owner = event.requestContext?.authorizer?.ownerId;
+  if (typeof owner !== 'string' || owner === '') throw new UnauthenticatedError();
+  return {
+    owner,
+    event,
+    id() {
+      const raw = event.pathParameters?.id ?? '';
+      const id = ID_PATTERN.test(raw) ? Number(raw) : Number.NaN;
+      if (!(id <= MAX_ID)) throw new NotFoundError();
+      return id;
+    },
+    body: () => parseBody(event.body, event.isBase64Encoded, header(event, 'content-type')),
+    query() {
+      const multi = event.multiValueQueryStringParameters ?? {};
+      const single = event.queryStringParameters ?? {};
+      const query: Record<string, string | undefined> = Object.create(null);
+      for (const key of new Set([...Object.keys(single), ...Object.keys(multi)])) {
+        query[key] = multi[key]?.at(-1) ?? single[key];
+      }
+      return query;
+    },
+  };
+}
+
+export { header };
+
+export const ok = (body: unknown): Reply => ({ statusCode: 200, body });
+export const created = (body: unknown): Reply => ({ statusCode: 201, body });
+
+export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(errorResponder())
+    .use(replySerializer())
+    .handler(async (event) => (await handle(requestFrom(event))) as unknown as APIGatewayProxyResult);
+}

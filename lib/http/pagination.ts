@@ -1,0 +1,92 @@
+/** The list envelope: data, links and meta, with a signed cursor on the way to the next page. */
+
+import { type CursorScope, decodeCursor, encodeCursor } from '#lib/cursor.ts';
+import type { ListQuery, ListResult, StoredItem } from '#lib/data/collection.ts';
+import type { Kind } from '#lib/data/keys.ts';
+import type { ListParams } from '#lib/schemas/list.ts';
+import { type ApiRequest, header } from './handler.ts';
+
+/** The data module's query for these parameters; a cursor overrides `page` and says where to resume. */
+export function listQueryFor(
+  request: ApiRequest,
+  kind: Kind,
+  params: ListParams,
+): { query: ListQuery; scope: CursorScope } {
+  const scope: CursorScope = {
+    owner: request.owner,
+    kind,
+    sortBy: params.sort_by,
+    sort: params.sort,
+    search: params.search,
+    perPage: params.per_page,
+  };
+  const query: ListQuery = {
+    search: params.search,
+    sortBy: params.sort_by,
+    sort: params.sort,
+    perPage: params.per_page,
+    page: params.page,
+  };
+  if (params.cursor !== undefined) {
+    const { page, id, fold } = decodeCursor(scope, params.cursor);
+    Object.assign(query, { page, after: { id, fold } });
+  }
+  return { query, scope };
+}
+
+/** The URL the client called, as API Gateway saw it (stage and base path included). */
+function basePath(request: ApiRequest): string {
+  const { event } = request;
+  const proto = header(event, 'x-forwarded-proto') ?? 'https';
+  const host = header(event, 'host') ?? event.requestContext.domainName;
+  return `${proto}://${host}${event.requestContext.path ?? event.path}`;
+}
+
+export function listEnvelope<Item extends StoredItem, Resource>(
+  request: ApiRequest,
+  params: ListParams,
+  { query, scope }: { query: ListQuery; scope: CursorScope },
+  result: ListResult<Item>,
+  present: (item: Item) => Resource,
+) {
+  const { page, perPage } = query;
+  const path = basePath(request);
+  const lastPage = Math.max(1, Math.ceil(result.total / perPage));
+  const offset = (page - 1) * perPage;
+  const last = result.items.at(-1);
+  const hasNext = last !== undefined && offset + result.items.length < result.total;
+  const nextCursor = hasNext ? encodeCursor(scope, { page: page + 1, id: last.id, fold: last.fold }) : null;
+
+  const link = (target: number, cursor?: string) => {
+    const url = new URLSearchParams();
+    if (params.search !== '') url.set('search', params.search);
+    url.set('search_by', params.search_by);
+    url.set('sort_by', params.sort_by);
+    url.set('sort', params.sort);
+    url.set('per_page', String(perPage));
+    url.set('page', String(target));
+    if (cursor) url.set('cursor', cursor);
+    return `${path}?${url}`;
+  };
+  const empty = result.items.length === 0;
+  return {
+    data: result.items.map(present),
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null,
+      next: nextCursor ? link(page + 1, nextCursor) : null,
+    },
+    meta: {
+      current_page: page,
+      from: empty ? null : offset + 1,
+      last_page: lastPage,
+      path,
+      per_page: perPage,
+      to: empty ? null : offset + result.items.length,
+      total: result.total,
+      next_cursor: nextCursor,
+    },
+    status: 200,
+  };
+}

@@ -1,0 +1,103 @@
+import { domainToASCII } from 'node:url';
+import * as v from 'valibot';
+import { characterCount, label, maxCharacters, text } from './fields.ts';
+
+/** A page on the domain itself would redirect to itself. */
+export const loopMessage = (field: string) => `The ${label(field)} must not point to the domain itself.`;
+
+export const DOMAIN_NAME_MAX = 255;
+export const PAGE_URL_MAX = 255;
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+/** Characters that make a URL, a port, a wildcard or free text rather than a hostname. */
+const NOT_IN_HOSTNAME = /[\s/:*@?#\\%[\]]/u;
+
+/** The stored form of a domain name: lowercase ASCII (punycode), or null if it is not a DNS hostname. */
+export function normalizeDomainName(input: string): string | null {
+  const bare = input
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/$/, '');
+  if (bare === '' || characterCount(bare) > DOMAIN_NAME_MAX || NOT_IN_HOSTNAME.test(bare)) return null;
+  const ascii = domainToASCII(bare);
+  if (ascii === '' || ascii.length > DOMAIN_NAME_MAX) return null;
+  const labels = ascii.split('.');
+  const top = labels.at(-1) as string;
+  if (labels.length < 2 || /^[0-9]+$/.test(top)) return null;
+  return labels.every((part) => LABEL.test(part)) ? ascii : null;
+}
+
+const domainName = v.pipe(
+  text('name', { required: true }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const value = dataset.value as string;
+    if (value === '') {
+      addIssue({ message: 'The name field is required.' });
+      return NEVER;
+    }
+    if (characterCount(value) > DOMAIN_NAME_MAX) {
+      addIssue({ message: `The name field must not be greater than ${DOMAIN_NAME_MAX} characters.` });
+      return NEVER;
+    }
+    const normalized = normalizeDomainName(value);
+    if (normalized === null) {
+      addIssue({ message: 'The name field must be a valid domain name.' });
+      return NEVER;
+    }
+    return normalized;
+  }),
+);
+
+const isWebUrl = (value: string) => {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+};
+
+/** An absolute http(s) URL; empty or null means none. */
+const pageUrl = (field: string) =>
+  v.pipe(
+    text(field, { required: false }),
+    v.transform((value) => (value === '' ? null : value)),
+    maxCharacters(field, PAGE_URL_MAX),
+    v.check(
+      (value) => value === null || isWebUrl(value),
+      `The ${label(field)} field must be a valid http or https URL.`,
+    ),
+  );
+
+export const storeDomainSchema = v.pipe(
+  // A missing key reaches the field schema as null, so it can answer "required" or mean "no page".
+  v.object({
+    name: v.optional(domainName, null),
+    index_page: v.optional(pageUrl('index_page'), null),
+    not_found_page: v.optional(pageUrl('not_found_page'), null),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const { name, index_page, not_found_page } = dataset.value;
+    for (const [field, url] of [
+      ['index_page', index_page],
+      ['not_found_page', not_found_page],
+    ] as const) {
+      if (url !== null && new URL(url).hostname === name) {
+        addIssue({
+          message: loopMessage(field),
+          path: [{ type: 'object', origin: 'value', input: dataset.value, key: field, value: url }],
+        });
+      }
+    }
+  }),
+  v.transform(({ name, index_page, not_found_page }) => ({
+    name,
+    indexPage: index_page,
+    notFoundPage: not_found_page,
+  })),
+);
+
+/** The name is not accepted on update: it never changes. Absent pages stay, empty ones are cleared. */
+export const updateDomainSchema = v.pipe(
+  v.object({ index_page: v.optional(pageUrl('index_page')), not_found_page: v.optional(pageUrl('not_found_page')) }),
+  v.transform(({ index_page, not_found_page }) => ({ indexPage: index_page, notFoundPage: not_found_page })),
+);

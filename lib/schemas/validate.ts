@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+import { type FieldErrors, ValidationError } from '#lib/errors.ts';
+
+/** Parses input with a schema, or throws the 422 contract's field errors (one message per field). */
+export function validate<Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  const errors: FieldErrors = {};
+  for (const issue of result.issues) {
+    const field = String(issue.path?.[0]?.key ?? 'body');
+    errors[field] ??= [];
+    errors[field].push(issue.message);
+  }
+  throw new ValidationError(errors);
+}

@@ -1,0 +1,86 @@
+/**
+ * API key tool.
+ *   keys create --owner <ownerId> [--name <label>]   prints the new key alone on the last line
+ *   keys list --owner <ownerId>                      prefix, label, created, revoked (never the key)
+ *   keys revoke <prefix>
+ * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
+ */
+import { parseArgs } from 'node:util';
+import { readLocalStack } from '#infra/local/settings.ts';
+
+const USAGE = `Usage:
+  npm run --silent keys -- create --owner <ownerId> [--name <label>] [--table <name> --region <region>]
+  npm run --silent keys -- list --owner <ownerId> [--table <name> --region <region>]
+  npm run --silent keys -- revoke <prefix> [--table <name> --region <region>]`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      owner: { type: 'string' },
+      name: { type: 'string' },
+      table: { type: 'string' },
+      region: { type: 'string' },
+      endpoint: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, argument] = positionals;
+  if (values.help || !command) fail(USAGE);
+
+  if (values.table) {
+    process.env.TABLE_NAME = values.table;
+    if (values.region) process.env.AWS_REGION = values.region;
+    if (values.endpoint) process.env.DYNAMODB_ENDPOINT = values.endpoint;
+    else delete process.env.DYNAMODB_ENDPOINT;
+  } else {
+    const local = readLocalStack();
+    if (!local)
+      fail('No local stack found: start it with `npm start`, or pass --table and --region for a deployed table.');
+    process.env.TABLE_NAME = local.tableName;
+    process.env.DYNAMODB_ENDPOINT = values.endpoint ?? local.endpoint;
+  }
+
+  const { OWNER_ID_PATTERN, createApiKey, listApiKeys, revokeApiKey } = await import('#lib/data/api-keys.ts');
+  const owner = () => {
+    if (!values.owner) fail(`--owner is required.\n${USAGE}`);
+    if (!OWNER_ID_PATTERN.test(values.owner))
+      fail('--owner must be 1-64 characters of letters, digits, and _ . @ - (starting with a letter or digit).');
+    return values.owner;
+  };
+
+  switch (command) {
+    case 'create': {
+      const { key, record } = await createApiKey(owner(), values.name ?? '');
+      console.log(`Created key ${record.prefix}… for owner ${record.owner}. It is shown only once:`);
+      console.log(key);
+      return;
+    }
+    case 'list': {
+      const records = await listApiKeys(owner());
+      if (records.length === 0) console.log('No keys.');
+      for (const record of records) {
+        console.log([record.prefix, record.createdAt, record.revoked ? 'revoked' : 'active', record.label].join('\t'));
+      }
+      return;
+    }
+    case 'revoke': {
+      if (!argument) fail(`revoke needs the key's prefix.\n${USAGE}`);
+      if (!(await revokeApiKey(argument))) fail(`No key with prefix ${argument}.`);
+      console.log(`Revoked ${argument}.`);
+      return;
+    }
+    default:
+      fail(`Unknown command "${command}".\n${USAGE}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(`keys: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/** A small HTTP client for end-to-end tests against the local gateway. */
+import { randomUUID } from 'node:crypto';
+import { type Gateway, startGateway } from '#infra/local/gateway.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+
+export type Reply<Body = any> = { status: number; headers: Headers; body: Body; text: string };
+
+export type Client = {
+  key: string;
+  owner: string;
+  request(
+    method: string,
+    path: string,
+    options?: {
+      form?: Record<string, string | string[]>;
+      json?: unknown;
+      body?: string;
+      headers?: Record<string, string>;
+    },
+  ): Promise<Reply>;
+  get(path: string, query?: Record<string, string | number>): Promise<Reply>;
+  post(path: string, form: Record<string, string | string[]>): Promise<Reply>;
+  patch(path: string, form: Record<string, string | string[]>): Promise<Reply>;
+  put(path: string, form: Record<string, string | string[]>): Promise<Reply>;
+  delete(path: string): Promise<Reply>;
+};
+
+export async function startTestGateway(options: { authCacheTtlSeconds?: number } = {}): Promise<Gateway> {
+  return startGateway({ port: 0, logRequests: false, authCacheTtlSeconds: options.authCacheTtlSeconds ?? 0 });
+}
+
+export function formBody(form: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(form)) {
+    for (const item of [value].flat()) params.append(key, item);
+  }
+  return params.toString();
+}
+
+export async function send(
+  url: string,
+  method: string,
+  { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** A new owner with a fresh key, and a client that sends it. */
+export async function newClient(gateway: Gateway, owner = `owner-${randomUUID()}`): Promise<Client> {
+  const { key } = await createApiKey(owner, 'test');
+  return clientFor(gateway, key, owner);
+}
+
+export function clientFor(gateway: Gateway, key: string, owner = ''): Client {
+  const request: Client['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      Authorization: `Bearer ${key}`,
+      ...options.headers,
+    };
+    let body = options.body;
+    if (options.form) {
+      headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+      body = formBody(options.form);
+    } else if (options.json !== undefined) {
+      headers['Content-Type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    return send(`${gateway.url}${path}`, method, { headers, body });
+  };
+  return {
+    key,
+    owner,
+    request,
+    get: (path, query) =>
+      request(
+        'GET',
+        query ? `${path}?${formBody(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])))}` : path,
+      ),
+    post: (path, form) => request('POST', path, { form }),
+    patch: (path, form) => request('PATCH', path, { form }),
+    put: (path, form) => request('PUT', path, { form }),
+    delete: (path) => request('DELETE', path),
+  };
+}

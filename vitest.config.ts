@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests are split by what they need: unit (no I/O), integration (DynamoDB Local), e2e (HTTP to the
+ * local gateway), infra (CDK template assertions). One DynamoDB Local serves the whole run.
+ */
+const withDatabase = { setupFiles: ['test/support/database-env.ts'] };
+
+export default defineConfig({
+  test: {
+    globalSetup: ['test/support/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDatabase } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...withDatabase } },
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+    ],
+  },
+});
