@@ -18,6 +18,9 @@ export default defineConfig({
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDatabase } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...withDatabase } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'], ...withDatabase } },
+      { extends: true, test: { name: 'perf', include: ['test/perf/**/*.test.ts'], ...withDatabase } },
+      { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], ...withDatabase } },
     ],
   },
 });
