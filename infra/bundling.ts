@@ -13,6 +13,20 @@ export const nodeTarget = 'node24';
 /** ESM bundles still meet CommonJS dependencies that call `require` for Node built-ins. */
 export const esmRequireBanner = "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);";
 
+/**
+ * The SDK's default credential chain loads these providers with dynamic `import()` only when no credentials
+ * are in the environment. Lambda always sets AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, so
+ * they are never reached there; bundled, they (and the STS/SSO clients they pull in) add ~115 KB per function.
+ * The container/instance-metadata providers stay bundled.
+ */
+export const unusedCredentialProviders = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+];
+
 export const esbuildOptions = {
   bundle: true,
   platform: 'node',
@@ -23,7 +37,7 @@ export const esbuildOptions = {
   sourcemap: true,
   mainFields: ['module', 'main'],
   banner: { js: esmRequireBanner },
-  external: [],
+  external: unusedCredentialProviders,
   legalComments: 'none',
 } as const satisfies BuildOptions;
 

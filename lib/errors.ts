@@ -2,6 +2,8 @@
  * Domain errors: thrown by the data module and the request parsers, mapped to HTTP in one middleware.
  * Every `HttpError` message is safe to show a client; anything else becomes a generic 500.
  */
+import type { ErrorBody, ValidationErrorBody } from '#lib/resources.ts';
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -12,7 +14,7 @@ export class HttpError extends Error {
     this.name = new.target.name;
   }
 
-  body(): Record<string, unknown> {
+  body(): ErrorBody | ValidationErrorBody {
     return { message: this.message, status: this.status };
   }
 }
@@ -29,8 +31,8 @@ export class ValidationError extends HttpError {
     return new ValidationError({ [field]: [message] });
   }
 
-  override body() {
-    return { message: this.message, errors: this.errors, status: this.status };
+  override body(): ValidationErrorBody {
+    return { message: this.message, errors: this.errors, status: 422 };
   }
 }
 

@@ -4,14 +4,29 @@
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * DynamoDB IAM actions a function may be granted. A transaction needs the action of each item in it
+ * (TransactWriteItems has no IAM action of its own). Scan is deliberately not one of them.
+ */
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+
+/** Configuration a handler reads at cold start besides `TABLE_NAME`; the stack sets exactly these. */
+export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER';
+
 export type Route = {
   /** Logical name, used for the Lambda's id and name. */
   name: string;
   methods: readonly HttpMethod[];
   path: string;
   handler: string;
-  /** DynamoDB access the function needs; the stack grants exactly this. */
+  /** Whether the function writes to the table. */
   access: 'read' | 'write';
+  /**
+   * Exactly the DynamoDB actions the function issues (see `lib/data`): the stack grants these on the table,
+   * and on the by-name index too when they include `Query`.
+   */
+  actions: readonly TableAction[];
+  settings?: readonly RouteSetting[];
 };
 
 export const apiBasePath = '/api/v1';
@@ -22,15 +37,43 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
   const single = collection.slice(0, -1);
   const base = `${apiBasePath}/${collection}`;
   return [
-    { name: `list-${collection}`, methods: ['GET'], path: base, handler: `${collection}/list`, access: 'read' },
-    { name: `store-${single}`, methods: ['POST'], path: base, handler: `${collection}/store`, access: 'write' },
-    { name: `show-${single}`, methods: ['GET'], path: `${base}/{id}`, handler: `${collection}/show`, access: 'read' },
+    {
+      name: `list-${collection}`,
+      methods: ['GET'],
+      path: base,
+      handler: `${collection}/list`,
+      access: 'read',
+      // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
+      actions: ['Query', 'GetItem'],
+      settings: ['CURSOR_SECRET'],
+    },
+    {
+      name: `store-${single}`,
+      methods: ['POST'],
+      path: base,
+      handler: `${collection}/store`,
+      access: 'write',
+      // UpdateItem allocates the id; the transaction Puts the item and its name guard and Updates the counter.
+      actions: ['UpdateItem', 'PutItem'],
+      settings: ['MAX_ITEMS_PER_OWNER'],
+    },
+    {
+      name: `show-${single}`,
+      methods: ['GET'],
+      path: `${base}/{id}`,
+      handler: `${collection}/show`,
+      access: 'read',
+      actions: ['GetItem'],
+    },
     {
       name: `update-${single}`,
       methods: ['PUT', 'PATCH'],
       path: `${base}/{id}`,
       handler: `${collection}/update`,
       access: 'write',
+      // A conditional UpdateItem (GetItem when nothing changes); renaming a space moves its name guard in a
+      // transaction (Update the item, Delete the old guard, Put the new one). Domain names never change.
+      actions: collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
     },
     {
       name: `destroy-${single}`,
@@ -38,12 +81,17 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
       path: `${base}/{id}`,
       handler: `${collection}/destroy`,
       access: 'write',
+      // GetItem reads the name; the transaction Deletes the item and its guard and Updates the counter.
+      actions: ['GetItem', 'DeleteItem', 'UpdateItem'],
     },
   ];
 });
 
 /** The authorizer is not a route, but it is bundled and deployed the same way. */
 export const authorizerHandler = 'authorizer';
+
+/** The authorizer only looks the key up. */
+export const authorizerActions: readonly TableAction[] = ['GetItem'];
 
 export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
 

@@ -14,6 +14,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
+import { publishedDocument } from '#lib/openapi/public.ts';
 import { authorizerHandler, matchRoute } from '#lib/routes.ts';
 import { functionEntry } from '../bundling.ts';
 
@@ -178,6 +179,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
+    // The OpenAPI document and its reference page: public, like the static file published on AWS.
+    const document = await publishedDocument(method, url.pathname);
+    if (document) {
+      send(res, document.statusCode, document.headers, document.body);
+      return document.statusCode;
+    }
     const match = matchRoute(method, url.pathname);
     if (!match) {
       sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN');

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/dynamodb.ts';
 import { NotFoundError, ValidationError } from '#lib/errors.ts';
-import { loopMessage } from '#lib/schemas/domains.ts';
+import { loopMessage, pageHost } from '#lib/schemas/domains.ts';
 import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
 import { itemFromFailedCondition } from './condition.ts';
 import { domainNameGuardKey, itemKey } from './keys.ts';
@@ -17,7 +17,7 @@ export type DomainChanges = { indexPage?: string | null; notFoundPage?: string |
 const pageFields = { indexPage: 'index_page', notFoundPage: 'not_found_page' } as const;
 type PageAttribute = keyof typeof pageFields;
 
-const hostOf = (url: string) => new URL(url).hostname;
+const hostOf = pageHost;
 
 export const showDomain = (owner: string, id: number) => getItem<DomainItem>(owner, kind, id);
 
@@ -44,7 +44,7 @@ export const destroyDomain = (owner: string, id: number) =>
 export async function updateDomain(owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
   const present = (Object.keys(pageFields) as PageAttribute[]).filter((field) => changes[field] !== undefined);
   if (present.length === 0) return showDomain(owner, id);
-  const names: Record<string, string> = { '#updatedAt': 'updatedAt', '#name': 'name' };
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': new Date().toISOString() };
   const sets = ['#updatedAt = :updatedAt'];
   const conditions = ['attribute_exists(pk)'];
@@ -54,6 +54,8 @@ export async function updateDomain(owner: string, id: number, changes: DomainCha
     values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
     if (value !== null) {
+      // DynamoDB refuses an unused name, so `#name` is only declared when a page is set (not cleared).
+      names['#name'] = 'name';
       values[`:${field}Host`] = hostOf(value);
       conditions.push(`#name <> :${field}Host`);
     }

@@ -5,10 +5,31 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export type Fields = Record<string, unknown>;
 
+/**
+ * Decodes one form component strictly: a broken percent-escape or invalid UTF-8 is a 400, where
+ * URLSearchParams would quietly store U+FFFD in the user's data.
+ */
+function decodeFormComponent(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw new BadRequestError('The request body is not valid form data.');
+  }
+}
+
+function* formPairs(text: string): Generator<[string, string]> {
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const key = equals === -1 ? pair : pair.slice(0, equals);
+    yield [decodeFormComponent(key), equals === -1 ? '' : decodeFormComponent(pair.slice(equals + 1))];
+  }
+}
+
 /** Repeated keys and bracketed keys (`name[]=x`, `name[a]=x`) become lists, which the schemas reject. */
 export function parseForm(text: string): Fields {
   const fields: Fields = Object.create(null);
-  for (const [rawKey, value] of new URLSearchParams(text)) {
+  for (const [rawKey, value] of formPairs(text)) {
     const bracket = rawKey.indexOf('[');
     const key = bracket > 0 ? rawKey.slice(0, bracket) : rawKey;
     const previous = fields[key];

@@ -3,6 +3,7 @@
 import { type CursorScope, decodeCursor, encodeCursor } from '#lib/cursor.ts';
 import type { ListQuery, ListResult, StoredItem } from '#lib/data/collection.ts';
 import type { Kind } from '#lib/data/keys.ts';
+import type { ListEnvelope } from '#lib/resources.ts';
 import type { ListParams } from '#lib/schemas/list.ts';
 import { type ApiRequest, header } from './handler.ts';
 
@@ -48,7 +49,7 @@ export function listEnvelope<Item extends StoredItem, Resource>(
   { query, scope }: { query: ListQuery; scope: CursorScope },
   result: ListResult<Item>,
   present: (item: Item) => Resource,
-) {
+): ListEnvelope<Resource> {
   const { page, perPage } = query;
   const path = basePath(request);
   const lastPage = Math.max(1, Math.ceil(result.total / perPage));

@@ -12,13 +12,17 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 /** Characters that make a URL, a port, a wildcard or free text rather than a hostname. */
 const NOT_IN_HOSTNAME = /[\s/:*@?#\\%[\]]/u;
 
-/** The stored form of a domain name: lowercase ASCII (punycode), or null if it is not a DNS hostname. */
-export function normalizeDomainName(input: string): string | null {
-  const bare = input
+/** The name as written, without the `http(s)://` prefix and trailing `/` a user may paste with it. */
+const bareDomainName = (input: string) =>
+  input
     .trim()
     .toLowerCase()
     .replace(/^https?:\/\//, '')
     .replace(/\/$/, '');
+
+/** The stored form of a domain name: lowercase ASCII (punycode), or null if it is not a DNS hostname. */
+export function normalizeDomainName(input: string): string | null {
+  const bare = bareDomainName(input);
   if (bare === '' || characterCount(bare) > DOMAIN_NAME_MAX || NOT_IN_HOSTNAME.test(bare)) return null;
   const ascii = domainToASCII(bare);
   if (ascii === '' || ascii.length > DOMAIN_NAME_MAX) return null;
@@ -36,7 +40,8 @@ const domainName = v.pipe(
       addIssue({ message: 'The name field is required.' });
       return NEVER;
     }
-    if (characterCount(value) > DOMAIN_NAME_MAX) {
+    // The limit is on the name, not on the `https://` or `/` around it.
+    if (characterCount(bareDomainName(value)) > DOMAIN_NAME_MAX) {
       addIssue({ message: `The name field must not be greater than ${DOMAIN_NAME_MAX} characters.` });
       return NEVER;
     }
@@ -48,6 +53,9 @@ const domainName = v.pipe(
     return normalized;
   }),
 );
+
+/** The host a page URL points at, as a stored domain name is written (`example.com.` is `example.com`). */
+export const pageHost = (url: string) => new URL(url).hostname.replace(/\.$/, '');
 
 const isWebUrl = (value: string) => {
   if (!URL.canParse(value)) return false;
@@ -81,7 +89,7 @@ export const storeDomainSchema = v.pipe(
       ['index_page', index_page],
       ['not_found_page', not_found_page],
     ] as const) {
-      if (url !== null && new URL(url).hostname === name) {
+      if (url !== null && pageHost(url) === name) {
         addIssue({
           message: loopMessage(field),
           path: [{ type: 'object', origin: 'value', input: dataset.value, key: field, value: url }],

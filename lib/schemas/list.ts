@@ -4,6 +4,9 @@ import * as v from 'valibot';
 export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
 export const SEARCH_MAX = 255;
 export const PAGE_MAX = 1_000_000_000;
+export const SEARCH_BY_OPTIONS = ['name'] as const;
+export const SORT_BY_OPTIONS = ['id', 'name'] as const;
+export const SORT_OPTIONS = ['desc', 'asc'] as const;
 
 const choice = <const T extends string>(options: readonly T[], fallback: T) =>
   v.fallback(
@@ -20,9 +23,9 @@ const positiveInteger = (max: number) =>
 
 export const listQuerySchema = v.object({
   search: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(SEARCH_MAX)), ''),
-  search_by: choice(['name'], 'name'),
-  sort_by: choice(['id', 'name'], 'id'),
-  sort: choice(['desc', 'asc'], 'desc'),
+  search_by: choice(SEARCH_BY_OPTIONS, 'name'),
+  sort_by: choice(SORT_BY_OPTIONS, 'id'),
+  sort: choice(SORT_OPTIONS, 'desc'),
   per_page: v.fallback(
     v.pipe(
       positiveInteger(100),

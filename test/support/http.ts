@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Gateway, startGateway } from '#infra/local/gateway.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
+import { checkResponse } from './openapi.ts';
 
 export type Reply<Body = any> = { status: number; headers: Headers; body: Body; text: string };
 
@@ -50,7 +51,10 @@ export async function send(
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  const reply = { status: response.status, headers: response.headers, body: parsed, text };
+  // Every response must be one the OpenAPI document allows (status, body, headers).
+  checkResponse(method, url, reply);
+  return reply;
 }
 
 /** A new owner with a fresh key, and a client that sends it. */

@@ -1,0 +1,293 @@
+/**
+ * Sections 2 and 3, run in a fresh process against DynamoDB Local: every operation invoked in-process with a
+ * realistic API Gateway event, timed in total and inside DynamoDB calls (overhead = total − DynamoDB), and the
+ * DynamoDB calls each one makes counted, next to the design's target.
+ * Needs DYNAMODB_ENDPOINT, TABLE_NAME (an existing, empty table) and CURSOR_SECRET.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import {
+  type ApiHandler,
+  type AuthorizerHandler,
+  apiEvent,
+  authorizerEvent,
+  authorizerName,
+  DynamoRecorder,
+  lambdaContext,
+  loadHandler,
+} from './lambda.ts';
+import { median, percentile, progress, quick, round, writeResult } from './support.ts';
+
+export const OVERHEAD_BUDGET_MS = 1;
+
+/** The design's minimum DynamoDB work per operation, and why it cannot be less. */
+export const designTargets: Record<string, { calls: number; rounds: number; reason: string }> = {
+  'show-space': { calls: 1, rounds: 1, reason: 'GetItem by key (owner partition + id), strongly consistent.' },
+  'show-domain': { calls: 1, rounds: 1, reason: 'GetItem by key (owner partition + id), strongly consistent.' },
+  'update-space': {
+    calls: 1,
+    rounds: 1,
+    reason:
+      'One conditional UpdateItem returning ALL_NEW; a missing item comes back from the failed condition, so nothing is read first.',
+  },
+  'update-space (rename)': {
+    calls: 2,
+    rounds: 2,
+    reason:
+      'The conditional UpdateItem (same folded name?) fails and returns the old item (ReturnValuesOnConditionCheckFailure), which names the guard to release; TransactWriteItems then updates the item, deletes the old name guard and puts the new one atomically.',
+  },
+  'update-domain': {
+    calls: 1,
+    rounds: 1,
+    reason:
+      'One conditional UpdateItem; the "page must not point at the domain itself" check is part of the condition, since only DynamoDB knows the stored name.',
+  },
+  'list-spaces': {
+    calls: 2,
+    rounds: 1,
+    reason:
+      'Query for one page (Limit = per_page, from the cursor position) in parallel with GetItem of the owner counter (meta.total): one round trip of latency.',
+  },
+  'list-domains': {
+    calls: 2,
+    rounds: 1,
+    reason: 'Query for one page in parallel with GetItem of the owner counter: one round trip of latency.',
+  },
+  'store-space': {
+    calls: 2,
+    rounds: 2,
+    reason:
+      'UpdateItem ADD on the owner sequence allocates the id (it is part of the key, and a transaction cannot return values); TransactWriteItems then puts the item and its name guard and bumps the counter under the quota condition, all or nothing.',
+  },
+  'store-domain': {
+    calls: 2,
+    rounds: 2,
+    reason:
+      'UpdateItem on the sequence for the id, then TransactWriteItems: item + global name guard + counter under quota.',
+  },
+  'destroy-space': {
+    calls: 2,
+    rounds: 2,
+    reason:
+      "GetItem reads the name (the guard's key depends on it); TransactWriteItems deletes the item (if the name is unchanged) and its guard and decrements the counter.",
+  },
+  'destroy-domain': {
+    calls: 2,
+    rounds: 2,
+    reason: 'GetItem for the name, then TransactWriteItems: item + name guard + counter.',
+  },
+  authorizer: {
+    calls: 1,
+    rounds: 1,
+    reason: 'GetItem of the key hash, strongly consistent (a revoked key stops at once).',
+  },
+};
+
+/** A percentile pooled over every measured invocation, with its range over consecutive blocks of them. */
+export type Spread = { value: number; min: number; max: number };
+
+export type OperationResult = {
+  name: string;
+  invocations: number;
+  totalP50: Spread;
+  totalP99: Spread;
+  dynamoP50: Spread;
+  overheadP50: Spread;
+  overheadP99: Spread;
+  /** SDK work on our side of the wire (marshalling, signing, parsing): inside `send`, outside the HTTP exchange. */
+  sdkClientP50: Spread;
+  overheadShareP50: number;
+  calls: { commands: string[]; count: number; min: number; max: number; roundTrips: number };
+  target: { calls: number; rounds: number; reason: string };
+};
+
+export type HandlerSection = {
+  invocations: number;
+  warmup: number;
+  blocks: number;
+  overheadBudgetMs: number;
+  operations: OperationResult[];
+};
+
+type Sample = { total: number; sdk: number; http: number; commands: string; rounds: number };
+
+const invocations = Number(process.env.BENCH_INVOCATIONS ?? (quick ? 200 : 2_000));
+const warmup = quick ? 20 : 200;
+/** The measured invocations are also cut into this many consecutive blocks, to show how stable a figure is. */
+const blocks = 4;
+
+function spread(samples: Sample[], pick: (sample: Sample) => number, p: number): Spread {
+  const size = Math.ceil(samples.length / blocks);
+  const perBlock = Array.from({ length: blocks }, (_, index) =>
+    percentile(samples.slice(index * size, (index + 1) * size).map(pick), p),
+  ).filter((value) => !Number.isNaN(value));
+  return {
+    value: round(percentile(samples.map(pick), p), 4),
+    min: round(Math.min(...perBlock), 4),
+    max: round(Math.max(...perBlock), 4),
+  };
+}
+
+async function main() {
+  const { db } = await import('#lib/dynamodb.ts');
+  const { createApiKey } = await import('#lib/data/api-keys.ts');
+  const recorder = new DynamoRecorder();
+  const detach = recorder.attach(db.middlewareStack as never);
+
+  const samples = new Map<string, Sample[]>();
+  const handlers = new Map<string, ApiHandler>();
+  const api = async (route: string) => {
+    let handler = handlers.get(route);
+    if (!handler) {
+      handler = await loadHandler<ApiHandler>(route);
+      handlers.set(route, handler);
+    }
+    return handler;
+  };
+  const authorize = await loadHandler<AuthorizerHandler>(authorizerName);
+
+  /** Invokes one operation `warmup + invocations` times; keeps the replies, records the measured ones. */
+  async function measure<Result>(
+    name: string,
+    count: number,
+    invoke: (index: number) => Promise<Result>,
+    check: (result: Result) => boolean,
+  ): Promise<Result[]> {
+    const kept: Sample[] = [];
+    const results: Result[] = [];
+    for (let index = 0; index < count; index++) {
+      recorder.reset();
+      const start = performance.now();
+      const result = await invoke(index);
+      const total = performance.now() - start;
+      if (!check(result)) throw new Error(`${name}: unexpected result ${JSON.stringify(result).slice(0, 300)}`);
+      results.push(result);
+      if (index < warmup) continue;
+      kept.push({
+        total,
+        sdk: recorder.sdkMs,
+        http: recorder.httpMs,
+        commands: recorder.commands().join(' + '),
+        rounds: recorder.rounds,
+      });
+    }
+    samples.set(name, kept);
+    return results;
+  }
+
+  const call = (route: string, event: APIGatewayProxyEvent) =>
+    api(route).then((handler) => handler(event, lambdaContext(route)));
+  const status = (expected: number) => (result: APIGatewayProxyResult) => result.statusCode === expected;
+  const idOf = (result: APIGatewayProxyResult) => (JSON.parse(result.body) as { data: { id: number } }).data.id;
+  const count = warmup + invocations;
+
+  {
+    const tag = randomUUID().slice(0, 8);
+    const owner = `bench-${tag}`;
+    const { key } = await createApiKey(owner, 'benchmark');
+    progress(`handlers: ${count} invocations per operation (${warmup} of them warm-up)`);
+
+    for (const collection of ['spaces', 'domains'] as const) {
+      const single = collection.slice(0, -1);
+      const base = `/api/v1/${collection}`;
+      const storeForm = (i: number): Record<string, string> =>
+        collection === 'spaces'
+          ? { name: `Space ${tag} ${i}`, color: String((i % 6) + 1) }
+          : { name: `d${i}-${tag}.bench.example`, index_page: 'https://www.example.org/' };
+      const stored = await measure(
+        `store-${single}`,
+        count,
+        (i) => call(`${collection}/store`, apiEvent({ method: 'POST', url: base, owner, form: storeForm(i) })),
+        status(201),
+      );
+      const ids = stored.map(idOf);
+      const idAt = (i: number) => ids[i % ids.length] as number;
+      await measure(
+        `show-${single}`,
+        count,
+        (i) => call(`${collection}/show`, apiEvent({ method: 'GET', url: `${base}/${idAt(i)}`, owner })),
+        status(200),
+      );
+      const updateForm = (i: number): Record<string, string> =>
+        collection === 'spaces'
+          ? { color: String(((i + 1) % 6) + 1) }
+          : { index_page: `https://www.example.org/${i}.html`, not_found_page: '' };
+      await measure(
+        `update-${single}`,
+        count,
+        (i) =>
+          call(
+            `${collection}/update`,
+            apiEvent({ method: 'PATCH', url: `${base}/${idAt(i)}`, owner, form: updateForm(i) }),
+          ),
+        status(200),
+      );
+      if (collection === 'spaces') {
+        await measure(
+          'update-space (rename)',
+          count,
+          (i) =>
+            call(
+              'spaces/update',
+              apiEvent({ method: 'PATCH', url: `${base}/${idAt(i)}`, owner, form: { name: `Renamed ${tag} ${i}` } }),
+            ),
+          status(200),
+        );
+      }
+      await measure(
+        `list-${collection}`,
+        count,
+        () => call(`${collection}/list`, apiEvent({ method: 'GET', url: base, owner })),
+        status(200),
+      );
+      await measure(
+        `destroy-${single}`,
+        count,
+        (i) => call(`${collection}/destroy`, apiEvent({ method: 'DELETE', url: `${base}/${idAt(i)}`, owner })),
+        status(200),
+      );
+    }
+    await measure(
+      'authorizer',
+      count,
+      () => authorize(authorizerEvent(key), lambdaContext(authorizerName)),
+      (result: APIGatewayAuthorizerResult) =>
+        result.principalId === owner && result.policyDocument.Statement[0]?.Effect === 'Allow',
+    );
+  }
+  detach();
+
+  const operations = [...samples].map(([name, all]): OperationResult => {
+    const overhead = (sample: Sample) => sample.total - sample.sdk;
+    const signatures = new Map<string, number>();
+    for (const sample of all) signatures.set(sample.commands, (signatures.get(sample.commands) ?? 0) + 1);
+    const usual = [...signatures].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+    const counts = all.map((sample) => (sample.commands === '' ? 0 : sample.commands.split(' + ').length));
+    const totalP50 = spread(all, (sample) => sample.total, 50);
+    const overheadP50 = spread(all, overhead, 50);
+    return {
+      name,
+      invocations: all.length,
+      totalP50,
+      totalP99: spread(all, (sample) => sample.total, 99),
+      dynamoP50: spread(all, (sample) => sample.sdk, 50),
+      overheadP50,
+      overheadP99: spread(all, overhead, 99),
+      sdkClientP50: spread(all, (sample) => sample.sdk - sample.http, 50),
+      overheadShareP50: round(overheadP50.value / totalP50.value, 4),
+      calls: {
+        commands: usual.split(' + '),
+        count: median(counts),
+        min: Math.min(...counts),
+        max: Math.max(...counts),
+        roundTrips: median(all.map((sample) => sample.rounds)),
+      },
+      target: designTargets[name] ?? { calls: Number.NaN, rounds: Number.NaN, reason: 'no target' },
+    };
+  });
+  const result: HandlerSection = { invocations, warmup, blocks, overheadBudgetMs: OVERHEAD_BUDGET_MS, operations };
+  writeResult(result);
+  db.destroy();
+}
+
+await main();

@@ -1,0 +1,81 @@
+/**
+ * Every Lambda of the API: one bundled handler from `functions/`, with the defaults all of them share.
+ */
+import { Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { TableAction } from '#lib/routes.ts';
+import { tableDefinition } from '#lib/table.ts';
+import { functionEntry, projectRoot } from '../bundling.ts';
+import type { StageConfig } from '../stages.ts';
+import { nodejsBundling } from './nodejs-bundling.ts';
+
+export type ApiFunctionProps = {
+  /** Route-table handler, e.g. `spaces/store`. */
+  handler: string;
+  functionName: string;
+  description: string;
+  config: StageConfig;
+};
+
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, { handler, functionName, description, config }: ApiFunctionProps) {
+    // An explicit log group (retention, removal) and a role of the function's own: no managed policy,
+    // writes to this log group only.
+    const logGroup = new LogGroup(scope, `${id}-logs`, {
+      logGroupName: `/aws/lambda/${functionName}`,
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    const role = new Role(scope, `${id}-role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${functionName}`,
+    });
+    logGroup.grantWrite(role);
+    super(scope, id, {
+      functionName,
+      description,
+      entry: functionEntry(handler),
+      projectRoot,
+      depsLockFilePath: `${projectRoot}/package-lock.json`,
+      bundling: nodejsBundling(),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: config.functions.memorySize,
+      timeout: config.functions.timeout,
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      role,
+      environment: { NODE_OPTIONS: '--enable-source-maps' },
+    });
+    Validations.of(this).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason:
+        'Invoked only synchronously (API Gateway proxy integration or authorizer): a failure is answered to the caller, no event is left for a dead-letter queue.',
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Only the X-Ray statement (PutTraceSegments, PutTelemetryRecords) has "*": those actions have no resource-level permissions.',
+    });
+  }
+
+  /**
+   * Points the function at the table (`TABLE_NAME`) and allows exactly these actions on it; `Query` also
+   * on the by-name index. Never an index wildcard, never `dynamodb:*`.
+   */
+  useTable(table: ITable, actions: readonly TableAction[]): this {
+    this.addEnvironment('TABLE_NAME', table.tableName);
+    const dynamodb = (action: TableAction) => `dynamodb:${action}`;
+    this.addToRolePolicy(new PolicyStatement({ actions: actions.map(dynamodb), resources: [table.tableArn] }));
+    if (actions.includes('Query')) {
+      const index = `${table.tableArn}/index/${tableDefinition.byNameIndex.indexName}`;
+      this.addToRolePolicy(new PolicyStatement({ actions: [dynamodb('Query')], resources: [index] }));
+    }
+    return this;
+  }
+}

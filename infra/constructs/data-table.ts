@@ -1,0 +1,34 @@
+/**
+ * The single table, built from the shared definition (`lib/table.ts`) that DynamoDB Local and the tests use.
+ */
+import { Validations } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '#lib/table.ts';
+import { type StageConfig, serviceName } from '../stages.ts';
+
+export function dataTable(scope: Construct, config: StageConfig): Table {
+  const { partitionKey, sortKey, byNameIndex } = tableDefinition;
+  const table = new Table(scope, 'table', {
+    tableName: `${serviceName}-${config.stage}`,
+    partitionKey: { name: partitionKey, type: AttributeType.STRING },
+    sortKey: { name: sortKey, type: AttributeType.STRING },
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    encryption: TableEncryption.AWS_MANAGED,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: config.table.pointInTimeRecovery },
+    deletionProtection: config.table.deletionProtection,
+    removalPolicy: config.removalPolicy,
+  });
+  table.addLocalSecondaryIndex({
+    indexName: byNameIndex.indexName,
+    sortKey: { name: byNameIndex.sortKey, type: AttributeType.STRING },
+    projectionType: ProjectionType.ALL,
+  });
+  if (!config.table.pointInTimeRecovery) {
+    Validations.of(table).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: `The ${config.stage} stage holds disposable test data; point-in-time recovery is on where data matters (prod).`,
+    });
+  }
+  return table;
+}

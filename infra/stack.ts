@@ -1,0 +1,86 @@
+/**
+ * One stage of the service: the table, one function per route of the shared route table plus the
+ * authorizer, the REST API in front of them, and their alarms and dashboard.
+ */
+import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { authorizerActions, authorizerHandler, type Route, routes } from '#lib/routes.ts';
+import { ApiFunction } from './constructs/api-function.ts';
+import { dataTable } from './constructs/data-table.ts';
+import { Monitoring } from './constructs/monitoring.ts';
+import { Api } from './constructs/rest-api.ts';
+import { type StageConfig, serviceName } from './stages.ts';
+
+export type ServiceStackProps = StackProps & { config: StageConfig };
+
+export const stackName = (config: StageConfig) => `${serviceName}-${config.stage}`;
+
+export class ServiceStack extends Stack {
+  readonly functions = new Map<string, ApiFunction>();
+  readonly api: Api;
+
+  constructor(scope: Construct, { config, ...props }: ServiceStackProps) {
+    const name = stackName(config);
+    super(scope, name, {
+      ...props,
+      stackName: name,
+      description: `Domains and Spaces API, ${config.stage} stage`,
+      terminationProtection: config.table.deletionProtection,
+    });
+    Tags.of(this).add('service', serviceName);
+    Tags.of(this).add('stage', config.stage);
+
+    const table = dataTable(this, config);
+    const newFunction = (id: string, handler: string, description: string) => {
+      const fn = new ApiFunction(this, id, { handler, functionName: `${name}-${id}`, description, config });
+      this.functions.set(id, fn);
+      return fn;
+    };
+
+    const authorizer = newFunction(authorizerHandler, authorizerHandler, 'REQUEST authorizer: API key to owner');
+    authorizer.useTable(table, authorizerActions);
+
+    // The HMAC key of the list cursors (lib/cursor.ts), generated per stage. Passed as a CloudFormation
+    // dynamic reference: the value never appears in the template or the cloud assembly, only in the
+    // configuration of the two functions that sign cursors (encrypted at rest). The functions need no
+    // Secrets Manager permission and no fetch at cold start, which lib/cursor.ts requires synchronously.
+    const cursorSecret = new Secret(this, 'cursor-secret', {
+      secretName: `${name}/cursor-secret`,
+      description: 'HMAC key that signs list page cursors',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(cursorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A rotated value reaches the functions only on the next deploy (dynamic reference) and voids every outstanding page cursor; rotate by deploying a new secret value.',
+    });
+    const settings = {
+      CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
+      MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
+    } satisfies Record<NonNullable<Route['settings']>[number], string | undefined>;
+
+    const routeFunctions = routes.map((route) => {
+      const description = `${route.methods.join(', ')} ${route.path}`;
+      const handler = newFunction(route.name, route.handler, description).useTable(table, route.actions);
+      for (const setting of route.settings ?? []) {
+        const value = settings[setting];
+        if (value !== undefined) handler.addEnvironment(setting, value);
+      }
+      return { route, handler };
+    });
+
+    this.api = new Api(this, 'api', { config, authorizer, routes: routeFunctions });
+    const monitoring = new Monitoring(this, 'monitoring', {
+      config,
+      stage: this.api.restApi.deploymentStage,
+      table,
+      functions: this.functions,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the key tool: --table' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to get alarms' });
+  }
+}

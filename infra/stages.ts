@@ -1,0 +1,92 @@
+/**
+ * Everything that differs between environments, in one typed place. `-c stage=dev|prod` picks one.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+export const stageNames = ['dev', 'prod'] as const;
+export type StageName = (typeof stageNames)[number];
+
+/** Prefix of the stack and of every named resource: `domains-spaces-<stage>-...`. */
+export const serviceName = 'domains-spaces';
+
+export type FunctionSizing = { memorySize: number; timeout: Duration };
+
+export type StageConfig = {
+  stage: StageName;
+  api: {
+    /** Stage-wide steady rate (requests per second) and burst, before API Gateway answers 429. */
+    throttle: { rateLimit: number; burstLimit: number };
+    /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
+    authorizerCacheTtl: Duration;
+  };
+  /** Retention of function logs and API access logs. */
+  logRetention: RetentionDays;
+  /** What happens to the table, log groups and secret when the stack is deleted. */
+  removalPolicy: RemovalPolicy;
+  table: { pointInTimeRecovery: boolean; deletionProtection: boolean };
+  /**
+   * API handlers and the authorizer. 512 MB: Lambda gives CPU in proportion to memory, and the cold start
+   * (loading the bundled SDK) is CPU bound; at 128-256 MB it takes several times longer, while these
+   * handlers bill a few tens of milliseconds per warm request, so the larger size costs little.
+   * 10 s: the SDK gives up on one DynamoDB call after about 9 s (3 attempts of 1 s connect + 2 s request,
+   * see `lib/dynamodb.ts`), so a stalled call still becomes the API's 503 instead of a Lambda timeout,
+   * well inside API Gateway's 29 s integration limit. The benchmarks measure and may revise both.
+   */
+  functions: FunctionSizing;
+  /** Optional quota of items per owner and kind (`MAX_ITEMS_PER_OWNER`); the code's default otherwise. */
+  maxItemsPerOwner?: number;
+  alarms: {
+    /** Share of requests answered 5XX over one period, in percent. */
+    api5xxRatePercent: number;
+    /** p99 latency as API Gateway measures it (authorizer and integration included), in milliseconds. */
+    apiP99LatencyMs: number;
+    /** Errors (uncaught exceptions, timeouts) per function per period. */
+    functionErrors: number;
+    period: Duration;
+    /** Consecutive breaching periods before an alarm fires. */
+    evaluationPeriods: number;
+  };
+};
+
+const functions: FunctionSizing = { memorySize: 512, timeout: Duration.seconds(10) };
+
+export const stages: Record<StageName, StageConfig> = {
+  dev: {
+    stage: 'dev',
+    api: { throttle: { rateLimit: 50, burstLimit: 100 }, authorizerCacheTtl: Duration.seconds(60) },
+    logRetention: RetentionDays.TWO_WEEKS,
+    removalPolicy: RemovalPolicy.DESTROY,
+    table: { pointInTimeRecovery: false, deletionProtection: false },
+    functions,
+    alarms: {
+      api5xxRatePercent: 5,
+      apiP99LatencyMs: 2_000,
+      functionErrors: 5,
+      period: Duration.minutes(5),
+      evaluationPeriods: 3,
+    },
+  },
+  prod: {
+    stage: 'prod',
+    api: { throttle: { rateLimit: 500, burstLimit: 1_000 }, authorizerCacheTtl: Duration.seconds(300) },
+    logRetention: RetentionDays.THREE_MONTHS,
+    removalPolicy: RemovalPolicy.RETAIN,
+    table: { pointInTimeRecovery: true, deletionProtection: true },
+    functions,
+    alarms: {
+      api5xxRatePercent: 1,
+      apiP99LatencyMs: 1_000,
+      functionErrors: 1,
+      period: Duration.minutes(1),
+      evaluationPeriods: 5,
+    },
+  },
+};
+
+export function stageConfig(name: unknown = 'dev'): StageConfig {
+  if (!stageNames.includes(name as StageName)) {
+    throw new Error(`Unknown stage "${String(name)}": use -c stage=${stageNames.join('|')}`);
+  }
+  return stages[name as StageName];
+}

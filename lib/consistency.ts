@@ -1,0 +1,184 @@
+/**
+ * Consistency checker (a test and operations tool, not a request path): walks one owner's partition with
+ * Query and reads the global domain-name guards with GetItem (no table walk), then reports every broken
+ * invariant of the data model:
+ *
+ * - every space and domain has exactly its own name guard, pointing back to it (same owner, same id);
+ * - every guard points to a live item that still holds that name;
+ * - the per-owner counters equal the number of items, and are never negative (nor above a given quota);
+ * - no id is above its sequence, so a future id can never collide with a stored one;
+ * - each item's keys agree with its attributes (sort key, by-name index key, folded name).
+ *
+ * A domain guard is not in the owner's partition, so a guard left behind by a lost delete is only found
+ * when its name is passed in `domainNames` (tests pass every name they tried to store).
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/dynamodb.ts';
+import {
+  counterKey,
+  domainNameGuardKey,
+  foldName,
+  itemKey,
+  type Kind,
+  nameSortKey,
+  ownerPartition,
+  sequenceKey,
+  spaceNameGuardKey,
+} from '#lib/data/keys.ts';
+
+export type ViolationRule =
+  | 'guard-without-item'
+  | 'guard-mismatch'
+  | 'item-without-guard'
+  | 'duplicate-name'
+  | 'count-mismatch'
+  | 'quota-exceeded'
+  | 'id-above-sequence'
+  | 'malformed-item';
+
+export type Violation = { rule: ViolationRule; key: string; detail: string };
+
+export type ConsistencyReport = {
+  owner: string;
+  /** Live items per kind, as found in the partition. */
+  items: Record<Kind, number>;
+  violations: Violation[];
+};
+
+export type CheckOptions = {
+  /** Domain names whose global guard is also checked: a guard naming this owner needs a live item. */
+  domainNames?: Iterable<string>;
+  /** The per-owner quota in force: a count above it is a violation. */
+  maxItems?: number;
+};
+
+type Row = Record<string, unknown> & { pk: string; sk: string };
+
+const kinds: readonly Kind[] = ['space', 'domain'];
+const itemPrefixes: Record<string, Kind> = { 'SPACE#': 'space', 'DOMAIN#': 'domain' };
+const SPACE_GUARD_PREFIX = 'SPACENAME#';
+
+async function partitionRows(owner: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'pk' },
+        ExpressionAttributeValues: { ':pk': ownerPartition(owner) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    rows.push(...((page.Items ?? []) as Row[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return rows;
+}
+
+async function getRow(key: { pk: string; sk: string }): Promise<Row | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  return Item as Row | undefined;
+}
+
+const keyOf = (row: { pk: string; sk: string }) => `${row.pk} ${row.sk}`;
+
+const kindOf = (row: Row): Kind | undefined =>
+  Object.entries(itemPrefixes).find(([prefix]) => row.sk.startsWith(prefix))?.[1];
+
+/** The guard an item must have, given its (already checked) name. */
+const guardKeyFor = (owner: string, kind: Kind, item: Row) =>
+  kind === 'space' ? spaceNameGuardKey(owner, String(item.fold)) : domainNameGuardKey(String(item.name));
+
+function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: string) => void) {
+  const { id, name, fold } = item;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) return report(`id ${String(id)} is not valid`);
+  if (typeof name !== 'string' || name === '') return report('has no name');
+  const expectedFold = kind === 'space' ? foldName(name) : name;
+  if (fold !== expectedFold) report(`fold "${String(fold)}" should be "${expectedFold}"`);
+  if (item.sk !== itemKey(owner, kind, id).sk) report(`sort key does not match id ${id}`);
+  if (item.lsi1sk !== nameSortKey(kind, expectedFold, id)) report('by-name index key does not match its name');
+  if (item.kind !== kind) report(`kind "${String(item.kind)}" should be "${kind}"`);
+}
+
+/** Checks one owner's items, guards, counters and sequences. An empty list of violations means consistent. */
+export async function checkConsistency(owner: string, options: CheckOptions = {}): Promise<ConsistencyReport> {
+  const violations: Violation[] = [];
+  const add = (rule: ViolationRule, key: string, detail: string) => violations.push({ rule, key, detail });
+
+  const rows = await partitionRows(owner);
+  const bySortKey = new Map(rows.map((row) => [row.sk, row]));
+  const items: Record<Kind, Row[]> = { space: [], domain: [] };
+  for (const row of rows) {
+    const kind = kindOf(row);
+    if (kind) items[kind].push(row);
+  }
+
+  for (const kind of kinds) {
+    const names = new Map<string, number>();
+    let highestId = 0;
+    for (const item of items[kind]) {
+      const before = violations.length;
+      checkItemShape(owner, kind, item, (detail) => add('malformed-item', keyOf(item), `${kind} ${detail}`));
+      if (violations.length > before) continue;
+      const id = item.id as number;
+      highestId = Math.max(highestId, id);
+      const fold = item.fold as string;
+      const other = names.get(fold);
+      if (other !== undefined) add('duplicate-name', keyOf(item), `${kind}s ${other} and ${id} share the name "${fold}"`);
+      names.set(fold, id);
+
+      const guardKey = guardKeyFor(owner, kind, item);
+      const guard = kind === 'space' ? bySortKey.get(guardKey.sk) : await getRow(guardKey);
+      if (!guard) add('item-without-guard', keyOf(item), `${kind} ${id} "${fold}" has no name guard`);
+      else if (guard.id !== id || guard.owner !== owner || guard.kind !== `${kind}-name`) {
+        add(
+          'guard-mismatch',
+          keyOf(guard),
+          `guard of ${kind} ${id} points to ${String(guard.kind)} ${String(guard.id)} of owner ${String(guard.owner)}`,
+        );
+      }
+    }
+
+    const counter = bySortKey.get(counterKey(owner, kind).sk);
+    const total = (counter?.total as number | undefined) ?? 0;
+    if (total !== items[kind].length) {
+      add('count-mismatch', keyOf(counterKey(owner, kind)), `${kind} count is ${total}, items ${items[kind].length}`);
+    }
+    if (options.maxItems !== undefined && items[kind].length > options.maxItems) {
+      add('quota-exceeded', ownerPartition(owner), `${items[kind].length} ${kind}s, quota ${options.maxItems}`);
+    }
+    const sequence = (bySortKey.get(sequenceKey(owner, kind).sk)?.last as number | undefined) ?? 0;
+    if (highestId > sequence) {
+      add('id-above-sequence', keyOf(sequenceKey(owner, kind)), `${kind} id ${highestId} above sequence ${sequence}`);
+    }
+  }
+
+  // Space guards live in the partition: each must point to a live space that still holds its name.
+  const liveItem = (kind: Kind, id: unknown) => (typeof id === 'number' ? bySortKey.get(itemKey(owner, kind, id).sk) : undefined);
+  for (const guard of rows.filter((row) => row.sk.startsWith(SPACE_GUARD_PREFIX))) {
+    const fold = guard.sk.slice(SPACE_GUARD_PREFIX.length);
+    const item = liveItem('space', guard.id);
+    if (!item || item.fold !== fold) {
+      add('guard-without-item', keyOf(guard), `space name "${fold}" is held for ${String(guard.id)}, not a live space of that name`);
+    }
+  }
+
+  // Domain guards are global: check the ones named, when they claim this owner.
+  for (const name of new Set(options.domainNames ?? [])) {
+    const guard = await getRow(domainNameGuardKey(name));
+    if (!guard || guard.owner !== owner) continue;
+    const item = liveItem('domain', guard.id);
+    if (!item || item.name !== name) {
+      add('guard-without-item', keyOf(guard), `domain name "${name}" is held for ${String(guard.id)}, not a live domain of that name`);
+    }
+  }
+
+  return { owner, items: { space: items.space.length, domain: items.domain.length }, violations };
+}
+
+/** One line per violation, for an assertion message or a script's output. */
+export const formatViolations = (report: ConsistencyReport) =>
+  report.violations.map((violation) => `${report.owner}: [${violation.rule}] ${violation.key}: ${violation.detail}`);

@@ -1,0 +1,80 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table (`lib/routes.ts`), the response schemas
+ * (`lib/resources.ts`) and the request schemas (`lib/schemas`). `npm run openapi` writes it to
+ * `docs/openapi.json`; a contract test fails when that file differs from what this returns.
+ */
+import pkg from '../../package.json' with { type: 'json' };
+import { KEY_PREFIX } from '#lib/auth/api-key.ts';
+import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { apiBasePath, routes } from '#lib/routes.ts';
+import { LOCAL_SERVER } from './examples.ts';
+import { documentPath, operation, requestBodies } from './operations.ts';
+import { parameters } from './parameters.ts';
+import { requestSchemas } from './requests.ts';
+import { errorResponses, headers } from './responses.ts';
+import { responseSchemas } from './schemas.ts';
+
+const description = `
+Domains and spaces that belong to the owner of an API key.
+
+**Authentication.** Every request carries \`Authorization: Bearer <key>\`. A missing, unknown or revoked key
+answers 401.
+
+**Bodies.** Send \`application/x-www-form-urlencoded\` (as \`curl --data-urlencode\` does) or
+\`application/json\`, at most ${MAX_BODY_BYTES / 1024} KiB. Fields that are not listed are ignored.
+
+**Answers.** Every answer is JSON, errors included: \`{"message": "...", "status": 404}\`, and a 422 adds
+\`errors\` with the messages by field. 429 and 503 carry \`Retry-After\`.
+
+**Lists.** The list query's invalid values fall back to their defaults. Follow \`links.next\` (it carries a
+cursor) to page through; \`page\` alone also works, at the cost of a walk over the pages before it.
+`.trim();
+
+export type OpenApiDocument = ReturnType<typeof buildDocument>;
+
+export function buildDocument() {
+  const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {};
+  for (const route of routes) {
+    for (const method of route.methods) {
+      paths[documentPath(route)] ??= {};
+      (paths[documentPath(route)] as Record<string, unknown>)[method.toLowerCase()] = operation(route, method);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Domains and Spaces API', version: pkg.version, description },
+    servers: [
+      { url: LOCAL_SERVER, description: 'The local stack (`npm start`).' },
+      {
+        url: `https://{apiId}.execute-api.{region}.amazonaws.com/{stage}${apiBasePath}`,
+        description: 'A deployed stage on AWS API Gateway.',
+        variables: {
+          apiId: { default: 'abcdef1234', description: 'The REST API id (a stack output).' },
+          region: { default: 'eu-west-1', description: 'The AWS region of the stack.' },
+          stage: { default: 'prod', description: 'The deployment stage.' },
+        },
+      },
+    ],
+    security: [{ ApiKey: [] }],
+    tags: [
+      { name: 'Domains', description: 'A domain name, with an optional index page and an optional 404 page.' },
+      { name: 'Spaces', description: 'A named container with a color code.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: `${KEY_PREFIX}…`,
+          description: `An API key (\`${KEY_PREFIX}…\`), created with \`npm run keys -- create --owner <ownerId>\`.`,
+        },
+      },
+      schemas: { ...responseSchemas(), ...requestSchemas() },
+      parameters: parameters(),
+      requestBodies: requestBodies(),
+      responses: errorResponses(),
+      headers,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** Examples for the document, typed by the response shapes (the contract tests validate them too). */
+import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
+import { listQuerySchema } from '#lib/schemas/list.ts';
+import * as v from 'valibot';
+
+const at = '2025-01-15T09:30:00.000Z';
+const later = '2025-02-03T16:05:12.345Z';
+
+export const LOCAL_SERVER = 'http://127.0.0.1:3000/api/v1';
+
+export const examples = {
+  space: { id: 7, name: 'Marketing', color: 3, created_at: at, updated_at: later } satisfies Space,
+  domain: {
+    id: 4,
+    name: 'example.com',
+    index_page: 'https://example.com/welcome',
+    not_found_page: null,
+    created_at: at,
+    updated_at: at,
+  } satisfies Domain,
+  storeSpace: { name: 'Marketing', color: 3 },
+  updateSpace: { color: 5 },
+  storeDomain: { name: 'example.com', index_page: 'https://example.com/welcome' },
+  updateDomain: { not_found_page: 'https://example.com/404' },
+};
+
+/** One page holding one item, with the links the service writes (the effective query, defaults included). */
+export function listExample<Resource>(collection: string, item: Resource): ListEnvelope<Resource> {
+  const path = `${LOCAL_SERVER}/${collection}`;
+  const defaults = v.parse(listQuerySchema, {});
+  const link = (page: number) =>
+    `${path}?${new URLSearchParams({
+      search_by: defaults.search_by,
+      sort_by: defaults.sort_by,
+      sort: defaults.sort,
+      per_page: String(defaults.per_page),
+      page: String(page),
+    })}`;
+  return {
+    data: [item],
+    links: { first: link(1), last: link(1), prev: null, next: null },
+    meta: {
+      current_page: 1,
+      from: 1,
+      last_page: 1,
+      path,
+      per_page: defaults.per_page,
+      to: 1,
+      total: 1,
+      next_cursor: null,
+    },
+    status: 200,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The documents the local gateway serves without authentication, before route matching: the OpenAPI
+ * document and the reference page rendered from it. (On AWS the document is published as a static file.)
+ */
+import { readFile } from 'node:fs/promises';
+import { apiBasePath } from '#lib/routes.ts';
+import { DOCS_PAGE_FILE, OPENAPI_FILE } from './files.ts';
+
+export const OPENAPI_PATH = `${apiBasePath}/openapi.json`;
+export const DOCS_PATH = '/docs';
+
+const published: Record<string, { file: string; contentType: string }> = {
+  [OPENAPI_PATH]: { file: OPENAPI_FILE, contentType: 'application/json' },
+  [DOCS_PATH]: { file: DOCS_PAGE_FILE, contentType: 'text/html; charset=utf-8' },
+};
+
+export type PublishedResponse = { statusCode: number; headers: Record<string, string>; body: string };
+
+/** The answer for a published document, or undefined when the request is for the API itself. */
+export async function publishedDocument(method: string, path: string): Promise<PublishedResponse | undefined> {
+  const entry = published[path];
+  if (!entry || method !== 'GET') return undefined;
+  try {
+    const body = await readFile(entry.file, 'utf8');
+    return { statusCode: 200, headers: { 'Content-Type': entry.contentType, 'Cache-Control': 'no-cache' }, body };
+  } catch {
+    const message = `${path} is not built yet: run npm run openapi.`;
+    return {
+      statusCode: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message, status: 404 }),
+    };
+  }
+}

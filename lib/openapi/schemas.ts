@@ -1,0 +1,39 @@
+/** The document's component schemas, converted from the response schemas the presenters are typed by. */
+import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import {
+  deletedSchema,
+  domainSchema,
+  errorSchema,
+  listLinksSchema,
+  listMetaSchema,
+  listSchema,
+  singleSchema,
+  spaceSchema,
+  validationErrorSchema,
+} from '#lib/resources.ts';
+
+export const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+const definitions = {
+  Space: spaceSchema,
+  Domain: domainSchema,
+  SpaceResponse: singleSchema(spaceSchema),
+  DomainResponse: singleSchema(domainSchema),
+  SpaceList: listSchema(spaceSchema),
+  DomainList: listSchema(domainSchema),
+  ListLinks: listLinksSchema,
+  ListMeta: listMetaSchema,
+  Deleted: deletedSchema,
+  Error: errorSchema,
+  ValidationError: validationErrorSchema,
+};
+
+export type SchemaName = keyof typeof definitions;
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect); references between them point into `components`. */
+export function responseSchemas(): Record<SchemaName, JsonSchema> {
+  return toJsonSchemaDefs(definitions, {
+    target: 'draft-2020-12',
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  });
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { countItems, type ListQuery } from '#lib/data/collection.ts';
+import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
+import { NameTakenError, NotFoundError, ValidationError } from '#lib/errors.ts';
+
+const newOwner = () => `owner-${randomUUID()}`;
+/** Domain names are unique across owners, so every test uses its own. */
+const newName = (label = 'site') => `${label}-${randomUUID().slice(0, 8)}.example`;
+const query = (overrides: Partial<ListQuery> = {}): ListQuery => ({
+  search: '',
+  sortBy: 'id',
+  sort: 'desc',
+  perPage: 10,
+  page: 1,
+  ...overrides,
+});
+const plain = (name: string) => ({ name, indexPage: null, notFoundPage: null });
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('domains data module', () => {
+  it('stores and shows a domain with its pages, allocating ids per owner', async () => {
+    // Prepare
+    const owner = newOwner();
+    const name = newName();
+    // Act
+    const stored = await storeDomain(owner, { name, indexPage: 'https://a.example/', notFoundPage: null });
+    const second = await storeDomain(owner, plain(newName()));
+    // Assess
+    expect(stored).toMatchObject({ id: 1, name, indexPage: 'https://a.example/', notFoundPage: null });
+    expect(second.id).toBe(2);
+    expect(await showDomain(owner, 1)).toMatchObject({ name, indexPage: 'https://a.example/', notFoundPage: null });
+    expect(await countItems(owner, 'domain')).toBe(2);
+    expect(await countItems(owner, 'space')).toBe(0);
+  });
+
+  it('keeps a domain name unique across all owners until it is deleted', async () => {
+    // Prepare
+    const [alice, bob] = [newOwner(), newOwner()];
+    const name = newName();
+    const stored = await storeDomain(alice, plain(name));
+    // Act
+    const taken = rejection(storeDomain(bob, plain(name)));
+    const takenBySelf = rejection(storeDomain(alice, plain(name)));
+    // Assess
+    expect(await taken).toBeInstanceOf(NameTakenError);
+    expect(await takenBySelf).toBeInstanceOf(NameTakenError);
+    expect(await countItems(bob, 'domain')).toBe(0);
+    await destroyDomain(alice, stored.id);
+    await expect(storeDomain(bob, plain(name))).resolves.toMatchObject({ name });
+  });
+
+  it('never reuses an id after a delete', async () => {
+    // Prepare
+    const owner = newOwner();
+    for (let i = 0; i < 3; i++) await storeDomain(owner, plain(newName()));
+    await destroyDomain(owner, 3);
+    // Act
+    const next = await storeDomain(owner, plain(newName()));
+    // Assess
+    expect(next.id).toBe(4);
+    expect(await countItems(owner, 'domain')).toBe(3);
+  });
+
+  it('updates pages partially: undefined keeps, null clears, a URL sets', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeDomain(owner, {
+      name: newName(),
+      indexPage: 'https://index.example/',
+      notFoundPage: 'https://missing.example/',
+    });
+    // Act
+    const cleared = await updateDomain(owner, stored.id, { indexPage: null });
+    const set = await updateDomain(owner, stored.id, { indexPage: 'https://new.example/', notFoundPage: undefined });
+    const unchanged = await updateDomain(owner, stored.id, {});
+    // Assess
+    expect(cleared).toMatchObject({ name: stored.name, indexPage: null, notFoundPage: 'https://missing.example/' });
+    expect(set).toMatchObject({ indexPage: 'https://new.example/', notFoundPage: 'https://missing.example/' });
+    expect(unchanged).toMatchObject({ indexPage: 'https://new.example/', updatedAt: set.updatedAt });
+    expect(set.createdAt).toBe(stored.createdAt);
+  });
+
+  it('refuses a page on the domain itself, naming each looping field, and changes nothing', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeDomain(owner, { ...plain(newName()), notFoundPage: 'https://keep.example/' });
+    // Act
+    const error = await rejection(
+      updateDomain(owner, stored.id, {
+        indexPage: `https://${stored.name.toUpperCase()}/home`,
+        notFoundPage: `http://${stored.name}./404`,
+      }),
+    );
+    const single = await rejection(
+      updateDomain(owner, stored.id, { indexPage: 'https://fine.example/', notFoundPage: `https://${stored.name}` }),
+    );
+    // Assess
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors).toEqual({
+      index_page: ['The index page must not point to the domain itself.'],
+      not_found_page: ['The not found page must not point to the domain itself.'],
+    });
+    expect((single as ValidationError).errors).toEqual({
+      not_found_page: ['The not found page must not point to the domain itself.'],
+    });
+    expect(await showDomain(owner, stored.id)).toMatchObject({
+      indexPage: null,
+      notFoundPage: 'https://keep.example/',
+    });
+  });
+
+  it('deletes, releasing the name and the count', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeDomain(owner, plain(newName()));
+    // Act
+    await destroyDomain(owner, stored.id);
+    // Assess
+    await expect(showDomain(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroyDomain(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countItems(owner, 'domain')).toBe(0);
+    await expect(storeDomain(owner, plain(stored.name))).resolves.toMatchObject({ id: 2 });
+  });
+
+  it('cannot read, change or delete another owner’s domain', async () => {
+    // Prepare
+    const [owner, intruder] = [newOwner(), newOwner()];
+    const stored = await storeDomain(owner, plain(newName()));
+    // Act / Assess
+    await expect(showDomain(intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateDomain(intruder, stored.id, { indexPage: 'https://x.example/' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(updateDomain(intruder, stored.id, {})).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroyDomain(intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await showDomain(owner, stored.id)).toMatchObject({ indexPage: null });
+    expect(await listDomains(intruder, query())).toEqual({ items: [], total: 0 });
+  });
+});
+
+describe('listing domains', () => {
+  const owner = newOwner();
+  const suffix = randomUUID().slice(0, 8);
+  // Stored in this order: ids 1..4
+  const names = [`mango-${suffix}.example`, `apple-${suffix}.example`, `kiwi-${suffix}.example`, `apple-${suffix}.org`];
+  const ready = (async () => {
+    for (const name of names) await storeDomain(owner, plain(name));
+  })();
+
+  it('lists by id and by name in both directions', async () => {
+    // Prepare
+    await ready;
+    // Act
+    const idDesc = await listDomains(owner, query());
+    const idAsc = await listDomains(owner, query({ sort: 'asc' }));
+    const nameAsc = await listDomains(owner, query({ sortBy: 'name', sort: 'asc' }));
+    const nameDesc = await listDomains(owner, query({ sortBy: 'name', sort: 'desc' }));
+    // Assess
+    expect(idDesc.items.map((item) => item.id)).toEqual([4, 3, 2, 1]);
+    expect(idAsc.items.map((item) => item.id)).toEqual([1, 2, 3, 4]);
+    expect(nameAsc.items.map((item) => item.id)).toEqual([2, 4, 3, 1]);
+    expect(nameDesc.items.map((item) => item.id)).toEqual([1, 3, 4, 2]);
+    expect(idDesc.total).toBe(4);
+  });
+
+  it('searches a substring of the name, case-insensitively', async () => {
+    // Prepare
+    await ready;
+    // Act
+    const apples = await listDomains(owner, query({ search: 'APPLE', sort: 'asc' }));
+    const org = await listDomains(owner, query({ search: '.org' }));
+    // Assess
+    expect(apples.items.map((item) => item.id)).toEqual([2, 4]);
+    expect(apples.total).toBe(2);
+    expect(org.items.map((item) => item.id)).toEqual([4]);
+  });
+});

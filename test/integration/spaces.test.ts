@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { countItems, type ListQuery } from '#lib/data/collection.ts';
+import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
+import { NameTakenError, NotFoundError } from '#lib/errors.ts';
+
+const newOwner = () => `owner-${randomUUID()}`;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const query = (overrides: Partial<ListQuery> = {}): ListQuery => ({
+  search: '',
+  sortBy: 'id',
+  sort: 'desc',
+  perPage: 10,
+  page: 1,
+  ...overrides,
+});
+
+async function storeAll(owner: string, names: string[]) {
+  const stored = [];
+  for (const name of names) stored.push(await storeSpace(owner, { name, color: 1 }));
+  return stored;
+}
+
+describe('spaces data module', () => {
+  it('stores, shows, counts and allocates ids 1, 2, 3 per owner', async () => {
+    // Prepare
+    const owner = newOwner();
+    const other = newOwner();
+    // Act
+    const [a, b, c] = await storeAll(owner, ['Alpha', 'Beta', 'Gamma']);
+    const first = await storeSpace(other, { name: 'Alpha', color: 6 });
+    // Assess
+    expect([a?.id, b?.id, c?.id]).toEqual([1, 2, 3]);
+    expect(first.id).toBe(1);
+    expect(await showSpace(owner, 2)).toMatchObject({ id: 2, name: 'Beta', color: 1 });
+    expect(a?.createdAt).toMatch(ISO_UTC);
+    expect(a?.updatedAt).toBe(a?.createdAt);
+    expect(await countItems(owner, 'space')).toBe(3);
+    expect(await countItems(other, 'space')).toBe(1);
+    expect(await countItems(newOwner(), 'space')).toBe(0);
+  });
+
+  it('never reuses an id after a delete', async () => {
+    // Prepare
+    const owner = newOwner();
+    await storeAll(owner, ['One', 'Two', 'Three']);
+    await destroySpace(owner, 3);
+    await destroySpace(owner, 1);
+    // Act
+    const next = await storeSpace(owner, { name: 'Four', color: 2 });
+    // Assess
+    expect(next.id).toBe(4);
+    expect(await countItems(owner, 'space')).toBe(2);
+  });
+
+  it('leaves a gap, not a reused id, when a store fails', async () => {
+    // Prepare
+    const owner = newOwner();
+    await storeSpace(owner, { name: 'Taken', color: 1 });
+    await expect(storeSpace(owner, { name: 'TAKEN', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    // Act
+    const next = await storeSpace(owner, { name: 'Free', color: 1 });
+    // Assess
+    expect(next.id).toBe(3);
+    expect(await countItems(owner, 'space')).toBe(2);
+  });
+
+  it('keeps names unique per owner, ignoring case, but not across owners', async () => {
+    // Prepare
+    const owner = newOwner();
+    await storeSpace(owner, { name: 'Marketing', color: 1 });
+    // Act / Assess
+    await expect(storeSpace(owner, { name: 'marketing', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(owner, { name: 'MARKETING', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(owner, { name: 'Cafe\u0301', color: 1 })).resolves.toMatchObject({ name: 'Cafe\u0301' });
+    await expect(storeSpace(owner, { name: 'CAFÉ', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(newOwner(), { name: 'marketing', color: 1 })).resolves.toMatchObject({ id: 1 });
+  });
+
+  it('updates the color only, leaving the name', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeSpace(owner, { name: 'Design', color: 1 });
+    // Act
+    const updated = await updateSpace(owner, stored.id, { color: 5 });
+    // Assess
+    expect(updated).toMatchObject({ id: stored.id, name: 'Design', color: 5, createdAt: stored.createdAt });
+    expect(updated.updatedAt >= stored.updatedAt).toBe(true);
+    expect(await showSpace(owner, stored.id)).toMatchObject({ name: 'Design', color: 5 });
+  });
+
+  it('returns the item unchanged when nothing is given', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeSpace(owner, { name: 'Still', color: 4 });
+    // Act
+    const updated = await updateSpace(owner, stored.id, {});
+    // Assess
+    expect(updated).toMatchObject({ name: 'Still', color: 4, updatedAt: stored.updatedAt });
+  });
+
+  it('renames to its own name in another case', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeSpace(owner, { name: 'sales', color: 1 });
+    // Act
+    const updated = await updateSpace(owner, stored.id, { name: 'SALES', color: 2 });
+    // Assess
+    expect(updated).toMatchObject({ name: 'SALES', color: 2 });
+    expect(await showSpace(owner, stored.id)).toMatchObject({ name: 'SALES', color: 2 });
+    await expect(storeSpace(owner, { name: 'Sales', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+  });
+
+  it('renames and releases the old name, refusing a name another space holds', async () => {
+    // Prepare
+    const owner = newOwner();
+    const [first, second] = await storeAll(owner, ['Old', 'Other']);
+    // Act
+    const renamed = await updateSpace(owner, first?.id ?? 0, { name: 'New' });
+    const clash = updateSpace(owner, first?.id ?? 0, { name: 'OTHER', color: 3 });
+    // Assess
+    expect(renamed).toMatchObject({ name: 'New', color: 1 });
+    await expect(clash).rejects.toBeInstanceOf(NameTakenError);
+    expect(await showSpace(owner, first?.id ?? 0)).toMatchObject({ name: 'New', color: 1 });
+    await expect(storeSpace(owner, { name: 'new', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(owner, { name: 'old', color: 1 })).resolves.toMatchObject({ name: 'old' });
+    expect(await showSpace(owner, second?.id ?? 0)).toMatchObject({ name: 'Other' });
+  });
+
+  it('lists a renamed space under its new name in name order', async () => {
+    // Prepare
+    const owner = newOwner();
+    const [a] = await storeAll(owner, ['aaa', 'mmm']);
+    await updateSpace(owner, a?.id ?? 0, { name: 'zzz' });
+    // Act
+    const list = await listSpaces(owner, query({ sortBy: 'name', sort: 'asc' }));
+    // Assess
+    expect(list.items.map((item) => item.name)).toEqual(['mmm', 'zzz']);
+  });
+
+  it('deletes, releasing the name and decrementing the count', async () => {
+    // Prepare
+    const owner = newOwner();
+    const stored = await storeSpace(owner, { name: 'Temp', color: 1 });
+    // Act
+    await destroySpace(owner, stored.id);
+    // Assess
+    await expect(showSpace(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroySpace(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countItems(owner, 'space')).toBe(0);
+    await expect(storeSpace(owner, { name: 'TEMP', color: 1 })).resolves.toMatchObject({ id: 2 });
+  });
+
+  it('cannot read, change or delete another owner’s space', async () => {
+    // Prepare
+    const owner = newOwner();
+    const intruder = newOwner();
+    await storeSpace(intruder, { name: 'Mine', color: 1 });
+    const stored = await storeSpace(owner, { name: 'Private', color: 3 });
+    // Act / Assess
+    await expect(showSpace(intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(intruder, stored.id + 1, { color: 1 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(intruder, stored.id + 1, { name: 'Hijack' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroySpace(intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await showSpace(owner, stored.id)).toMatchObject({ name: 'Private', color: 3 });
+    expect((await listSpaces(intruder, query())).items.map((item) => item.name)).toEqual(['Mine']);
+  });
+
+  it('answers not found for an id that was never stored', async () => {
+    // Prepare
+    const owner = newOwner();
+    // Act / Assess
+    await expect(showSpace(owner, 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(owner, 1, { color: 2 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(owner, 1, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroySpace(owner, 1)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countItems(owner, 'space')).toBe(0);
+  });
+});
+
+describe('listing spaces', () => {
+  const owner = newOwner();
+  // Stored in this order: ids 1..7
+  const names = ['delta', 'Alpha', 'charlie', 'Bravo', 'echo', 'alpha team', 'Alphabet'];
+  const byName = ['Alpha', 'alpha team', 'Alphabet', 'Bravo', 'charlie', 'delta', 'echo'];
+  const ready = storeAll(owner, names);
+
+  it('lists by id, newest first by default, and oldest first', async () => {
+    // Prepare
+    await ready;
+    // Act
+    const desc = await listSpaces(owner, query());
+    const asc = await listSpaces(owner, query({ sort: 'asc' }));
+    // Assess
+    expect(desc.items.map((item) => item.id)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    expect(asc.items.map((item) => item.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(desc.total).toBe(7);
+  });
+
+  it('lists by name ignoring case, in both directions', async () => {
+    // Prepare
+    await ready;
+    // Act
+    const asc = await listSpaces(owner, query({ sortBy: 'name', sort: 'asc' }));
+    const desc = await listSpaces(owner, query({ sortBy: 'name', sort: 'desc' }));
+    // Assess
+    expect(asc.items.map((item) => item.name)).toEqual(byName);
+    expect(desc.items.map((item) => item.name)).toEqual([...byName].reverse());
+  });
+
+  it('pages by offset and from a position', async () => {
+    // Prepare
+    await ready;
+    // Act
+    const second = await listSpaces(owner, query({ perPage: 3, page: 2, sortBy: 'name', sort: 'asc' }));
+    const last = await listSpaces(owner, query({ perPage: 3, page: 3, sortBy: 'name', sort: 'asc' }));
+    const beyond = await listSpaces(owner, query({ perPage: 3, page: 4 }));
+    const after = await listSpaces(owner, query({ perPage: 3, page: 2, sort: 'asc', after: { id: 3, fold: '' } }));
+    const afterName = await listSpaces(
+      owner,
+      query({ perPage: 3, page: 2, sortBy: 'name', sort: 'asc', after: { id: 6, fold: 'alpha team' } }),
+    );
+    // Assess
+    expect(second.items.map((item) => item.name)).toEqual(byName.slice(3, 6));
+    expect(last.items.map((item) => item.name)).toEqual(byName.slice(6));
+    expect(beyond).toEqual({ items: [], total: 7 });
+    expect(after.items.map((item) => item.id)).toEqual([4, 5, 6]);
+    expect(afterName.items.map((item) => item.name)).toEqual(['Alphabet', 'Bravo', 'charlie']);
+  });
+
+  it('searches a case-insensitive substring of the name, counting only matches', async () => {
+    // Prepare
+    await ready;
+    // Act
+    const alpha = await listSpaces(owner, query({ search: 'ALPHA', sortBy: 'name', sort: 'asc' }));
+    const paged = await listSpaces(owner, query({ search: 'alpha', perPage: 2, page: 2 }));
+    const middle = await listSpaces(owner, query({ search: 'rav' }));
+    const none = await listSpaces(owner, query({ search: 'zulu' }));
+    // Assess
+    expect(alpha.items.map((item) => item.name)).toEqual(['Alpha', 'alpha team', 'Alphabet']);
+    expect(alpha.total).toBe(3);
+    expect(paged.items.map((item) => item.id)).toEqual([2]);
+    expect(paged.total).toBe(3);
+    expect(middle.items.map((item) => item.name)).toEqual(['Bravo']);
+    expect(none).toEqual({ items: [], total: 0 });
+  });
+
+  it('lists nothing for an owner without spaces', async () => {
+    // Act / Assess
+    expect(await listSpaces(newOwner(), query())).toEqual({ items: [], total: 0 });
+    expect(await listSpaces(newOwner(), query({ sortBy: 'name', page: 3 }))).toEqual({ items: [], total: 0 });
+  });
+});

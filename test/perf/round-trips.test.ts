@@ -1,0 +1,197 @@
+/**
+ * Pins the DynamoDB calls each operation makes (counted with SDK middleware on the shared client) to the
+ * design's minimum, so that an extra read or a lost parallelism fails the build. The reasons are in
+ * `bench/handlers.ts` (designTargets) and docs/performance.md.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiHandler,
+  type AuthorizerHandler,
+  apiEvent,
+  authorizerEvent,
+  authorizerName,
+  DynamoRecorder,
+  followLink,
+  lambdaContext,
+  loadHandler,
+} from '#bench/lambda.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { db } from '#lib/dynamodb.ts';
+
+const owner = `owner-${randomUUID()}`;
+const recorder = new DynamoRecorder();
+let detach: () => void;
+let key: string;
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read as the API documents them
+type Observed = { status: number; body: any; commands: string[]; roundTrips: number; scanned: number };
+
+/** Invokes a handler with a gateway event and reports what it asked of DynamoDB. */
+async function invoke(
+  handler: string,
+  method: string,
+  url: string,
+  form?: Record<string, string>,
+  as = owner,
+): Promise<Observed> {
+  const run = await loadHandler<ApiHandler>(handler);
+  const event = apiEvent({ method, url, owner: as, ...(form ? { form } : {}) });
+  recorder.reset();
+  const result: APIGatewayProxyResult = await run(event, lambdaContext(handler));
+  return {
+    status: result.statusCode,
+    body: JSON.parse(result.body),
+    commands: recorder.commands(),
+    roundTrips: recorder.rounds,
+    scanned: recorder.scanned(),
+  };
+}
+
+/** Space names are at most 32 characters. */
+const unique = () => randomUUID().slice(0, 8);
+
+const storeSpace = (name: string) => invoke('spaces/store', 'POST', '/api/v1/spaces', { name, color: '2' });
+const storeDomain = (name: string) => invoke('domains/store', 'POST', '/api/v1/domains', { name });
+
+beforeAll(async () => {
+  ({ key } = await createApiKey(owner, 'round trips'));
+  detach = recorder.attach(db.middlewareStack as never);
+});
+afterAll(() => detach());
+
+describe('DynamoDB round trips per operation', () => {
+  it('authorizes a key with one GetItem', async () => {
+    // Prepare
+    const authorize = await loadHandler<AuthorizerHandler>(authorizerName);
+    recorder.reset();
+    // Act
+    const result = await authorize(authorizerEvent(key), lambdaContext(authorizerName));
+    // Assess
+    expect(result.principalId).toBe(owner);
+    expect(recorder.commands()).toEqual(['GetItem']);
+  });
+
+  it('stores with the id allocation and one transaction (2 sequential calls)', async () => {
+    // Act
+    const space = await storeSpace(`Store ${unique()}`);
+    const domain = await storeDomain(`store-${randomUUID()}.example.com`);
+    // Assess
+    for (const stored of [space, domain]) {
+      expect(stored.status).toBe(201);
+      expect(stored.commands).toEqual(['UpdateItem', 'TransactWriteItems']);
+      expect(stored.roundTrips).toBe(2);
+    }
+  });
+
+  it('shows with one GetItem', async () => {
+    // Prepare
+    const space = await storeSpace(`Show ${unique()}`);
+    const domain = await storeDomain(`show-${randomUUID()}.example.com`);
+    // Act
+    const shownSpace = await invoke('spaces/show', 'GET', `/api/v1/spaces/${space.body.data.id}`);
+    const shownDomain = await invoke('domains/show', 'GET', `/api/v1/domains/${domain.body.data.id}`);
+    // Assess
+    for (const shown of [shownSpace, shownDomain]) {
+      expect(shown.status).toBe(200);
+      expect(shown.commands).toEqual(['GetItem']);
+    }
+  });
+
+  it('updates without a rename in one conditional UpdateItem', async () => {
+    // Prepare
+    const space = await storeSpace(`Update ${unique()}`);
+    const domain = await storeDomain(`update-${randomUUID()}.example.com`);
+    // Act
+    const color = await invoke('spaces/update', 'PATCH', `/api/v1/spaces/${space.body.data.id}`, { color: '5' });
+    const sameName = await invoke('spaces/update', 'PUT', `/api/v1/spaces/${space.body.data.id}`, {
+      name: space.body.data.name.toUpperCase(),
+    });
+    const page = await invoke('domains/update', 'PATCH', `/api/v1/domains/${domain.body.data.id}`, {
+      index_page: 'https://www.example.org/',
+    });
+    // Assess: a change of case keeps the folded name, so the name guard does not move.
+    expect(color.body.data.color).toBe(5);
+    expect(sameName.body.data.name).toBe(space.body.data.name.toUpperCase());
+    expect(page.body.data.index_page).toBe('https://www.example.org/');
+    for (const updated of [color, sameName, page]) {
+      expect(updated.status).toBe(200);
+      expect(updated.commands).toEqual(['UpdateItem']);
+    }
+  });
+
+  it('renames a space with the failed conditional update and one transaction', async () => {
+    // Prepare
+    const space = await storeSpace(`Rename ${unique()}`);
+    // Act
+    const renamed = await invoke('spaces/update', 'PATCH', `/api/v1/spaces/${space.body.data.id}`, {
+      name: `Renamed ${unique()}`,
+    });
+    // Assess
+    expect(renamed.status).toBe(200);
+    expect(renamed.commands).toEqual(['UpdateItem', 'TransactWriteItems']);
+    expect(renamed.roundTrips).toBe(2);
+  });
+
+  it('deletes with one read of the name and one transaction', async () => {
+    // Prepare
+    const space = await storeSpace(`Delete ${unique()}`);
+    const domain = await storeDomain(`delete-${randomUUID()}.example.com`);
+    // Act
+    const spaceGone = await invoke('spaces/destroy', 'DELETE', `/api/v1/spaces/${space.body.data.id}`);
+    const domainGone = await invoke('domains/destroy', 'DELETE', `/api/v1/domains/${domain.body.data.id}`);
+    // Assess
+    for (const gone of [spaceGone, domainGone]) {
+      expect(gone.status).toBe(200);
+      expect(gone.commands).toEqual(['GetItem', 'TransactWriteItems']);
+      expect(gone.roundTrips).toBe(2);
+    }
+  });
+
+  describe('lists', () => {
+    const lister = `lister-${randomUUID()}`;
+    const spaces = 30;
+    const list = (url: string) =>
+      invoke(url.startsWith('/api/v1/domains') ? 'domains/list' : 'spaces/list', 'GET', url, undefined, lister);
+
+    beforeAll(async () => {
+      for (let index = 0; index < spaces; index++) {
+        const stored = await invoke('spaces/store', 'POST', '/api/v1/spaces', { name: `List ${index}` }, lister);
+        expect(stored.status).toBe(201);
+      }
+    });
+
+    it('reads the first page with a Query and the counter in parallel: one round trip, one page of items', async () => {
+      // Act
+      const byId = await list('/api/v1/spaces?per_page=10');
+      const byName = await list('/api/v1/spaces?per_page=10&sort_by=name&sort=asc');
+      const domains = await list('/api/v1/domains');
+      // Assess
+      for (const page of [byId, byName, domains]) {
+        expect(page.status).toBe(200);
+        expect(page.commands.slice().sort()).toEqual(['GetItem', 'Query']);
+        expect(page.roundTrips).toBe(1);
+      }
+      expect(byId.body.data).toHaveLength(10);
+      expect(byId.body.meta.total).toBe(spaces);
+      expect(byId.scanned).toBe(10);
+      expect(byName.scanned).toBe(10);
+    });
+
+    it('reads a cursor page the same way, without walking the pages before it', async () => {
+      // Prepare
+      const first = await list('/api/v1/spaces?per_page=10');
+      const second = await list(followLink(first.body.links.next));
+      // Act
+      const third = await list(followLink(second.body.links.next));
+      // Assess
+      expect(third.status).toBe(200);
+      expect(third.body.meta.current_page).toBe(3);
+      expect(third.body.data.map((space: { id: number }) => space.id)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      expect(third.commands.slice().sort()).toEqual(['GetItem', 'Query']);
+      expect(third.roundTrips).toBe(1);
+      expect(third.scanned).toBe(10);
+    });
+  });
+});

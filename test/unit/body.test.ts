@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
+import { MAX_BODY_BYTES, parseBody, parseForm } from '#lib/http/body.ts';
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+function thrown(act: () => unknown): unknown {
+  try {
+    act();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('form bodies', () => {
+  it('decodes fields, pluses and percent escapes', () => {
+    // Act
+    const fields = parseBody('name=Big+Team%20%C3%A9&color=3', false, FORM);
+    // Assess
+    expect({ ...fields }).toEqual({ name: 'Big Team é', color: '3' });
+  });
+
+  it('turns repeated and bracketed keys into lists', () => {
+    // Act / Assess
+    expect({ ...parseForm('name=a&name=b') }).toEqual({ name: ['a', 'b'] });
+    expect({ ...parseForm('name[]=a') }).toEqual({ name: ['a'] });
+    expect({ ...parseForm('name[x]=a&name[y]=b') }).toEqual({ name: ['a', 'b'] });
+  });
+
+  it('keeps what URLSearchParams would: empty pairs, keys without values, "=" inside values', () => {
+    // Act
+    const fields = parseForm('a=1&&flag&b=x%3Dy=z&c=%2B+%26');
+    // Assess
+    expect({ ...fields }).toEqual({ a: '1', flag: '', b: 'x=y=z', c: '+ &' });
+  });
+
+  it.each([
+    ['a truncated escape', 'name=%E0%A4%A'],
+    ['a stray percent sign', 'name=100%'],
+    ['a bad escape in a key', '%zz=1'],
+    ['invalid UTF-8', 'name=%FF'],
+    ['an encoded lone surrogate', 'name=%ED%A0%80'],
+  ])('answers 400 for %s instead of storing a replacement character', (_, body) => {
+    // Act
+    const error = thrown(() => parseBody(body, false, FORM));
+    // Assess
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).body()).toEqual({
+      message: 'The request body is not valid form data.',
+      status: 400,
+    });
+  });
+
+  it('yields a record without a prototype, so keys like __proto__ are plain data', () => {
+    // Act
+    const fields = parseForm('__proto__=x&constructor=y');
+    // Assess
+    expect(Object.getPrototypeOf(fields)).toBeNull();
+    expect(Object.entries(fields)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it.each([`${FORM}; charset=UTF-8`, 'Application/X-WWW-Form-Urlencoded'])(
+    'accepts the media type written as %s',
+    (contentType) => {
+      // Act / Assess
+      expect({ ...parseBody('name=a', false, contentType) }).toEqual({ name: 'a' });
+    },
+  );
+});
+
+describe('JSON bodies', () => {
+  it('parses an object', () => {
+    // Act
+    const fields = parseBody('{"name":"Team","color":3}', false, `${JSON_TYPE}; charset=utf-8`);
+    // Assess
+    expect({ ...fields }).toEqual({ name: 'Team', color: 3 });
+  });
+
+  it('does not let __proto__ reach the prototype', () => {
+    // Act
+    const fields = parseBody('{"__proto__":{"polluted":true}}', false, JSON_TYPE);
+    // Assess
+    expect(Object.getPrototypeOf(fields)).toBeNull();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each([
+    ['malformed JSON', '{"name":', 'The request body is not valid JSON.'],
+    ['an array', '[1,2]', 'The request body must be a JSON object.'],
+    ['a string', '"name"', 'The request body must be a JSON object.'],
+    ['null', 'null', 'The request body must be a JSON object.'],
+    ['a number', '42', 'The request body must be a JSON object.'],
+  ])('answers 400 for %s', (_, body, message) => {
+    // Act
+    const error = thrown(() => parseBody(body, false, JSON_TYPE));
+    // Assess
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).body()).toEqual({ message, status: 400 });
+  });
+});
+
+describe('any body', () => {
+  it('is empty when there is none, whatever the media type', () => {
+    // Act / Assess
+    expect({ ...parseBody(null, false, undefined) }).toEqual({});
+    expect({ ...parseBody('', false, 'text/plain') }).toEqual({});
+  });
+
+  it.each([undefined, 'text/plain', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx'])(
+    'answers 415 for media type %s',
+    (contentType) => {
+      // Act
+      const error = thrown(() => parseBody('name=a', false, contentType));
+      // Assess
+      expect(error).toBeInstanceOf(UnsupportedMediaTypeError);
+      expect((error as UnsupportedMediaTypeError).status).toBe(415);
+    },
+  );
+
+  it('accepts 64 KiB and answers 413 above, counting bytes not characters', () => {
+    // Prepare
+    const exactly = `name=${'a'.repeat(MAX_BODY_BYTES - 5)}`;
+    const multibyte = `name=${'é'.repeat(MAX_BODY_BYTES / 2)}`;
+    // Act
+    const error = thrown(() => parseBody(`${exactly}a`, false, FORM));
+    // Assess
+    expect(MAX_BODY_BYTES).toBe(64 * 1024);
+    expect(parseBody(exactly, false, FORM).name).toHaveLength(MAX_BODY_BYTES - 5);
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect((error as PayloadTooLargeError).body()).toEqual({
+      message: 'The request body must not be larger than 64 KiB.',
+      status: 413,
+    });
+    expect(thrown(() => parseBody(multibyte, false, FORM))).toBeInstanceOf(PayloadTooLargeError);
+  });
+
+  it('checks the size before the media type, and decodes base64 bodies', () => {
+    // Act / Assess
+    expect(thrown(() => parseBody('a'.repeat(MAX_BODY_BYTES + 1), false, 'text/plain'))).toBeInstanceOf(
+      PayloadTooLargeError,
+    );
+    expect({ ...parseBody(Buffer.from('name=b64').toString('base64'), true, FORM) }).toEqual({ name: 'b64' });
+  });
+});

@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '#lib/errors.ts';
+import { normalizeDomainName, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
+import { validate } from '#lib/schemas/validate.ts';
+
+function errorsOf(schema: Parameters<typeof validate>[0], input: unknown) {
+  try {
+    validate(schema, input);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return error.errors;
+  }
+}
+
+const INVALID_NAME = 'The name field must be a valid domain name.';
+const label63 = 'a'.repeat(63);
+
+describe('domain name normalisation', () => {
+  it.each([
+    ['example.com', 'example.com'],
+    ['  Example.COM  ', 'example.com'],
+    ['http://example.com', 'example.com'],
+    ['https://example.com', 'example.com'],
+    ['HTTPS://Example.com/', 'example.com'],
+    ['example.com/', 'example.com'],
+    ['sub.domain.example.co.uk', 'sub.domain.example.co.uk'],
+    ['a-b.example', 'a-b.example'],
+    ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
+    ['1.2.3.example', '1.2.3.example'],
+    ['123.com', '123.com'],
+    ['example.c0m', 'example.c0m'],
+    ['bücher.de', 'xn--bcher-kva.de'],
+    ['BÜCHER.de', 'xn--bcher-kva.de'],
+    ['https://münchen.de/', 'xn--mnchen-3ya.de'],
+    ['例え.jp', 'xn--r8jz45g.jp'],
+    [`${label63}.com`, `${label63}.com`],
+  ])('%s → %s', (input, expected) => {
+    // Act / Assess
+    expect(normalizeDomainName(input)).toBe(expected);
+  });
+
+  it.each([
+    ['one label', 'localhost'],
+    ['an IPv4 address', '192.168.0.1'],
+    ['an IPv4 address with a scheme', 'http://10.0.0.1/'],
+    ['an IPv6 address', '[::1]'],
+    ['a bare IPv6 address', '::1'],
+    ['a port', 'example.com:8080'],
+    ['a path', 'example.com/page'],
+    ['a scheme and a path', 'https://example.com/page'],
+    ['a query', 'example.com?x=1'],
+    ['a fragment', 'example.com#top'],
+    ['user info', 'user@example.com'],
+    ['a wildcard', '*.example.com'],
+    ['a space', 'exa mple.com'],
+    ['an underscore', 'ex_ample.com'],
+    ['a leading hyphen', '-example.com'],
+    ['a trailing hyphen', 'example-.com'],
+    ['a hyphen ending the top label', 'example.com-'],
+    ['an empty label', 'example..com'],
+    ['a leading dot', '.example.com'],
+    ['a trailing dot', 'example.com.'],
+    ['a 64-character label', `${'a'.repeat(64)}.com`],
+    ['a numeric top label', 'example.123'],
+    ['another scheme', 'ftp://example.com'],
+    ['only a scheme', 'https://'],
+    ['two trailing slashes', 'example.com//'],
+    ['a backslash', 'example.com\\'],
+    ['a percent sign', 'exa%41mple.com'],
+    ['invalid punycode', 'xn--.com'],
+  ])('rejects %s', (_, input) => {
+    // Act / Assess
+    expect(normalizeDomainName(input)).toBeNull();
+  });
+});
+
+describe('store domain schema', () => {
+  it('normalises the name and turns missing or empty pages into null', () => {
+    // Act
+    const domain = validate(storeDomainSchema, { name: 'https://Example.com/', index_page: '' });
+    // Assess
+    expect(domain).toEqual({ name: 'example.com', indexPage: null, notFoundPage: null });
+  });
+
+  it('keeps http and https pages, trimmed', () => {
+    // Act
+    const domain = validate(storeDomainSchema, {
+      name: 'example.com',
+      index_page: ' https://www.example.com/home ',
+      not_found_page: 'http://other.example/404',
+    });
+    // Assess
+    expect(domain).toEqual({
+      name: 'example.com',
+      indexPage: 'https://www.example.com/home',
+      notFoundPage: 'http://other.example/404',
+    });
+  });
+
+  it.each([
+    ['missing', undefined, 'The name field is required.'],
+    ['empty', '', 'The name field is required.'],
+    ['blank', '  ', 'The name field is required.'],
+    ['a list', ['a.com', 'b.com'], 'The name field must be a single value, not a list.'],
+    ['a number', 12, 'The name field must be a string.'],
+    ['invalid', 'not a domain', INVALID_NAME],
+    ['an IP address', '127.0.0.1', INVALID_NAME],
+  ])('rejects a name that is %s', (_, name, message) => {
+    // Act
+    const errors = errorsOf(storeDomainSchema, name === undefined ? {} : { name });
+    // Assess
+    expect(errors).toEqual({ name: [message] });
+  });
+
+  it('accepts a 255-character name and rejects a 256-character one', () => {
+    // Prepare: four labels of 63 characters and three dots make 255
+    const longest = [label63, label63, label63, label63].join('.');
+    // Act / Assess
+    expect(longest).toHaveLength(255);
+    expect(validate(storeDomainSchema, { name: longest }).name).toBe(longest);
+    expect(errorsOf(storeDomainSchema, { name: `${longest}a` })).toEqual({
+      name: ['The name field must not be greater than 255 characters.'],
+    });
+  });
+
+  it('accepts a 255-character name written with a scheme and a trailing slash', () => {
+    // Prepare
+    const longest = [label63, label63, label63, label63].join('.');
+    // Act
+    const domain = validate(storeDomainSchema, { name: `https://${longest}/` });
+    // Assess
+    expect(domain.name).toBe(longest);
+  });
+
+  it('rejects a Unicode name whose punycode form is longer than 255 characters', () => {
+    // Prepare: each "ü" label grows to "xn--…" in ASCII
+    const name = Array.from({ length: 5 }, () => 'ü'.repeat(50)).join('.');
+    // Act
+    const errors = errorsOf(storeDomainSchema, { name });
+    // Assess
+    expect(errors?.name).toHaveLength(1);
+  });
+
+  it.each([
+    ['index_page', 'The index page field must be a valid http or https URL.'],
+    ['not_found_page', 'The not found page field must be a valid http or https URL.'],
+  ])('rejects a %s that is not an absolute http(s) URL', (field, message) => {
+    for (const url of [
+      'example.com/page',
+      '/relative',
+      'ftp://example.org/',
+      'javascript:alert(1)',
+      'https://',
+      'mailto:a@b.c',
+    ]) {
+      // Act
+      const errors = errorsOf(storeDomainSchema, { name: 'example.com', [field]: url });
+      // Assess
+      expect(errors, url).toEqual({ [field]: [message] });
+    }
+  });
+
+  it.each([
+    ['index_page', 'index page'],
+    ['not_found_page', 'not found page'],
+  ])('limits %s to 255 characters', (field, label) => {
+    // Prepare
+    const base = 'https://pages.example/';
+    const longest = base + 'p'.repeat(255 - base.length);
+    // Act / Assess
+    expect(errorsOf(storeDomainSchema, { name: 'example.com', [field]: longest })).toBeNull();
+    expect(errorsOf(storeDomainSchema, { name: 'example.com', [field]: `${longest}p` })).toEqual({
+      [field]: [`The ${label} field must not be greater than 255 characters.`],
+    });
+  });
+
+  it.each([
+    ['index_page', 'https://example.com/', 'The index page must not point to the domain itself.'],
+    ['index_page', 'http://EXAMPLE.com:8080/x', 'The index page must not point to the domain itself.'],
+    ['not_found_page', 'https://example.com/404', 'The not found page must not point to the domain itself.'],
+    ['not_found_page', 'https://example.com./404', 'The not found page must not point to the domain itself.'],
+  ])('rejects a %s on the domain itself (%s)', (field, url, message) => {
+    // Act
+    const errors = errorsOf(storeDomainSchema, { name: 'https://Example.com', [field]: url });
+    // Assess
+    expect(errors).toEqual({ [field]: [message] });
+  });
+
+  it('compares a Unicode domain with its page in the same punycode form', () => {
+    // Act
+    const errors = errorsOf(storeDomainSchema, { name: 'bücher.de', index_page: 'https://BÜCHER.de/' });
+    // Assess
+    expect(errors).toEqual({ index_page: ['The index page must not point to the domain itself.'] });
+  });
+
+  it('allows pages on a subdomain or another domain', () => {
+    // Act
+    const domain = validate(storeDomainSchema, {
+      name: 'example.com',
+      index_page: 'https://www.example.com/',
+      not_found_page: 'https://example.org/',
+    });
+    // Assess
+    expect(domain.indexPage).toBe('https://www.example.com/');
+  });
+});
+
+describe('update domain schema', () => {
+  it('ignores the name, keeps absent pages undefined and clears empty ones', () => {
+    // Act
+    const changes = validate(updateDomainSchema, { name: 'other.com', index_page: '' });
+    // Assess
+    expect(changes).toEqual({ indexPage: null, notFoundPage: undefined });
+  });
+
+  it('accepts URLs and applies the URL rules', () => {
+    // Act / Assess
+    expect(validate(updateDomainSchema, { not_found_page: 'https://x.example/404' })).toEqual({
+      indexPage: undefined,
+      notFoundPage: 'https://x.example/404',
+    });
+    expect(errorsOf(updateDomainSchema, { index_page: 'nope' })).toEqual({
+      index_page: ['The index page field must be a valid http or https URL.'],
+    });
+  });
+});

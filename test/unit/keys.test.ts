@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  apiKeyKey,
+  apiKeyPrefixKey,
+  collectionPrefix,
+  counterKey,
+  domainNameGuardKey,
+  foldName,
+  ID_DIGITS,
+  itemKey,
+  MAX_ID,
+  nameSortKey,
+  ownerApiKeyKey,
+  ownerPartition,
+  sequenceKey,
+  spaceNameGuardKey,
+} from '#lib/data/keys.ts';
+
+/** DynamoDB orders string sort keys by their UTF-8 bytes. */
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+describe('table keys', () => {
+  it('puts every item of an owner in that owner’s partition', () => {
+    // Act
+    const keys = [
+      itemKey('alice', 'space', 1),
+      itemKey('alice', 'domain', 1),
+      sequenceKey('alice', 'space'),
+      counterKey('alice', 'domain'),
+      spaceNameGuardKey('alice', 'marketing'),
+      ownerApiKeyKey('alice', 'dsk_abcdefgh'),
+    ];
+    // Assess
+    for (const key of keys) expect(key.pk).toBe(ownerPartition('alice'));
+    expect(new Set(keys.map((key) => key.sk)).size).toBe(keys.length);
+    expect(ownerPartition('alice')).not.toBe(ownerPartition('bob'));
+  });
+
+  it('zero-pads ids so the sort key orders them numerically', () => {
+    // Prepare
+    const ids = [1, 2, 9, 10, 11, 100, 999, 1000, MAX_ID];
+    // Act
+    const sorted = ids.map((id) => itemKey('o', 'space', id).sk).sort(byteOrder);
+    // Assess
+    expect(sorted).toEqual(ids.map((id) => itemKey('o', 'space', id).sk));
+    expect(itemKey('o', 'space', 7).sk).toBe(`SPACE#${'7'.padStart(ID_DIGITS, '0')}`);
+    expect(MAX_ID).toBe(10 ** ID_DIGITS - 1);
+  });
+
+  it('gives each kind its own key prefix, shared by the table and the name index', () => {
+    // Act / Assess
+    expect(itemKey('o', 'space', 1).sk.startsWith(collectionPrefix('space'))).toBe(true);
+    expect(itemKey('o', 'domain', 1).sk.startsWith(collectionPrefix('domain'))).toBe(true);
+    expect(nameSortKey('space', 'a', 1).startsWith(collectionPrefix('space'))).toBe(true);
+    expect(nameSortKey('domain', 'a', 1).startsWith(collectionPrefix('domain'))).toBe(true);
+    // The guard, sequence and counter items never fall into a collection's key range.
+    for (const key of [spaceNameGuardKey('o', 'a'), sequenceKey('o', 'space'), counterKey('o', 'space')]) {
+      expect(key.sk.startsWith(collectionPrefix('space'))).toBe(false);
+      expect(key.sk.startsWith(collectionPrefix('domain'))).toBe(false);
+    }
+  });
+
+  it('keeps domain name guards outside every owner’s partition, one per name', () => {
+    // Act
+    const guard = domainNameGuardKey('example.com');
+    // Assess
+    expect(guard.pk.startsWith('OWNER#')).toBe(false);
+    expect(domainNameGuardKey('example.com')).toEqual(guard);
+    expect(domainNameGuardKey('example.org')).not.toEqual(guard);
+  });
+
+  it('keeps space name guards per owner', () => {
+    // Act / Assess
+    expect(spaceNameGuardKey('alice', 'team')).not.toEqual(spaceNameGuardKey('bob', 'team'));
+  });
+
+  it('looks api keys up by hash and by prefix outside owner partitions', () => {
+    // Act / Assess
+    expect(apiKeyKey('abc').pk.startsWith('OWNER#')).toBe(false);
+    expect(apiKeyPrefixKey('dsk_abc').pk.startsWith('OWNER#')).toBe(false);
+    expect(apiKeyKey('abc')).not.toEqual(apiKeyPrefixKey('abc'));
+  });
+});
+
+describe('name sort key', () => {
+  it('orders names by folded name, then ties by id', () => {
+    // Prepare: expected ascending order
+    const expected: [string, number][] = [
+      ['abc', 3],
+      ['abc', 12],
+      ['abc d', 1],
+      ['abc-d', 2],
+      ['abcd', 5],
+      ['b', 4],
+      ['zoo', 1],
+      ['é', 9],
+    ];
+    const keys = expected.map(([fold, id]) => nameSortKey('space', fold, id));
+    // Act
+    const sorted = [...keys].reverse().sort(byteOrder);
+    // Assess
+    expect(sorted).toEqual(keys);
+  });
+
+  it('breaks ties by id numerically, not by digits', () => {
+    // Act
+    const sorted = [nameSortKey('space', 'x', 10), nameSortKey('space', 'x', 9)].sort(byteOrder);
+    // Assess
+    expect(sorted).toEqual([nameSortKey('space', 'x', 9), nameSortKey('space', 'x', 10)]);
+  });
+});
+
+describe('foldName', () => {
+  it('ignores case', () => {
+    // Act / Assess
+    expect(foldName('MarKeting')).toBe('marketing');
+    expect(foldName('ÉTÉ')).toBe(foldName('été'));
+  });
+
+  it('treats composed and decomposed accents as the same name', () => {
+    // Act / Assess
+    expect(foldName('Cafe\u0301')).toBe(foldName('Café'));
+  });
+});
