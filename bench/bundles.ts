@@ -144,14 +144,20 @@ export const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const get = (Key) => db.send(new GetCommand({ TableName: 't', Key }));
 `;
 
-export async function benchBundles(): Promise<BundleSection> {
-  const node = node24();
-  const processes = quick ? 3 : 12;
+/** Bundles every function and writes it where section 6 (memory) imports it from. */
+export async function writeBundles(): Promise<{ bundles: Bundle[]; files: string[] }> {
   progress(`bundling ${bundleTargets.length} functions`);
   const bundles = await bundleAll();
   const files = bundles.map((bundle) =>
     writeBundle(join(benchDataDir, 'bundles', bundle.name), bundle.code, bundle.map),
   );
+  return { bundles, files };
+}
+
+export async function benchBundles(): Promise<BundleSection> {
+  const node = node24();
+  const processes = quick ? 3 : 12;
+  const { bundles, files } = await writeBundles();
 
   // Floors and alternatives, measured the same way in the same run.
   const emptyFile = writeBundle(join(benchDataDir, 'bundles', '_empty'), new TextEncoder().encode('export {};\n'));

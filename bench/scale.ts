@@ -5,7 +5,8 @@
  * DynamoDB read (ScannedCount) per request.
  * Needs DYNAMODB_ENDPOINT, TABLE_NAME (the persisted table) and CURSOR_SECRET.
  */
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type ApiHandler, apiEvent, DynamoRecorder, followLink, lambdaContext, loadHandler } from './lambda.ts';
 import { progress, quick, round, type Summary, summarize, writeResult } from './support.ts';
@@ -49,11 +50,25 @@ export type ScaleSection = {
 async function main() {
   const { db, tableName } = await import('#lib/dynamodb.ts');
   const keys = await import('#lib/data/keys.ts');
-  const { guardItem } = await import('#lib/data/collection.ts');
+  const { collectionRange, guardItem } = await import('#lib/data/collection.ts');
+
+  // Seeding has its own client: a batch write to a busy DynamoDB Local may take longer than the API's timeouts.
+  const seeder = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: process.env.DYNAMODB_ENDPOINT as string,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 10,
+      requestHandler: { requestTimeout: 120_000 },
+    }),
+  );
+  const SEED_WORKERS = 4;
+  // BatchWriteItem takes up to 25 items: 12 spaces of two items each.
+  const SPACES_PER_BATCH = 12;
 
   async function seeded(owner: string, size: number): Promise<boolean> {
     const read = (key: Record<string, string>) =>
-      db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+      seeder.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
     const [counter, sequence] = await Promise.all([
       read(keys.counterKey(owner, 'space')),
       read(keys.sequenceKey(owner, 'space')),
@@ -64,10 +79,35 @@ async function main() {
   async function batchWrite(items: Record<string, unknown>[]) {
     let requests = items.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; requests.length > 0; attempt++) {
-      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+      const { UnprocessedItems } = await seeder.send(
+        new BatchWriteCommand({ RequestItems: { [tableName]: requests } }),
+      );
       requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
       if (requests.length > 0) await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** Math.min(attempt, 6)));
     }
+  }
+
+  /**
+   * Where an interrupted seed can resume: batches complete out of order, but never more than the workers'
+   * batches below the highest id written. Puts are idempotent, so that window is simply written again.
+   */
+  async function resumeFrom(owner: string): Promise<number> {
+    const { Items } = await seeder.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.ownerPartition(owner),
+          ':from': collectionRange('space').from,
+          ':to': collectionRange('space').to,
+        },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const highest = (Items?.[0]?.id as number | undefined) ?? 0;
+    return Math.max(1, highest - SEED_WORKERS * SPACES_PER_BATCH);
   }
 
   /** Every space and its name guard, then the counter and the sequence: those last mark the seed complete. */
@@ -92,10 +132,9 @@ async function main() {
         guardItem(keys.spaceNameGuardKey(owner, fold), owner, 'space', id),
       ];
     };
-    // BatchWriteItem takes up to 25 items: 12 spaces of two items each.
-    const SPACES_PER_BATCH = 12;
-    let next = 1;
-    let written = 0;
+    let next = await resumeFrom(owner);
+    if (next > 1) progress(`  resuming at space ${next}`);
+    let written = next - 1;
     let reported = 0;
     const started = performance.now();
     const worker = async () => {
@@ -112,7 +151,7 @@ async function main() {
         }
       }
     };
-    await Promise.all(Array.from({ length: 6 }, worker));
+    await Promise.all(Array.from({ length: SEED_WORKERS }, worker));
     await batchWrite([
       { ...keys.counterKey(owner, 'space'), total: size },
       { ...keys.sequenceKey(owner, 'space'), last: size },
@@ -126,6 +165,12 @@ async function main() {
     progress(`scale: seeding ${size} spaces for ${owner} (once; kept in .bench-data)`);
     await seed(owner, size);
     seededNow.push(size);
+  }
+  seeder.destroy();
+  if (process.env.BENCH_SEED_ONLY === '1') {
+    writeResult({ seededNow });
+    db.destroy();
+    return;
   }
 
   const list = await loadHandler<ApiHandler>('spaces/list');
@@ -189,7 +234,10 @@ async function main() {
     },
   ];
 
-  const samples = new Map<string, { ms: number[]; itemsRead: number; calls: number; roundTrips: number; returned: number }>();
+  const samples = new Map<
+    string,
+    { ms: number[]; itemsRead: number; calls: number; roundTrips: number; returned: number }
+  >();
   const maxRepeats = Math.max(repeats, walkRepeats);
   // Warm-up, then repeats interleaved over sizes so that background noise spreads over all of them.
   for (let rep = 0; rep <= maxRepeats; rep++) {

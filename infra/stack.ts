@@ -14,18 +14,17 @@ import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
 
-export const stackName = (config: StageConfig) => `${serviceName}-${config.stage}`;
-
 export class ServiceStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
   readonly api: Api;
 
   constructor(scope: Construct, { config, ...props }: ServiceStackProps) {
-    const name = stackName(config);
+    const name = `${serviceName}-${config.stage}`;
     super(scope, name, {
       ...props,
       stackName: name,
       description: `Domains and Spaces API, ${config.stage} stage`,
+      // The stage that protects its table from deletion protects its stack too.
       terminationProtection: config.table.deletionProtection,
     });
     Tags.of(this).add('service', serviceName);
@@ -54,7 +53,7 @@ export class ServiceStack extends Stack {
     Validations.of(cursorSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'A rotated value reaches the functions only on the next deploy (dynamic reference) and voids every outstanding page cursor; rotate by deploying a new secret value.',
+        'Automatic rotation would not reach the functions (CloudFormation resolves the dynamic reference only when it updates them) and a new key voids every outstanding page cursor; the key is changed deliberately, see docs/deployment.md.',
     });
     const settings = {
       CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
@@ -63,12 +62,12 @@ export class ServiceStack extends Stack {
 
     const routeFunctions = routes.map((route) => {
       const description = `${route.methods.join(', ')} ${route.path}`;
-      const handler = newFunction(route.name, route.handler, description).useTable(table, route.actions);
+      const fn = newFunction(route.name, route.handler, description).useTable(table, route.actions);
       for (const setting of route.settings ?? []) {
         const value = settings[setting];
-        if (value !== undefined) handler.addEnvironment(setting, value);
+        if (value !== undefined) fn.addEnvironment(setting, value);
       }
-      return { route, handler };
+      return { route, fn };
     });
 
     this.api = new Api(this, 'api', { config, authorizer, routes: routeFunctions });

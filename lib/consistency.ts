@@ -13,7 +13,6 @@
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/dynamodb.ts';
 import {
   counterKey,
   domainNameGuardKey,
@@ -25,6 +24,7 @@ import {
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
+import { db, tableName } from '#lib/dynamodb.ts';
 
 export type ViolationRule =
   | 'guard-without-item'
@@ -127,7 +127,8 @@ export async function checkConsistency(owner: string, options: CheckOptions = {}
       highestId = Math.max(highestId, id);
       const fold = item.fold as string;
       const other = names.get(fold);
-      if (other !== undefined) add('duplicate-name', keyOf(item), `${kind}s ${other} and ${id} share the name "${fold}"`);
+      if (other !== undefined)
+        add('duplicate-name', keyOf(item), `${kind}s ${other} and ${id} share the name "${fold}"`);
       names.set(fold, id);
 
       const guardKey = guardKeyFor(owner, kind, item);
@@ -157,12 +158,17 @@ export async function checkConsistency(owner: string, options: CheckOptions = {}
   }
 
   // Space guards live in the partition: each must point to a live space that still holds its name.
-  const liveItem = (kind: Kind, id: unknown) => (typeof id === 'number' ? bySortKey.get(itemKey(owner, kind, id).sk) : undefined);
+  const liveItem = (kind: Kind, id: unknown) =>
+    typeof id === 'number' ? bySortKey.get(itemKey(owner, kind, id).sk) : undefined;
   for (const guard of rows.filter((row) => row.sk.startsWith(SPACE_GUARD_PREFIX))) {
     const fold = guard.sk.slice(SPACE_GUARD_PREFIX.length);
     const item = liveItem('space', guard.id);
     if (!item || item.fold !== fold) {
-      add('guard-without-item', keyOf(guard), `space name "${fold}" is held for ${String(guard.id)}, not a live space of that name`);
+      add(
+        'guard-without-item',
+        keyOf(guard),
+        `space name "${fold}" is held for ${String(guard.id)}, not a live space of that name`,
+      );
     }
   }
 
@@ -172,7 +178,11 @@ export async function checkConsistency(owner: string, options: CheckOptions = {}
     if (!guard || guard.owner !== owner) continue;
     const item = liveItem('domain', guard.id);
     if (!item || item.name !== name) {
-      add('guard-without-item', keyOf(guard), `domain name "${name}" is held for ${String(guard.id)}, not a live domain of that name`);
+      add(
+        'guard-without-item',
+        keyOf(guard),
+        `domain name "${name}" is held for ${String(guard.id)}, not a live domain of that name`,
+      );
     }
   }
 

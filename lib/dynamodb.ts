@@ -4,10 +4,14 @@ import { requireEnv } from '#lib/config.ts';
 
 export const tableName = requireEnv('TABLE_NAME');
 
-/** Retries and timeouts stay well inside the Lambda timeout so a slow call becomes a 503, not a timeout. */
+/**
+ * Retries and timeouts stay well inside the Lambda timeout so a slow call becomes a 503, not a timeout.
+ * `requestTimeout` bounds each attempt (connection included) only with `throwOnRequestTimeout`: without it
+ * the SDK merely logs a warning and a stalled DynamoDB call waits until the Lambda itself times out.
+ */
 export const dynamoClientConfig = {
   maxAttempts: 3,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true },
 } as const;
 
 /** The endpoint override points the SDK at DynamoDB Local, which accepts any static credentials. */

@@ -1,108 +1,20 @@
 /**
- * The API's response shapes, defined once: the presenters are typed by these schemas, and the OpenAPI
- * document (`lib/openapi`) is generated from them. Objects are strict, so a field that is not described
- * here is also not in the document, and the contract tests reject a response that carries one.
+ * The API's resource shapes: how stored items are shown to clients. The shapes are the response schemas
+ * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
+ * imported here, so the handlers' bundles carry no schema code.
  */
-import * as v from 'valibot';
 import type { DomainItem } from '#lib/data/domains.ts';
-import { MAX_ID } from '#lib/data/keys.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
-import { DOMAIN_NAME_MAX, PAGE_URL_MAX } from '#lib/schemas/domains.ts';
-import { PER_PAGE_OPTIONS } from '#lib/schemas/list.ts';
-import { COLORS, SPACE_NAME_MAX } from '#lib/schemas/spaces.ts';
+import type { Deleted, Domain, Space } from '#lib/schemas/responses.ts';
 
-const integer = (min: number, max?: number) =>
-  max === undefined
-    ? v.pipe(v.number(), v.integer(), v.minValue(min))
-    : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
-
-/**
- * A string of at most `max` characters. JSON Schema counts characters (code points) like the request
- * schemas do; valibot's `maxLength` counts UTF-16 units, so the limit is stated for the document only.
- */
-const text = (max: number, description: string) => v.pipe(v.string(), v.metadata({ maxLength: max, description }));
-
-const id = v.pipe(integer(1, MAX_ID), v.description('Allocated per owner, increasing, never reused.'));
-const timestamp = (what: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(`${what}, ISO 8601 in UTC.`));
-const url = (description?: string) =>
-  description === undefined ? v.pipe(v.string(), v.url()) : v.pipe(v.string(), v.url(), v.description(description));
-/** The description goes on the whole value, not on the non-null branch only. */
-const nullable = <Schema extends v.GenericSchema>(schema: Schema, description: string) =>
-  v.pipe(v.nullable(schema), v.description(description));
-const page = (description: string) =>
-  nullable(v.pipe(url(), v.metadata({ maxLength: PAGE_URL_MAX })), `Absolute http(s) URL ${description}, or null.`);
-
-export const spaceSchema = v.strictObject({
-  id,
-  name: text(SPACE_NAME_MAX, 'Unique per owner, ignoring case.'),
-  color: v.pipe(integer(COLORS.min, COLORS.max), v.description('Color code.')),
-  created_at: timestamp('When the space was stored'),
-  updated_at: timestamp('When the space last changed'),
-});
-
-export const domainSchema = v.strictObject({
-  id,
-  name: text(DOMAIN_NAME_MAX, 'Lowercase ASCII hostname (Unicode names in punycode); unique across all owners.'),
-  index_page: page('of the index page'),
-  not_found_page: page('to redirect to when a page is not found'),
-  created_at: timestamp('When the domain was stored'),
-  updated_at: timestamp('When the domain last changed'),
-});
-
-export const deletedSchema = v.strictObject({
-  id,
-  object: v.picklist(['space', 'domain']),
-  deleted: v.literal(true),
-  status: v.literal(200),
-});
-
-export const listLinksSchema = v.strictObject({
-  first: url('The first page.'),
-  last: url('The last page.'),
-  prev: nullable(url(), 'The previous page; null on the first.'),
-  next: nullable(url(), 'The next page, with a cursor; null on the last.'),
-});
-
-export const listMetaSchema = v.strictObject({
-  current_page: integer(1),
-  from: nullable(integer(1), 'Position of the first item on this page; null when empty.'),
-  last_page: integer(1),
-  path: url('The list URL without its query.'),
-  // The list query's options (the parser types the value as a plain number).
-  per_page: v.pipe(integer(1), v.metadata({ enum: [...PER_PAGE_OPTIONS] })),
-  to: nullable(integer(1), 'Position of the last item on this page; null when empty.'),
-  total: v.pipe(integer(0), v.description('Items matching the search.')),
-  next_cursor: nullable(v.string(), 'Opaque cursor of the next page; null on the last.'),
-});
-
-/** The list envelope around any resource. */
-export const listSchema = <Item extends v.GenericSchema>(item: Item) =>
-  v.strictObject({ data: v.array(item), links: listLinksSchema, meta: listMetaSchema, status: v.literal(200) });
-
-/** The envelope of one resource (show, store, update). */
-export const singleSchema = <Item extends v.GenericSchema>(item: Item) => v.strictObject({ data: item });
-
-/** Every error answer: the handlers' (`lib/errors.ts`) and API Gateway's own (`lib/gateway-responses.ts`). */
-export const errorSchema = v.strictObject({
-  message: v.pipe(v.string(), v.description('What went wrong, safe to show to a user.')),
-  status: v.pipe(integer(400, 599), v.description('The HTTP status, repeated.')),
-});
-
-export const validationErrorSchema = v.strictObject({
-  message: v.pipe(v.string(), v.description('The first error message.')),
-  errors: v.pipe(
-    v.record(v.string(), v.array(v.string())),
-    v.description('Messages by field name (`body` when no single field is at fault).'),
-  ),
-  status: v.literal(422),
-});
-
-export type Space = v.InferOutput<typeof spaceSchema>;
-export type Domain = v.InferOutput<typeof domainSchema>;
-export type Deleted = v.InferOutput<typeof deletedSchema>;
-export type ListEnvelope<Resource> = Omit<v.InferOutput<ReturnType<typeof listSchema>>, 'data'> & { data: Resource[] };
-export type ErrorBody = v.InferOutput<typeof errorSchema>;
-export type ValidationErrorBody = v.InferOutput<typeof validationErrorSchema>;
+export type {
+  Deleted,
+  Domain,
+  ErrorBody,
+  ListEnvelope,
+  Space,
+  ValidationErrorBody,
+} from '#lib/schemas/responses.ts';
 
 export const presentSpace = (item: SpaceItem): Space => ({
   id: item.id,

@@ -27,7 +27,7 @@ export type RestApiProps = {
   config: StageConfig;
   authorizer: IFunction;
   /** Each route of the shared table with the function that serves it. */
-  routes: readonly { route: Route; handler: IFunction }[];
+  routes: readonly { route: Route; fn: IFunction }[];
 };
 
 /** One JSON object per request; never a header or a body. */
@@ -102,9 +102,9 @@ export class Api extends Construct {
     // The stack outputs the URL under its own name.
     this.restApi.node.tryRemoveChild('Endpoint');
 
-    for (const { route, handler } of routes) {
+    for (const { route, fn } of routes) {
       const resource = this.restApi.root.resourceForPath(route.path);
-      const integration = new LambdaIntegration(handler, { allowTestInvoke: false });
+      const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       for (const method of route.methods) resource.addMethod(method, integration);
     }
 

@@ -93,11 +93,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
 }
 
 function headerMaps(req: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Prototype-free: a header or query key named `__proto__` is data, as in the JSON event AWS sends.
+  const headers: Record<string, string> = Object.create(null);
+  const multiValueHeaders: Record<string, string[]> = Object.create(null);
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
     const value = req.rawHeaders[i + 1] as string;
+    // The gateway sets the scheme itself, whatever the client sent.
+    if (name.toLowerCase() === 'x-forwarded-proto') continue;
     headers[name] = value;
     multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
   }
@@ -107,8 +110,8 @@ function headerMaps(req: IncomingMessage) {
 }
 
 function queryMaps(search: URLSearchParams) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single: Record<string, string> = Object.create(null);
+  const multi: Record<string, string[]> = Object.create(null);
   for (const [key, value] of search) {
     single[key] = value;
     multi[key] = [...(multi[key] ?? []), value];

@@ -8,7 +8,13 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 /** Which items' conditions failed, by position in the transaction. */
 export type FailedConditions = boolean[];
 
-const MAX_CONFLICT_ATTEMPTS = 8;
+/**
+ * Many stores by one owner at once all touch the owner's counter, so conflicts come in bursts. Full-jitter
+ * backoff capped at 250 ms spreads them out; the worst case (about 2 s of sleep) stays far below the timeout.
+ */
+const MAX_CONFLICT_ATTEMPTS = 12;
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 250;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,7 +35,7 @@ export async function transactWrite(items: TransactItems): Promise<FailedConditi
       const retryable = codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError');
       if (!retryable) throw error;
       if (attempt >= MAX_CONFLICT_ATTEMPTS) throw new ServiceUnavailableError();
-      await sleep(Math.random() * 10 * 2 ** attempt);
+      await sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
     }
   }
 }

@@ -38,7 +38,9 @@ export function listQueryFor(
 /** The URL the client called, as API Gateway saw it (stage and base path included). */
 function basePath(request: ApiRequest): string {
   const { event } = request;
-  const proto = header(event, 'x-forwarded-proto') ?? 'https';
+  // A client can send its own X-Forwarded-Proto: only `http` is taken from it, anything else is https.
+  const forwarded = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const proto = forwarded === 'http' ? 'http' : 'https';
   const host = header(event, 'host') ?? event.requestContext.domainName;
   return `${proto}://${host}${event.requestContext.path ?? event.path}`;
 }

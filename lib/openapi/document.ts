@@ -1,12 +1,13 @@
 /**
  * The OpenAPI 3.1 document, generated from the route table (`lib/routes.ts`), the response schemas
- * (`lib/resources.ts`) and the request schemas (`lib/schemas`). `npm run openapi` writes it to
+ * (`lib/schemas/responses.ts`) and the request schemas (`lib/schemas`). `npm run openapi` writes it to
  * `docs/openapi.json`; a contract test fails when that file differs from what this returns.
  */
-import pkg from '../../package.json' with { type: 'json' };
+
 import { KEY_PREFIX } from '#lib/auth/api-key.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { apiBasePath, routes } from '#lib/routes.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
 import { documentPath, operation, requestBodies } from './operations.ts';
 import { parameters } from './parameters.ts';

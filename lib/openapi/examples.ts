@@ -1,7 +1,8 @@
 /** Examples for the document, typed by the response shapes (the contract tests validate them too). */
+
+import * as v from 'valibot';
 import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
-import * as v from 'valibot';
 
 const at = '2025-01-15T09:30:00.000Z';
 const later = '2025-02-03T16:05:12.345Z';

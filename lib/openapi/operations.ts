@@ -34,7 +34,13 @@ const actions: Record<string, (c: Collection, method: HttpMethod) => Spec> = {
     description:
       `The owner's ${c.single}s, one page at a time. \`links.next\` carries a \`cursor\`: following it ` +
       'reads only about `per_page` items, however deep the page.',
-    success: [200, success('One page, with links to the others.', jsonContent(`${c.title}List`, listExample(`${c.single}s`, c.item)))],
+    success: [
+      200,
+      success(
+        'One page, with links to the others.',
+        jsonContent(`${c.title}List`, listExample(`${c.single}s`, c.item)),
+      ),
+    ],
     errors: ['ValidationFailed'],
     more: { parameters: listParameterNames().map((name) => ({ $ref: `#/components/parameters/${name}` })) },
   }),

@@ -35,7 +35,7 @@ const query: Record<QueryName, { description: string; schema: JsonSchema }> = {
   },
   cursor: {
     description:
-      "Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`.",
+      'Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`.',
     schema: { type: 'string', minLength: 1 },
   },
 };

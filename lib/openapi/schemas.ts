@@ -10,7 +10,7 @@ import {
   singleSchema,
   spaceSchema,
   validationErrorSchema,
-} from '#lib/resources.ts';
+} from '#lib/schemas/responses.ts';
 
 export const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 

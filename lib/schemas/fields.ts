@@ -29,6 +29,11 @@ export function text(field: string, { required }: { required: boolean }) {
         addIssue({ message: `The ${label(field)} field must be a string.` });
         return NEVER;
       }
+      // A lone UTF-16 surrogate (possible in JSON, `"\ud800"`) is not text: it has no UTF-8 form to store.
+      if (!value.isWellFormed()) {
+        addIssue({ message: `The ${label(field)} field must be valid Unicode text.` });
+        return NEVER;
+      }
       if (CONTROL_CHARACTERS.test(value)) {
         addIssue({ message: `The ${label(field)} field must not contain control characters.` });
         return NEVER;

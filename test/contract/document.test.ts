@@ -9,8 +9,6 @@ import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { routes } from '#lib/routes.ts';
 import { ContractError, checkResponse, document, schemaErrors } from '#test/support/openapi.ts';
 
-type Json = Record<string, any>;
-
 const url = (path: string) => `http://127.0.0.1:1/api/v1${path}`;
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,
@@ -18,7 +16,13 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body,
   text: JSON.stringify(body),
 });
-const space = { id: 1, name: 'A', color: 1, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' };
+const space = {
+  id: 1,
+  name: 'A',
+  color: 1,
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+};
 
 /** Every `example` next to a `schema` in the document, with the JSON pointer of that schema. */
 function examples(node: unknown, pointer = ''): { pointer: string; example: unknown }[] {
@@ -42,8 +46,8 @@ describe('the OpenAPI document', () => {
 
   it('documents every route and method of the route table, and nothing else', () => {
     // Act
-    const documented = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-      Object.keys(item as Json).map((method) => `${method.toUpperCase()} /api/v1${path}`),
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} /api/v1${path}`),
     );
     // Assess
     const expected = routes.flatMap((route) => route.methods.map((method) => `${method} ${route.path}`));
@@ -87,9 +91,7 @@ describe('the response validator', () => {
       ContractError,
     );
     expect(() => checkResponse('GET', url('/spaces/1'), json(200, { data: nameless }))).toThrow(/name/);
-    expect(() => checkResponse('GET', url('/spaces/1'), json(200, { data: { ...space, color: 7 } }))).toThrow(
-      /color/,
-    );
+    expect(() => checkResponse('GET', url('/spaces/1'), json(200, { data: { ...space, color: 7 } }))).toThrow(/color/);
   });
 
   it('rejects a status that is not documented for the operation', () => {
@@ -109,10 +111,15 @@ describe('the response validator', () => {
 
   it('rejects a body that is not JSON, and anything but 404 for a request no operation matches', () => {
     // Act / Assess
-    const html = { ...json(200, undefined), headers: new Headers({ 'Content-Type': 'text/html', 'X-Request-Id': 'r-1' }), text: '<p>' };
+    const html = {
+      ...json(200, undefined),
+      headers: new Headers({ 'Content-Type': 'text/html', 'X-Request-Id': 'r-1' }),
+      text: '<p>',
+    };
     expect(() => checkResponse('GET', url('/spaces'), html)).toThrow(/Content-Type text\/html/);
     expect(() => checkResponse('GET', url('/users'), json(200, { data: [] }))).toThrow(/must answer 404/);
-    expect(() => checkResponse('GET', url('/users'), json(404, { message: 'Resource not found.', status: 404 }))).not
-      .toThrow();
+    expect(() =>
+      checkResponse('GET', url('/users'), json(404, { message: 'Resource not found.', status: 404 })),
+    ).not.toThrow();
   });
 });

@@ -283,6 +283,10 @@ describe.concurrent('request bodies', () => {
       { body: 'name=%E0%A4%A', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
       { body: 'name[a][b]=x&color[]=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
       { body: '\u0000', headers: { 'Content-Type': 'application/json' } },
+      { body: '{"name":"\\ud800","color":1}', headers: { 'Content-Type': 'application/json' } },
+      { body: '{"name":"a\\udc00b","color":1}', headers: { 'Content-Type': 'application/json' } },
+      { body: '{"name":"x","color":1e400}', headers: { 'Content-Type': 'application/json' } },
+      { json: { name: 'y', color: '99999999999999999999999' } },
     ];
     // Act
     const replies = await Promise.all(

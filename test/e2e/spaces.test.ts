@@ -216,6 +216,21 @@ describe.concurrent('spaces: name uniqueness', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  it('lets exactly one of 10 concurrent renames to one name win', async () => {
+    // Prepare
+    const api = await client();
+    const stored = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post(SPACES, { name: `Before ${i}` })));
+    // Act
+    const replies = await Promise.all(
+      stored.map((reply, i) => api.patch(`${SPACES}/${reply.body.data.id}`, { name: i % 2 ? 'Winner' : 'WINNER' })),
+    );
+    // Assess
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, ...Array(9).fill(422)]);
+    const list = await api.get(SPACES, { search: 'winner' });
+    expect(list.body.meta.total).toBe(1);
+    expect((await api.get(SPACES, { search: 'before' })).body.meta.total).toBe(9);
+  });
+
   it('lets 10 concurrent stores of different names all win, each with its own id', async () => {
     // Prepare
     const api = await client();
@@ -260,6 +275,7 @@ describe.concurrent('spaces: validation (422)', () => {
 
   it.each<[string, unknown, string, string]>([
     ['a number as name', { name: 42 }, 'name', 'The name field must be a string.'],
+    ['a lone surrogate in the name', { name: 'a\ud800' }, 'name', 'The name field must be valid Unicode text.'],
     ['color 2.5', { name: 'J', color: 2.5 }, 'color', INTEGER],
     ['color true', { name: 'J', color: true }, 'color', INTEGER],
     ['color 7', { name: 'J', color: 7 }, 'color', BETWEEN],

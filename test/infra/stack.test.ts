@@ -3,15 +3,15 @@
  * least-privilege grants, the API's routes, authorizer and gateway responses, the table, alarms and cdk-nag.
  * Each stage is synthesized (and bundled) once for the whole file.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundling.ts';
 import { type StageName, stages } from '#infra/stages.ts';
 import { gatewayResponses } from '#lib/gateway-responses.ts';
 import { matchRoute, routes } from '#lib/routes.ts';
-import { type Synthesized, synthesize } from './synth.ts';
+import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
 /** The DynamoDB actions each function issues (read off `lib/data`), written out independently of the stack. */
 const expectedTableActions: Record<string, string[]> = {
@@ -28,6 +28,8 @@ const expectedTableActions: Record<string, string[]> = {
   'destroy-space': ['DeleteItem', 'GetItem', 'UpdateItem'],
 };
 
+afterAll(() => rmSync(assemblyDir, { recursive: true, force: true }));
+
 const getAtt = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 const refOf = (value: unknown) => (value as { Ref: string }).Ref;
 /** A function's role is given by ARN. */
@@ -41,7 +43,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   beforeAll(() => {
     s = synthesize(stage);
   }, 180_000);
-  const tableId = () => s.ofType('AWS::DynamoDB::Table')[0]?.[0] as string;
+  const tableId = () => s.only('AWS::DynamoDB::Table')[0];
 
   describe('functions', () => {
     it('deploys one function per route plus the authorizer, as nodejs24.x on arm64', () => {
@@ -177,9 +179,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it('puts the REQUEST authorizer on every method, keyed on the Authorization header', () => {
       // Prepare
-      const [[authorizerId, authorizer]] = s.ofType('AWS::ApiGateway::Authorizer') as [
-        [string, { Properties: object }],
-      ];
+      const [authorizerId, authorizer] = s.only('AWS::ApiGateway::Authorizer');
       // Assess
       expect(authorizer.Properties).toMatchObject({
         Type: 'REQUEST',
@@ -227,9 +227,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it('throttles the stage, traces it and writes JSON access logs', () => {
       // Prepare
-      const [[, apiStage]] = s.ofType('AWS::ApiGateway::Stage') as unknown as [
-        [string, { Properties: Record<string, unknown> }],
-      ];
+      const [, apiStage] = s.only('AWS::ApiGateway::Stage');
       const accessLog = apiStage.Properties.AccessLogSetting as { Format: string };
       // Assess
       expect(apiStage.Properties).toMatchObject({
@@ -308,7 +306,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         const errors = alarms.find((alarm) => alarm.AlarmName === `domains-spaces-${stage}-${name}-errors`);
         expect(errors).toMatchObject({ MetricName: 'Errors', Dimensions: [{ Value: { Ref: fn.id } }] });
       }
-      const [[topicId]] = s.ofType('AWS::SNS::Topic') as unknown as [[string]];
+      const [topicId] = s.only('AWS::SNS::Topic');
       for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       s.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     });

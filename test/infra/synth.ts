@@ -2,12 +2,13 @@
  * Synthesizes a stage the way `cdk synth` does (cdk.json's feature flags, cdk-nag plugins, real esbuild
  * bundles) and answers the questions the infra tests ask of the template.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { createApp } from '#infra/app.ts';
 import { projectRoot } from '#infra/bundling.ts';
+import { createApp } from '#infra/create-app.ts';
 import type { StageName } from '#infra/stages.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
@@ -15,12 +16,22 @@ type Statement = { Action: string | string[]; Resource: unknown; Effect: string 
 
 const cdkContext = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;
 
+/** One cloud assembly folder for every stage synthesized in a test file: the second stage reuses the bundles. */
+export const assemblyDir = mkdtempSync(join(tmpdir(), 'cdk-assembly-'));
+
 export function synthesize(stage: StageName) {
-  const { app, stack, config } = createApp(stage, new App({ context: { ...cdkContext, stage } }));
+  const { app, stack, config } = createApp(stage, new App({ outdir: assemblyDir, context: { ...cdkContext, stage } }));
   const assembly = app.synth();
   const template = Template.fromStack(stack);
   const resources = template.toJSON().Resources as Record<string, Resource>;
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+  /** The one resource of this type. */
+  function only(type: string): [string, Resource] {
+    const found = ofType(type);
+    if (found.length !== 1) throw new Error(`Expected one ${type}, found ${found.length}`);
+    return found[0] as [string, Resource];
+  }
 
   /** Lambda functions by the name after the stage prefix (route name, or `authorizer`). */
   const functions = new Map(
@@ -62,7 +73,7 @@ export function synthesize(stage: StageName) {
     return join(assembly.directory, `asset.${key}`);
   };
 
-  return { app, stack, config, template, resources, ofType, functions, grants, resourcePath, bundleDir };
+  return { app, stack, config, template, resources, ofType, only, functions, grants, resourcePath, bundleDir };
 }
 
 function expectAllow(statement: Statement) {

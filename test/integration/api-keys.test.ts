@@ -8,7 +8,7 @@ import { db, tableName } from '#lib/dynamodb.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
 
-describe('api keys data module', () => {
+describe.concurrent('api keys data module', () => {
   it('creates a key that maps to its owner, stored only as a hash', async () => {
     // Prepare
     const owner = newOwner();

@@ -26,7 +26,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-describe('domains data module', () => {
+describe.concurrent('domains data module', () => {
   it('stores and shows a domain with its pages, allocating ids per owner', async () => {
     // Prepare
     const owner = newOwner();
@@ -147,7 +147,7 @@ describe('domains data module', () => {
   });
 });
 
-describe('listing domains', () => {
+describe.concurrent('listing domains', () => {
   const owner = newOwner();
   const suffix = randomUUID().slice(0, 8);
   // Stored in this order: ids 1..4

@@ -21,7 +21,7 @@ async function storeAll(owner: string, names: string[]) {
   return stored;
 }
 
-describe('spaces data module', () => {
+describe.concurrent('spaces data module', () => {
   it('stores, shows, counts and allocates ids 1, 2, 3 per owner', async () => {
     // Prepare
     const owner = newOwner();
@@ -178,7 +178,7 @@ describe('spaces data module', () => {
   });
 });
 
-describe('listing spaces', () => {
+describe.concurrent('listing spaces', () => {
   const owner = newOwner();
   // Stored in this order: ids 1..7
   const names = ['delta', 'Alpha', 'charlie', 'Bravo', 'echo', 'alpha team', 'Alphabet'];

@@ -31,7 +31,10 @@ const statuses = (replies: Reply[]) => countBy(replies.map((reply) => reply.stat
 const times = <T>(count: number, make: (index: number) => Promise<T>) =>
   Promise.all(Array.from({ length: count }, (_, index) => make(index)));
 
-async function listAll(client: Client, collection: string): Promise<{ total: number; items: { id: number; name: string }[] }> {
+async function listAll(
+  client: Client,
+  collection: string,
+): Promise<{ total: number; items: { id: number; name: string }[] }> {
   const items: { id: number; name: string }[] = [];
   let reply = await client.get(`/api/v1/${collection}`, { per_page: 100, sort: 'asc' });
   const total = reply.body.meta.total as number;
@@ -153,8 +156,14 @@ describe('updates racing deletes', () => {
     // Prepare
     touched = { owners: [], domains: [] };
     const client = await owner();
-    const spaces = await times(10, async (index) => (await client.post('/api/v1/spaces', { name: `Doomed ${index}` })).body.data.id);
-    const domainNames = Array.from({ length: 5 }, (_, index) => `doomed-${index}-${randomUUID().slice(0, 8)}.example.org`);
+    const spaces = await times(
+      10,
+      async (index) => (await client.post('/api/v1/spaces', { name: `Doomed ${index}` })).body.data.id,
+    );
+    const domainNames = Array.from(
+      { length: 5 },
+      (_, index) => `doomed-${index}-${randomUUID().slice(0, 8)}.example.org`,
+    );
     touched.domains = domainNames;
     const domains = await Promise.all(
       domainNames.map(async (name) => (await client.post('/api/v1/domains', { name })).body.data.id),

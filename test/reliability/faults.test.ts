@@ -10,12 +10,12 @@ import {
   ProvisionedThroughputExceededException,
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
-import type { APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler as authorizer } from '#functions/authorizer.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { stages } from '#infra/stages.ts';
-import { handler as authorizer } from '#functions/authorizer.ts';
 import { dynamoClientConfig } from '#lib/dynamodb.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import {
@@ -24,18 +24,33 @@ import {
   type FaultPlan,
   type Injection,
   injectFault,
+  RETRY_QUOTA,
+  refillRetryQuota,
+  retryQuota,
   serviceError,
   touches,
 } from './helpers.ts';
 
 let gateway: Gateway;
 let injection: Injection | undefined;
-let checkAfter: { owners: string[]; domains: string[] };
+let checkAfter: { owners: string[]; domains: string[] } = { owners: [], domains: [] };
 
 beforeAll(async () => {
   gateway = await startTestGateway();
+  // The 503s these tests provoke each log a warning; keep the test output for anything else.
+  const error = console.error.bind(console);
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes('"Dependency unavailable"')) error(...args);
+  });
 });
-afterAll(() => gateway.close());
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await gateway.close();
+});
+beforeEach(async () => {
+  checkAfter = { owners: [], domains: [] };
+  await refillRetryQuota();
+});
 afterEach(async () => {
   injection?.remove();
   injection = undefined;
@@ -101,7 +116,10 @@ describe('throttling and server errors', () => {
     // Prepare
     const client = await owner();
     const id = (await client.post('/api/v1/spaces', { name: 'Briefly busy' })).body.data.id;
-    const fault = inject({ when: touches(client.owner, 'GetItem'), before: (attempt) => (attempt === 1 ? throttled() : undefined) });
+    const fault = inject({
+      when: touches(client.owner, 'GetItem'),
+      before: (attempt) => (attempt === 1 ? throttled() : undefined),
+    });
     // Act
     const reply = await client.get(`/api/v1/spaces/${id}`);
     // Assess
@@ -211,6 +229,26 @@ const isWrite = (owner: string) => (call: Parameters<FaultPlan['when']>[0]) =>
   // The id sequence is allocated before the write; a failed store leaves a gap, which the contract allows.
   !JSON.stringify(call.body).includes('SEQUENCE#');
 
+describe('the SDK retry quota', () => {
+  it('under sustained failure the client stops retrying (fails fast) instead of multiplying the load', async () => {
+    // Prepare
+    const client = await owner();
+    const fault = inject({ when: touches(client.owner, 'Query'), before: serverError });
+    const attemptsPerRequest: number[] = [];
+    // Act
+    for (let request = 0; request < 25; request++) {
+      const before = fault.attempts;
+      expectUnavailable(await client.get('/api/v1/spaces', { sort_by: 'name' }));
+      attemptsPerRequest.push(fault.attempts - before);
+      if (attemptsPerRequest.at(-1) === 1) break;
+    }
+    // Assess: full retries at first, then one attempt per request once the quota is spent.
+    expect(attemptsPerRequest[0]).toBe(dynamoClientConfig.maxAttempts);
+    expect(attemptsPerRequest.at(-1)).toBe(1);
+    expect(await retryQuota()).toBeLessThan(RETRY_QUOTA / 10);
+  });
+});
+
 describe('a failed write is never reported as done and leaves no partial state', () => {
   it.each(writeCases)('$name: DynamoDB fails every attempt → 503, nothing changed', async (writeCase) => {
     // Prepare
@@ -304,7 +342,9 @@ describe('timeouts and unreachable DynamoDB', () => {
     // Assess
     expectUnavailable(reply);
     expect(fault.attempts).toBe(dynamoClientConfig.maxAttempts);
-    expect(elapsed).toBeGreaterThanOrEqual(dynamoClientConfig.maxAttempts * dynamoClientConfig.requestHandler.requestTimeout - 100);
+    expect(elapsed).toBeGreaterThanOrEqual(
+      dynamoClientConfig.maxAttempts * dynamoClientConfig.requestHandler.requestTimeout - 100,
+    );
     expect(elapsed).toBeLessThan(stages.prod.functions.timeout.toMilliseconds());
   }, 20_000);
 
@@ -321,7 +361,11 @@ describe('timeouts and unreachable DynamoDB', () => {
 });
 
 describe('the authorizer fails closed', () => {
-  const lookupFails = (make: () => Error) => inject({ when: (call) => call.operation === 'GetItem' && JSON.stringify(call.body).includes('APIKEY#'), before: make });
+  const lookupFails = (make: () => Error) =>
+    inject({
+      when: (call) => call.operation === 'GetItem' && JSON.stringify(call.body).includes('APIKEY#'),
+      before: make,
+    });
 
   const event = (authorization: string): APIGatewayRequestAuthorizerEvent =>
     ({
@@ -339,7 +383,7 @@ describe('the authorizer fails closed', () => {
     const client = await owner();
     lookupFails(make);
     // Act
-    const outcome = await authorizer(event(`Bearer ${client.key}`), {} as Context).then(
+    const outcome = await authorizer(event(`Bearer ${client.key}`)).then(
       (policy) => ({ policy }),
       (error: Error) => ({ error }),
     );

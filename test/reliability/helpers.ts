@@ -4,7 +4,7 @@
  */
 import type { FinalizeHandlerArguments, MetadataBearer } from '@smithy/types';
 import { expect } from 'vitest';
-import { checkConsistency, formatViolations, type CheckOptions } from '#lib/consistency.ts';
+import { type CheckOptions, checkConsistency, formatViolations } from '#lib/consistency.ts';
 import { db } from '#lib/dynamodb.ts';
 import type { Reply } from '#test/support/http.ts';
 
@@ -41,7 +41,9 @@ function wireCall(args: FinalizeHandlerArguments<object>): WireCall {
   const target = request.headers?.['x-amz-target'] ?? '';
   let body: Record<string, unknown> = {};
   try {
-    body = typeof request.body === 'string' ? JSON.parse(request.body) : {};
+    // The SDK serializes to bytes (a Uint8Array); older versions used a string.
+    const raw = request.body instanceof Uint8Array ? new TextDecoder().decode(request.body) : request.body;
+    body = typeof raw === 'string' ? JSON.parse(raw) : {};
   } catch {
     // Not JSON: not a DynamoDB call.
   }
@@ -115,3 +117,23 @@ export function keyOfCall(call: WireCall): string | undefined {
 /** Calls that address this owner's data (its partition, its guards or its counters). */
 export const touches = (owner: string, operation?: string) => (call: WireCall) =>
   (operation === undefined || call.operation === operation) && JSON.stringify(call.body).includes(`OWNER#${owner}`);
+
+/** The SDK's retry quota (a token bucket per client, 500 tokens, drained by every retry). */
+export const RETRY_QUOTA = 500;
+
+type RetryStrategyState = { capacity?: number; getCapacity?: () => number };
+
+async function retryStrategy(): Promise<RetryStrategyState> {
+  const provider = db.config.retryStrategy as unknown as () => Promise<RetryStrategyState>;
+  return provider();
+}
+
+/** What is left of the retry quota. */
+export const retryQuota = async () => (await retryStrategy()).getCapacity?.() ?? Number.NaN;
+
+/** Refills the retry quota, so each fault test sees the SDK's policy from a fresh (cold-started) client. */
+export async function refillRetryQuota(): Promise<void> {
+  const strategy = await retryStrategy();
+  if (typeof strategy.capacity !== 'number') throw new Error('The SDK retry strategy has no capacity to refill');
+  strategy.capacity = RETRY_QUOTA;
+}

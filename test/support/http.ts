@@ -4,6 +4,7 @@ import { type Gateway, startGateway } from '#infra/local/gateway.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { checkResponse } from './openapi.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against the OpenAPI document in send(); tests read them freely.
 export type Reply<Body = any> = { status: number; headers: Headers; body: Body; text: string };
 
 export type Client = {

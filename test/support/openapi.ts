@@ -7,15 +7,24 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { DOCS_PATH, OPENAPI_PATH } from '#lib/openapi/public.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { DOCS_PATH, OPENAPI_PATH } from '#lib/openapi/public.ts';
 import { apiBasePath } from '#lib/routes.ts';
 
-type Json = Record<string, any>;
+type Ref = { $ref?: string };
+type Header = Ref & { required?: boolean };
+type Response = Ref & { headers?: Record<string, Header>; content?: Record<string, { schema: object }> };
+type OperationObject = { operationId: string; summary: string; tags: string[]; responses: Record<string, Response> };
+export type OpenApi = {
+  openapi: string;
+  tags: { name: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { responses: Record<string, Response> };
+};
 export type CheckedReply = { status: number; headers: Headers; body: unknown; text: string };
 
 const DOCUMENT_ID = 'openapi.json';
-export const document: Json = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+export const document: OpenApi = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -27,44 +36,43 @@ ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'c
 ajv.addSchema(document, DOCUMENT_ID);
 
 const validators = new Map<string, ValidateFunction>();
-function validatorAt(pointer: string): ValidateFunction {
+
+/** ajv's errors for a value against the schema at a JSON pointer into the document, or null when valid. */
+export function schemaErrors(pointer: string, value: unknown): string | null {
   let validate = validators.get(pointer);
   if (!validate) {
     validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
     validators.set(pointer, validate);
   }
-  return validate;
+  return validate(value) ? null : ajv.errorsText(validate.errors, { dataVar: 'body' });
 }
 
-const escape = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
+export const pointerPart = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** Follows a local `$ref`; returns the object and its JSON pointer. */
-function resolve(value: Json, pointer: string): { value: Json; pointer: string } {
+/** Follows local `$ref`s; returns the object and its JSON pointer. */
+function resolve<T extends Ref>(value: T, pointer: string): { value: T; pointer: string } {
   if (typeof value.$ref !== 'string') return { value, pointer };
   const target = value.$ref.slice(1);
   const found = target
     .split('/')
     .slice(1)
-    .reduce((node: Json, part: string) => node[part.replaceAll('~1', '/').replaceAll('~0', '~')], document);
-  return resolve(found, target);
+    .reduce<unknown>(
+      (node, part) => (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')],
+      document,
+    );
+  return resolve(found as T, target);
 }
 
-type Operation = { id: string; pointer: string; value: Json };
-
-const operations = Object.entries(document.paths as Json).flatMap(([path, item]) => {
-  const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-  return Object.entries(item as Json).map(([method, value]) => ({
+const operations = Object.entries(document.paths).flatMap(([path, item]) => {
+  const pattern = new RegExp(`^${apiBasePath}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+  return Object.entries(item).map(([method, value]) => ({
     pattern,
     method: method.toUpperCase(),
-    operation: { id: value.operationId as string, pointer: `/paths/${escape(path)}/${method}`, value },
+    id: value.operationId,
+    responses: value.responses,
+    pointer: `/paths/${pointerPart(path)}/${method}/responses`,
   }));
 });
-
-function findOperation(method: string, path: string): Operation | undefined {
-  if (!path.startsWith(`${apiBasePath}/`)) return undefined;
-  const relative = path.slice(apiBasePath.length);
-  return operations.find((entry) => entry.method === method && entry.pattern.test(relative))?.operation;
-}
 
 /** Statuses seen per operation id (`*unmatched*` for requests no operation matches). */
 export const seen = new Map<string, Set<number>>();
@@ -72,38 +80,41 @@ const record = (id: string, status: number) => seen.set(id, (seen.get(id) ?? new
 
 export class ContractError extends Error {}
 
+/** The documented response for this request and status, or the reason there is none. */
+function documentedResponse(
+  method: string,
+  path: string,
+  status: number,
+): { value: Response; pointer: string } | string {
+  const operation = operations.find((entry) => entry.method === method && entry.pattern.test(path));
+  record(operation?.id ?? '*unmatched*', status);
+  if (!operation) {
+    // API Gateway answers a route or method that is not in the document with the 404 error.
+    if (status !== 404) return 'a request that matches no operation must answer 404';
+    return resolve(document.components.responses.NotFound as Response, '/components/responses/NotFound');
+  }
+  const response = operation.responses[String(status)];
+  if (!response) return `the status is not documented for ${operation.id}`;
+  return resolve(response, `${operation.pointer}/${status}`);
+}
+
 /** Throws a ContractError when the reply is not what the document says this request answers. */
 export function checkResponse(method: string, url: string, reply: CheckedReply): void {
   const path = new URL(url).pathname;
   if (path === OPENAPI_PATH || path === DOCS_PATH) return;
-  const where = `${method} ${path} answered ${reply.status}`;
+  const verb = method.toUpperCase();
   const fail = (problem: string): never => {
-    throw new ContractError(`${where}, which docs/openapi.json does not allow: ${problem}\n${reply.text.slice(0, 600)}`);
+    const where = `${verb} ${path} answered ${reply.status}, which docs/openapi.json does not allow`;
+    throw new ContractError(`${where}: ${problem}\n${reply.text.slice(0, 600)}`);
   };
-  const operation = findOperation(method.toUpperCase(), path);
-  // API Gateway answers a route or method that is not in the document with the 404 error.
-  const responsePointer = operation
-    ? `${operation.pointer}/responses/${reply.status}`
-    : '/components/responses/NotFound';
-  record(operation?.id ?? '*unmatched*', reply.status);
-  if (!operation && reply.status !== 404) fail('a request that matches no operation must answer 404');
-  const raw = operation ? operation.value.responses[String(reply.status)] : document.components.responses.NotFound;
-  if (!raw) fail(`the status is not documented for ${operation?.id}`);
-  const response = resolve(raw, responsePointer);
-  for (const [name, header] of Object.entries((response.value.headers ?? {}) as Json)) {
+  const documented = documentedResponse(verb, path, reply.status);
+  const response = typeof documented === 'string' ? fail(documented) : documented;
+  for (const [name, header] of Object.entries(response.value.headers ?? {})) {
     if (resolve(header, '').value.required && !reply.headers.has(name)) fail(`the ${name} header is missing`);
   }
-  if (method.toUpperCase() === 'HEAD') return;
-  const contentType = reply.headers.get('content-type')?.split(';')[0]?.trim();
-  if (!response.value.content?.[contentType ?? '']) fail(`the Content-Type ${contentType} is not documented`);
-  const validate = validatorAt(`${response.pointer}/content/${escape(contentType as string)}/schema`);
-  if (!validate(reply.body)) fail(ajv.errorsText(validate.errors, { dataVar: 'body' }));
+  if (verb === 'HEAD') return;
+  const contentType = reply.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
+  if (!response.value.content?.[contentType]) fail(`the Content-Type ${contentType} is not documented`);
+  const errors = schemaErrors(`${response.pointer}/content/${pointerPart(contentType)}/schema`, reply.body);
+  if (errors) fail(errors);
 }
-
-/** ajv's errors for a value against the schema at a JSON pointer into the document, or null when valid. */
-export function schemaErrors(pointer: string, value: unknown): string | null {
-  const validate = validatorAt(pointer);
-  return validate(value) ? null : ajv.errorsText(validate.errors);
-}
-
-export { resolve as resolveRef };

@@ -106,6 +106,7 @@ describe('store domain schema', () => {
     ['a number', 12, 'The name field must be a string.'],
     ['invalid', 'not a domain', INVALID_NAME],
     ['an IP address', '127.0.0.1', INVALID_NAME],
+    ['a lone surrogate', '\udc00.com', 'The name field must be valid Unicode text.'],
   ])('rejects a name that is %s', (_, name, message) => {
     // Act
     const errors = errorsOf(storeDomainSchema, name === undefined ? {} : { name });

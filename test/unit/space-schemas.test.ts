@@ -65,6 +65,7 @@ describe('store space schema', () => {
     ['a number', 42, 'The name field must be a string.'],
     ['an object', { a: 1 }, 'The name field must be a string.'],
     ['a control character', 'Tab\there', 'The name field must not contain control characters.'],
+    ['a lone surrogate', 'a\ud800b', 'The name field must be valid Unicode text.'],
   ])('rejects a name that is %s', (_, name, message) => {
     // Act
     const errors = errorsOf(storeSpaceSchema, name === undefined ? {} : { name });

@@ -1,0 +1,137 @@
+/**
+ * `npm run bench`: the performance suite of docs/performance.md. Bundles every function (section 1) here,
+ * starts its own DynamoDB Local (data kept in .bench-data/ so the seeded collections are reused), runs the
+ * other sections each in a fresh process, then writes bench/results/latest.json, the report and its charts.
+ * BENCH_QUICK=1 shrinks everything and writes to .bench-data/quick/ instead; BENCH_SECTIONS picks sections.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { DeleteTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { projectRoot } from '#infra/bundling.ts';
+import { ensureTable, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { benchBundles, writeBundles } from './bundles.ts';
+import { bundleChart, type LambdaSettings, type Results, renderReport, scaleChart } from './report.ts';
+import { benchDataDir, machine, progress, quick, runSection } from './support.ts';
+
+const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory'] as const;
+type Section = (typeof allSections)[number];
+/** Where each section keeps its result in Results. */
+const resultKey = {
+  bundles: 'bundles',
+  handlers: 'handlers',
+  scale: 'scale',
+  e2e: 'endToEnd',
+  memory: 'memory',
+} as const satisfies Record<Section, keyof Results>;
+/** `BENCH_SECTIONS=report` measures nothing and renders the report again from the last results. */
+const renderOnly = process.env.BENCH_SECTIONS === 'report';
+const selected = new Set<Section>(
+  renderOnly
+    ? []
+    : ((process.env.BENCH_SECTIONS?.split(',').map((name) => name.trim()) as Section[] | undefined) ?? allSections),
+);
+for (const name of selected) {
+  if (!allSections.includes(name)) throw new Error(`Unknown section "${name}": use ${allSections.join(',')}`);
+}
+
+/** The persisted table holding the seeded collections, and the one recreated empty on every run. */
+const SCALE_TABLE = 'bench-scale';
+const RUN_TABLE = 'bench-run';
+
+/** The stack's function memory size and authorizer cache, read from infra/stages.ts when it exists. */
+async function lambdaSettings(): Promise<LambdaSettings> {
+  try {
+    const { stages } = await import('#infra/stages.ts');
+    return {
+      memorySizeMb: stages.prod.functions.memorySize,
+      authorizerCacheTtlSeconds: stages.prod.api.authorizerCacheTtl.toSeconds(),
+      source: '`infra/stages.ts`, `functions.memorySize`, both stages',
+    };
+  } catch (error) {
+    progress(`infra/stages.ts not readable (${(error as Error).message}); reporting a recommendation instead`);
+    return { memorySizeMb: null, authorizerCacheTtlSeconds: null, source: 'not configured' };
+  }
+}
+
+async function recreateTable(endpoint: string, tableName: string) {
+  const client = localClient(endpoint);
+  try {
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  } finally {
+    client.destroy();
+  }
+  await ensureTable(endpoint, tableName);
+}
+
+async function main() {
+  const started = Date.now();
+  const outDir = quick ? join(benchDataDir, 'quick') : join(projectRoot, 'bench', 'results');
+  const docsDir = quick ? join(benchDataDir, 'quick') : join(projectRoot, 'docs');
+  const lambda = await lambdaSettings();
+  const generatedAt = new Date().toISOString();
+  const results: Results = { generatedAt, quick, durationSeconds: 0, machine: machine(), lambda, measuredAt: {} };
+  for (const section of selected) results.measuredAt[section] = generatedAt;
+  // A partial run keeps the other sections' previous figures, each labelled with when it was measured.
+  const resultsFile = join(outDir, 'latest.json');
+  if (selected.size < allSections.length && existsSync(resultsFile)) {
+    const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
+    for (const section of allSections) {
+      if (selected.has(section) || !previous[resultKey[section]]) continue;
+      Object.assign(results, { [resultKey[section]]: previous[resultKey[section]] });
+      results.measuredAt[section] = previous.measuredAt?.[section] ?? previous.generatedAt;
+    }
+    if (renderOnly) {
+      const { generatedAt: at, machine: measuredOn, durationSeconds } = previous;
+      Object.assign(results, { generatedAt: at, machine: measuredOn, durationSeconds });
+    }
+  }
+  progress(`machine: ${results.machine.cpuModel}, ${results.machine.nproc} CPUs, Node ${results.machine.node}`);
+
+  // Section 1 first: it also writes the bundles that section 6 runs.
+  if (selected.has('bundles')) results.bundles = await benchBundles();
+  else if (selected.has('memory')) await writeBundles();
+
+  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory'].some((name) => selected.has(name as Section));
+  if (needsDatabase) {
+    // A quick run keeps its own (small) data, leaving the full run's seeded collections alone.
+    const dataDir = join(quick ? join(benchDataDir, 'quick') : benchDataDir, 'dynamodb');
+    const dynamo = await startDynamoDbLocal({ dataDir });
+    progress(`DynamoDB Local on ${dynamo.endpoint}, data in ${relative(projectRoot, dataDir)}`);
+    try {
+      await recreateTable(dynamo.endpoint, RUN_TABLE);
+      await ensureTable(dynamo.endpoint, SCALE_TABLE);
+      const env = (tableName: string) => ({
+        DYNAMODB_ENDPOINT: dynamo.endpoint,
+        TABLE_NAME: tableName,
+        CURSOR_SECRET: randomBytes(32).toString('base64url'),
+        AWS_REGION: 'local',
+        BENCH_AUTH_CACHE_TTL: String(lambda.authorizerCacheTtlSeconds ?? 300),
+      });
+      if (selected.has('handlers')) results.handlers = await runSection('handlers.ts', env(RUN_TABLE));
+      if (selected.has('scale')) results.scale = await runSection('scale.ts', env(SCALE_TABLE));
+      if (selected.has('e2e')) results.endToEnd = await runSection('e2e.ts', env(RUN_TABLE));
+      if (selected.has('memory')) results.memory = await runSection('memory.ts', env(RUN_TABLE));
+      await recreateTable(dynamo.endpoint, RUN_TABLE);
+    } finally {
+      await dynamo.stop();
+    }
+  }
+  if (!renderOnly) results.durationSeconds = (Date.now() - started) / 1000;
+
+  mkdirSync(outDir, { recursive: true });
+  mkdirSync(docsDir, { recursive: true });
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  const charts = { scale: 'performance-scale.svg', bundles: 'performance-bundles.svg' };
+  if (results.scale) writeFileSync(join(docsDir, charts.scale), scaleChart(results.scale));
+  if (results.bundles) writeFileSync(join(docsDir, charts.bundles), bundleChart(results.bundles));
+  const report = join(docsDir, 'performance.md');
+  writeFileSync(report, renderReport(results, charts));
+  progress(
+    `done in ${Math.round(results.durationSeconds)} s: ${relative(projectRoot, resultsFile)}, ${relative(projectRoot, report)}`,
+  );
+}
+
+await main();

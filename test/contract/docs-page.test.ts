@@ -1,0 +1,98 @@
+/**
+ * The reference page (`docs/api.html`, rendered by `npm run openapi`) in a real headless Chromium, as the
+ * local gateway serves it at `/docs`: it loads with the network cut off and lists every operation.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { buildDocsPage, OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { DOCS_PATH, OPENAPI_PATH } from '#lib/openapi/public.ts';
+import { startTestGateway } from '#test/support/http.ts';
+import { document } from '#test/support/openapi.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let gateway: Gateway;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  await buildDocsPage();
+  gateway = await startTestGateway();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+});
+
+/** Debian's Chromium; its absence fails the test (it is never skipped). */
+async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does).`,
+    );
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return browser;
+}
+
+/** Opens /docs with every request that leaves the gateway refused, as on a machine without network. */
+async function openDocs(): Promise<{ page: Page; status: number | undefined; errors: string[] }> {
+  const page = await (await launchChromium()).newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith(gateway.url) ? route.continue() : route.abort(),
+  );
+  const response = await page.goto(`${gateway.url}${DOCS_PATH}`);
+  return { page, status: response?.status(), errors };
+}
+
+describe('the published documents', () => {
+  it('serves the OpenAPI document and the page without a key', async () => {
+    // Act
+    const spec = await fetch(`${gateway.url}${OPENAPI_PATH}`);
+    const html = await fetch(`${gateway.url}${DOCS_PATH}`);
+    // Assess
+    expect(spec.status).toBe(200);
+    expect(spec.headers.get('content-type')).toBe('application/json');
+    expect(await spec.text()).toBe(readFileSync(OPENAPI_FILE, 'utf8'));
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('renders offline in Chromium and lists all ten operations (PUT and PATCH of update apart)', async () => {
+    // Prepare
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, ...operation })),
+    );
+    // Act: open each tag in the side menu, then look for its operations there (summary and method).
+    const { page, status, errors } = await openDocs();
+    const listed: number[] = [];
+    for (const tag of document.tags.map(({ name }) => name)) {
+      await page.locator(`a[href="/${tag.toLowerCase()}"]`).click();
+      for (const { summary, method } of operations.filter((operation) => operation.tags.includes(tag))) {
+        const item = page.getByRole('link', { name: `${summary} ${method}`, exact: true });
+        await item.waitFor({ state: 'visible', timeout: 15_000 });
+        listed.push(await item.count());
+      }
+    }
+    // Assess
+    expect(status).toBe(200);
+    expect(await page.title()).toBe('Domains and Spaces API');
+    expect(new Set(operations.map(({ path }) => path)).size).toBe(4);
+    expect(listed).toEqual(operations.map(() => 1));
+    expect(operations).toHaveLength(12);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,147 @@
+/**
+ * Every operation of the document, answering every status the document lists for it, over HTTP against the
+ * local gateway. The shared client checks each answer against the document (status, body, headers).
+ * 429 comes only from API Gateway's throttling, so its body is checked as the stack configures it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { db } from '#lib/dynamodb.ts';
+import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
+import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { type Client, newClient, type Reply, send, startTestGateway } from '#test/support/http.ts';
+import { checkResponse, document, seen } from '#test/support/openapi.ts';
+
+type Operation = { id: string; method: string; path: string; statuses: number[] };
+
+const GATEWAY_ONLY = 429;
+const operations: Operation[] = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({
+    id: operation.operationId,
+    method: method.toUpperCase(),
+    path: `/api/v1${path}`,
+    statuses: Object.keys(operation.responses).map(Number),
+  })),
+);
+
+let gateway: Gateway;
+let client: Client;
+
+beforeAll(async () => {
+  // The authorizer's answer is cached, so injected database faults reach the handlers, not the key lookup.
+  gateway = await startTestGateway({ authCacheTtlSeconds: 300 });
+  client = await newClient(gateway);
+  expect((await client.get('/api/v1/spaces')).status).toBe(200);
+});
+afterAll(() => gateway.close());
+
+const isSpaces = (op: Operation) => op.path.startsWith('/api/v1/spaces');
+const validBody = (op: Operation): Record<string, string> =>
+  isSpaces(op)
+    ? { name: `Space ${randomUUID().slice(0, 8)}`, color: '2' }
+    : { name: `d-${randomUUID().slice(0, 8)}.example.com`, index_page: 'https://example.com/' };
+const invalidBody = (op: Operation): Record<string, string> =>
+  isSpaces(op) ? { color: '9' } : { index_page: 'not a url' };
+const hasBody = (op: Operation) => op.method !== 'GET' && op.method !== 'DELETE';
+
+/** The operation's path with an id of a fresh item of its collection. */
+async function pathWithItem(op: Operation): Promise<string> {
+  if (!op.path.includes('{id}')) return op.path;
+  const collection = op.path.replace('/{id}', '');
+  const stored = await client.post(collection, validBody(op));
+  return op.path.replace('{id}', String(stored.body.data.id));
+}
+
+/** Fails every DynamoDB call the handlers make while `act` runs; the service logs it (kept off the output). */
+async function withDatabaseFailure(name: string, act: () => Promise<Reply>): Promise<Reply> {
+  const error = Object.assign(new Error(`Injected ${name}`), { name, $metadata: { httpStatusCode: 400 } });
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  db.middlewareStack.add(
+    () => async () => {
+      throw error;
+    },
+    { step: 'initialize', name: 'contractFault' },
+  );
+  try {
+    const reply = await act();
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(name));
+    return reply;
+  } finally {
+    db.middlewareStack.remove('contractFault');
+    logged.mockRestore();
+  }
+}
+
+/** A request the handler accepts, so that it reaches the database (id 1 need not exist). */
+const validRequest = (op: Operation) =>
+  client.request(op.method, op.path.replace('{id}', '1'), hasBody(op) ? { form: validBody(op) } : {});
+
+const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
+  200: async (op) =>
+    op.method === 'PUT'
+      ? client.request('PUT', await pathWithItem(op), { json: { color: 4, index_page: null } })
+      : client.request(op.method, await pathWithItem(op), hasBody(op) ? { form: validBody(op) } : {}),
+  201: async (op) => client.request(op.method, op.path, { json: validBody(op) }),
+  400: async (op) =>
+    client.request(op.method, await pathWithItem(op), {
+      body: '{"name":',
+      headers: { 'Content-Type': 'application/json' },
+    }),
+  401: async (op) => send(`${gateway.url}${op.path.replace('{id}', '1')}`, op.method),
+  404: async (op) => client.request(op.method, op.path.replace('{id}', '999999999'), hasBody(op) ? { form: {} } : {}),
+  413: async (op) => client.request(op.method, await pathWithItem(op), { form: { name: 'x'.repeat(MAX_BODY_BYTES) } }),
+  415: async (op) =>
+    client.request(op.method, await pathWithItem(op), { body: 'name=x', headers: { 'Content-Type': 'text/plain' } }),
+  422: async (op) =>
+    hasBody(op)
+      ? client.request(op.method, await pathWithItem(op), { form: invalidBody(op) })
+      : client.get(op.path, { cursor: 'not-a-cursor' }),
+  500: (op) => withDatabaseFailure('ValidationException', () => validRequest(op)),
+  503: (op) => withDatabaseFailure('ThrottlingException', () => validRequest(op)),
+};
+
+describe.each(operations)('$id ($method $path)', (op) => {
+  it.each(op.statuses.filter((status) => status !== GATEWAY_ONLY))('answers %i as documented', async (status) => {
+    // Prepare
+    const trigger = triggers[status];
+    if (!trigger) throw new Error(`No way to make ${op.id} answer ${status}: add a trigger for it`);
+    // Act: the client throws when the answer is not what the document allows.
+    const reply = await trigger(op);
+    // Assess
+    expect(reply.status, reply.text).toBe(status);
+  });
+});
+
+describe('coverage', () => {
+  it('saw every operation answer, live, every status it documents but 429', () => {
+    // Assess: ten routes, PUT and PATCH being two methods of the update route.
+    expect(operations).toHaveLength(12);
+    for (const op of operations) {
+      const live = op.statuses.filter((status) => status !== GATEWAY_ONLY);
+      expect([...(seen.get(op.id) ?? [])].sort(), op.id).toEqual(live.sort());
+    }
+  });
+});
+
+describe('API Gateway answers', () => {
+  it('validate against every operation that documents their status; only 502 and 504 are left out', () => {
+    // Prepare
+    const undocumented = new Set<number>();
+    // Act: each of API Gateway's own answers, as the stack configures it, checked like a live one.
+    for (const [type, response] of Object.entries(gatewayResponses)) {
+      const ops = operations.filter((op) => op.statuses.includes(response.statusCode));
+      if (ops.length === 0) undocumented.add(response.statusCode);
+      for (const op of ops) {
+        const headers = new Headers({
+          'Content-Type': 'application/json',
+          ...('headers' in response ? response.headers : {}),
+        });
+        const body = gatewayResponseBody(type as keyof typeof gatewayResponses);
+        checkResponse(op.method, `${gateway.url}${op.path}`, { status: response.statusCode, headers, body, text: '' });
+      }
+    }
+    // Assess: Lambda crashes and timeouts are infrastructure failures, not part of the contract.
+    expect([...undocumented].sort()).toEqual([502, 504]);
+    expect(operations.every((op) => op.statuses.includes(GATEWAY_ONLY))).toBe(true);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The consistency checker itself: clean data passes, and each kind of corruption is reported. Without
+ * this, the concurrency and fault suites could pass with a checker that never finds anything.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type CheckOptions, checkConsistency, type ViolationRule } from '#lib/consistency.ts';
+import { guardItem } from '#lib/data/collection.ts';
+import { storeDomain } from '#lib/data/domains.ts';
+import {
+  counterKey,
+  domainNameGuardKey,
+  itemKey,
+  nameSortKey,
+  sequenceKey,
+  spaceNameGuardKey,
+} from '#lib/data/keys.ts';
+import { storeSpace } from '#lib/data/spaces.ts';
+import { db, tableName } from '#lib/dynamodb.ts';
+
+let owner: string;
+let domainName: string;
+
+beforeEach(async () => {
+  // Prepare: an owner with two spaces and a domain, stored through the data module.
+  owner = `owner-${randomUUID()}`;
+  domainName = `checked-${randomUUID().slice(0, 8)}.example.com`;
+  await storeSpace(owner, { name: 'Alpha', color: 1 });
+  await storeSpace(owner, { name: 'Beta', color: 2 });
+  await storeDomain(owner, { name: domainName, indexPage: null, notFoundPage: null });
+});
+
+const put = (Item: Record<string, unknown>) => db.send(new PutCommand({ TableName: tableName, Item }));
+const remove = (Key: Record<string, string>) => db.send(new DeleteCommand({ TableName: tableName, Key }));
+const set = (Key: Record<string, string>, attribute: string, value: unknown) =>
+  db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key,
+      UpdateExpression: 'SET #a = :v',
+      ExpressionAttributeNames: { '#a': attribute },
+      ExpressionAttributeValues: { ':v': value },
+    }),
+  );
+
+async function rules(options: CheckOptions = {}): Promise<ViolationRule[]> {
+  const report = await checkConsistency(owner, { domainNames: [domainName], ...options });
+  return report.violations.map((violation) => violation.rule).sort();
+}
+
+describe('checkConsistency', () => {
+  it('finds nothing wrong with data written by the data module', async () => {
+    // Act
+    const report = await checkConsistency(owner, { domainNames: [domainName], maxItems: 2 });
+    // Assess
+    expect(report.violations).toEqual([]);
+    expect(report.items).toEqual({ space: 2, domain: 1 });
+  });
+
+  it('reports a space without its name guard', async () => {
+    // Act
+    await remove(spaceNameGuardKey(owner, 'alpha'));
+    // Assess
+    expect(await rules()).toEqual(['item-without-guard']);
+  });
+
+  it('reports a domain without its global name guard', async () => {
+    // Act
+    await remove(domainNameGuardKey(domainName));
+    // Assess
+    expect(await rules()).toEqual(['item-without-guard']);
+  });
+
+  it('reports a space name guard left behind by a lost delete', async () => {
+    // Act
+    await put({ ...guardItem(spaceNameGuardKey(owner, 'gamma'), owner, 'space', 9), kind: 'space-name' });
+    // Assess
+    expect(await rules()).toEqual(['guard-without-item']);
+  });
+
+  it('reports a domain guard naming this owner without a live domain, when its name is given', async () => {
+    // Prepare
+    const orphan = `orphan-${randomUUID().slice(0, 8)}.example.com`;
+    // Act
+    await put(guardItem(domainNameGuardKey(orphan), owner, 'domain', 7));
+    // Assess
+    expect(await rules()).toEqual([]);
+    expect(await rules({ domainNames: [domainName, orphan] })).toEqual(['guard-without-item']);
+  });
+
+  it('reports a guard that points to another id or another owner', async () => {
+    // Act
+    await set(spaceNameGuardKey(owner, 'beta'), 'id', 1);
+    await set(domainNameGuardKey(domainName), 'owner', 'someone-else');
+    // Assess: beta's guard names space 1 (alpha), which holds another name, so it is also an orphan.
+    expect(await rules()).toEqual(['guard-mismatch', 'guard-mismatch', 'guard-without-item']);
+  });
+
+  it('reports two spaces of one owner sharing a name', async () => {
+    // Act: a third space named like the first, written without its guard transaction.
+    await put({
+      ...itemKey(owner, 'space', 3),
+      lsi1sk: nameSortKey('space', 'alpha', 3),
+      ...{ kind: 'space', id: 3, name: 'ALPHA', fold: 'alpha', color: 1 },
+    });
+    await set(counterKey(owner, 'space'), 'total', 3);
+    await set(sequenceKey(owner, 'space'), 'last', 3);
+    // Assess
+    expect(await rules()).toEqual(['duplicate-name', 'guard-mismatch']);
+  });
+
+  it('reports a counter that differs from the number of items', async () => {
+    // Act
+    await set(counterKey(owner, 'space'), 'total', 3);
+    await set(counterKey(owner, 'domain'), 'total', 0);
+    // Assess
+    expect(await rules()).toEqual(['count-mismatch', 'count-mismatch']);
+  });
+
+  it('reports an id above its sequence (a future store would collide)', async () => {
+    // Act
+    await set(sequenceKey(owner, 'space'), 'last', 1);
+    // Assess
+    expect(await rules()).toEqual(['id-above-sequence']);
+  });
+
+  it('reports an item whose keys disagree with its name', async () => {
+    // Act
+    await set(itemKey(owner, 'space', 1), 'lsi1sk', 'SPACE#zeta\u0001000000000001');
+    // Assess
+    expect(await rules()).toEqual(['malformed-item']);
+  });
+
+  it('reports more items than the quota', async () => {
+    // Assess
+    expect(await rules({ maxItems: 1 })).toEqual(['quota-exceeded']);
+  });
+});
