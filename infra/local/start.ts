@@ -2,7 +2,9 @@
  * `npm start`: DynamoDB Local, the table, a development key, and the local gateway on one port.
  * Ctrl-C stops everything, the Java process included.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { dataDir, localTableName, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
 
@@ -42,6 +44,13 @@ async function main() {
       saveSecret(DEV_KEY_FILE, key);
     }
 
+    // The reference page is generated, not committed: render it once so /docs works on a fresh clone.
+    if (!existsSync(DOCS_PAGE_FILE)) {
+      await buildDocsPage().catch((error) =>
+        console.error(`Could not render /docs (npm run openapi): ${error.message}`),
+      );
+    }
+
     const gateway = await startGateway({
       port,
       authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
@@ -49,6 +58,7 @@ async function main() {
     console.log(`DynamoDB Local: ${dynamo.endpoint} (table ${localTableName}, data in ${dataDir})`);
     console.log(`API: ${gateway.url}/api/v1  (owner "${DEV_OWNER}")`);
     console.log(`Development key: ${key}`);
+    console.log(`Reference: ${gateway.url}/docs  (OpenAPI: ${gateway.url}/api/v1/openapi.json)`);
     console.log('Try:');
     console.log(
       `  curl -s -H 'Accept: application/json' -H 'Authorization: Bearer ${key}' --data-urlencode 'name=Marketing' ${gateway.url}/api/v1/spaces`,
