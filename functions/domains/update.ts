@@ -1,12 +1,12 @@
-import { updateDomain } from '#lib/data/domains.ts';
+import { showDomain, updateDomain } from '#lib/data/domains.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentDomain } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
-import { validate } from '#lib/schemas/validate.ts';
+import { validateChanges } from '#lib/schemas/validate.ts';
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. */
 export const handler = httpHandler(async (request) => {
   const id = request.id();
-  const changes = validate(updateDomainSchema, request.body());
+  const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(request.owner, id));
   return ok({ data: presentDomain(await updateDomain(request.owner, id, changes)) });
 });

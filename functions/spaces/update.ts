@@ -1,12 +1,12 @@
-import { updateSpace } from '#lib/data/spaces.ts';
+import { showSpace, updateSpace } from '#lib/data/spaces.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentSpace } from '#lib/resources.ts';
 import { updateSpaceSchema } from '#lib/schemas/spaces.ts';
-import { validate } from '#lib/schemas/validate.ts';
+import { validateChanges } from '#lib/schemas/validate.ts';
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. */
 export const handler = httpHandler(async (request) => {
   const id = request.id();
-  const changes = validate(updateSpaceSchema, request.body());
+  const changes = await validateChanges(updateSpaceSchema, request.body(), () => showSpace(request.owner, id));
   return ok({ data: presentSpace(await updateSpace(request.owner, id, changes)) });
 });

@@ -13,3 +13,20 @@ export function validate<Schema extends v.GenericSchema>(schema: Schema, input: 
   }
   throw new ValidationError(errors);
 }
+
+/**
+ * Validates changes to an existing resource. Invalid input for an id the owner does not have is a 404, not a
+ * 422, as if the resource were looked up first; the lookup costs a read only when validation fails.
+ */
+export async function validateChanges<Schema extends v.GenericSchema>(
+  schema: Schema,
+  input: unknown,
+  assertExists: () => Promise<unknown>,
+): Promise<v.InferOutput<Schema>> {
+  try {
+    return validate(schema, input);
+  } catch (error) {
+    await assertExists();
+    throw error;
+  }
+}

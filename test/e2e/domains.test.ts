@@ -121,6 +121,21 @@ describe.concurrent('domains: store, show, update, delete', () => {
     expect((await other.post(DOMAINS, { name })).status).toBe(201);
   });
 
+  it('answers 404, not 422, to an invalid update of an id the owner does not have', async () => {
+    // Prepare
+    const owner = await client();
+    const other = await client();
+    const { data: domain } = (await owner.post(DOMAINS, { name: unique('mine') })).body;
+    // Act
+    const unknown = await owner.patch(`${DOMAINS}/999`, { index_page: 'not a url' });
+    const foreign = await other.put(`${DOMAINS}/${domain.id}`, { index_page: 'not a url' });
+    const own = await owner.patch(`${DOMAINS}/${domain.id}`, { index_page: 'not a url' });
+    // Assess
+    expect(unknown.body).toEqual(NOT_FOUND);
+    expect(foreign.body).toEqual(NOT_FOUND);
+    expect(own.status).toBe(422);
+  });
+
   it('never reuses a deleted id', async () => {
     // Prepare
     const api = await client();

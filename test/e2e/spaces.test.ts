@@ -109,6 +109,21 @@ describe.concurrent('spaces: store, show, update, delete', () => {
     expect((await api.get(SPACES)).body.meta.total).toBe(0);
   });
 
+  it('answers 404, not 422, to an invalid update of an id the owner does not have', async () => {
+    // Prepare
+    const owner = await client();
+    const other = await client();
+    const { data: space } = (await owner.post(SPACES, { name: 'Mine' })).body;
+    // Act
+    const unknown = await owner.patch(`${SPACES}/999`, { name: '', color: '9' });
+    const foreign = await other.put(`${SPACES}/${space.id}`, { name: '', color: '9' });
+    const own = await owner.patch(`${SPACES}/${space.id}`, { name: '', color: '9' });
+    // Assess
+    expect(unknown.body).toEqual(NOT_FOUND);
+    expect(foreign.body).toEqual(NOT_FOUND);
+    expect(own.status).toBe(422);
+  });
+
   it('never reuses a deleted id', async () => {
     // Prepare
     const api = await client();
