@@ -19,8 +19,6 @@ export type Route = {
   methods: readonly HttpMethod[];
   path: string;
   handler: string;
-  /** Whether the function writes to the table. */
-  access: 'read' | 'write';
   /**
    * Exactly the DynamoDB actions the function issues (see `lib/data`): the stack grants these on the table,
    * and on the by-name index too when they include `Query`.
@@ -42,7 +40,6 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
       methods: ['GET'],
       path: base,
       handler: `${collection}/list`,
-      access: 'read',
       // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
       actions: ['Query', 'GetItem'],
       settings: ['CURSOR_SECRET'],
@@ -52,7 +49,6 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
       methods: ['POST'],
       path: base,
       handler: `${collection}/store`,
-      access: 'write',
       // UpdateItem allocates the id; the transaction Puts the item and its name guard and Updates the counter.
       actions: ['UpdateItem', 'PutItem'],
       settings: ['MAX_ITEMS_PER_OWNER'],
@@ -62,7 +58,6 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
       methods: ['GET'],
       path: `${base}/{id}`,
       handler: `${collection}/show`,
-      access: 'read',
       actions: ['GetItem'],
     },
     {
@@ -70,7 +65,6 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
       methods: ['PUT', 'PATCH'],
       path: `${base}/{id}`,
       handler: `${collection}/update`,
-      access: 'write',
       // A conditional UpdateItem (GetItem when nothing changes); renaming a space moves its name guard in a
       // transaction (Update the item, Delete the old guard, Put the new one). Domain names never change.
       actions: collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
@@ -80,7 +74,6 @@ export const routes: readonly Route[] = collections.flatMap((collection): Route[
       methods: ['DELETE'],
       path: `${base}/{id}`,
       handler: `${collection}/destroy`,
-      access: 'write',
       // GetItem reads the name; the transaction Deletes the item and its guard and Updates the counter.
       actions: ['GetItem', 'DeleteItem', 'UpdateItem'],
     },

