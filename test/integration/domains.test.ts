@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { countItems, type ListQuery } from '#lib/data/collection.ts';
+import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
 import { NameTakenError, NotFoundError, ValidationError } from '#lib/errors.ts';
+import { listQuery as query } from '#test/support/fixtures.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
 /** Domain names are unique across owners, so every test uses its own. */
 const newName = (label = 'site') => `${label}-${randomUUID().slice(0, 8)}.example`;
-const query = (overrides: Partial<ListQuery> = {}): ListQuery => ({
-  search: '',
-  sortBy: 'id',
-  sort: 'desc',
-  perPage: 10,
-  page: 1,
-  ...overrides,
-});
 const plain = (name: string) => ({ name, indexPage: null, notFoundPage: null });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

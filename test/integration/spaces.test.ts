@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { countItems, type ListQuery } from '#lib/data/collection.ts';
+import { countItems } from '#lib/data/collection.ts';
 import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { NameTakenError, NotFoundError } from '#lib/errors.ts';
+import { listQuery as query } from '#test/support/fixtures.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const query = (overrides: Partial<ListQuery> = {}): ListQuery => ({
-  search: '',
-  sortBy: 'id',
-  sort: 'desc',
-  perPage: 10,
-  page: 1,
-  ...overrides,
-});
 
 async function storeAll(owner: string, names: string[]) {
   const stored = [];

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#lib/errors.ts';
 import { normalizeDomainName, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { validate } from '#lib/schemas/validate.ts';
-
-function errorsOf(schema: Parameters<typeof validate>[0], input: unknown) {
-  try {
-    validate(schema, input);
-    return null;
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    return error.errors;
-  }
-}
+import { errorsOf } from '#test/support/fixtures.ts';
 
 const INVALID_NAME = 'The name field must be a valid domain name.';
 const label63 = 'a'.repeat(63);

@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#lib/errors.ts';
 import { storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';
 import { validate } from '#lib/schemas/validate.ts';
-
-/** The 422 field errors a schema answers for this input, or null when it passes. */
-function errorsOf(schema: Parameters<typeof validate>[0], input: unknown) {
-  try {
-    validate(schema, input);
-    return null;
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    return error.errors;
-  }
-}
+import { errorsOf } from '#test/support/fixtures.ts';
 
 describe('store space schema', () => {
   it('trims the name and defaults the color to 1', () => {

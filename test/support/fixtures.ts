@@ -1,0 +1,25 @@
+/** Small helpers shared by the unit and integration suites. */
+import type { ListQuery } from '#lib/data/collection.ts';
+import { ValidationError } from '#lib/errors.ts';
+import { validate } from '#lib/schemas/validate.ts';
+
+/** The data module's list query with the API's defaults, overridden where a test says so. */
+export const listQuery = (overrides: Partial<ListQuery> = {}): ListQuery => ({
+  search: '',
+  sortBy: 'id',
+  sort: 'desc',
+  perPage: 10,
+  page: 1,
+  ...overrides,
+});
+
+/** The 422 field errors a schema answers for this input, or null when it passes. */
+export function errorsOf(schema: Parameters<typeof validate>[0], input: unknown) {
+  try {
+    validate(schema, input);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return error.errors;
+  }
+}
