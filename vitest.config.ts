@@ -2,10 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests are split by what they need: unit (no I/O), integration (DynamoDB Local), e2e (HTTP to the
- * local gateway), infra (CDK template assertions). One DynamoDB Local serves the whole run.
+ * local gateway), infra (CDK template assertions). One DynamoDB Local serves the whole run;
+ * each file that imports `test/support/database.ts` gets a table of its own.
  */
-const withDatabase = { setupFiles: ['test/support/database-env.ts'] };
-
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
@@ -15,12 +14,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...withDatabase } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...withDatabase } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
-      { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'], ...withDatabase } },
-      { extends: true, test: { name: 'perf', include: ['test/perf/**/*.test.ts'], ...withDatabase } },
-      { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], ...withDatabase } },
+      { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'] } },
+      { extends: true, test: { name: 'perf', include: ['test/perf/**/*.test.ts'] } },
+      { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'] } },
     ],
   },
 });

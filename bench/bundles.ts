@@ -8,67 +8,32 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { esbuildOptions, functionEntry, projectRoot } from '#infra/bundling.ts';
-import { authorizerHandler, routes } from '#lib/routes.ts';
+import { build } from 'esbuild';
+import {
+  type Bundle,
+  bundleAll,
+  bundleFunction,
+  bundleTargets,
+  type Contributor,
+  contributors,
+  INIT_BUDGET_MS,
+  SIZE_BUDGET_BYTES,
+} from '#infra/bundles.ts';
+import { esbuildOptions, projectRoot } from '#infra/bundling.ts';
 import { benchDataDir, progress, quick, runNode, type Summary, summarize } from './support.ts';
 
-/** Budgets from the performance issue. 1 KB = 1,000 bytes, the stricter reading. */
-export const SIZE_BUDGET_BYTES = 250_000;
-export const INIT_BUDGET_MS = 50;
-
-export type BundleTarget = { name: string; handler: string };
-
-/** Every deployed function: one per route, plus the authorizer. */
-export const bundleTargets: readonly BundleTarget[] = [
-  ...routes.map((route) => ({ name: route.name, handler: route.handler })),
-  { name: 'authorizer', handler: authorizerHandler },
-];
-
-export type Bundle = BundleTarget & { code: Uint8Array; map: Uint8Array | undefined; metafile: Metafile };
-
-/** Bundles one function in memory, with the stack's options; nothing is written. */
-export async function bundleFunction(target: BundleTarget, overrides: BuildOptions = {}): Promise<Bundle> {
-  const result = await build({
-    ...esbuildOptions,
-    entryPoints: [functionEntry(target.handler)],
-    outfile: join(benchDataDir, 'bundles', target.name, 'index.mjs'),
-    ...overrides,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles.find((file) => !file.path.endsWith('.map'));
-  if (!code) throw new Error(`esbuild produced no code for ${target.handler}`);
-  const map = result.outputFiles.find((file) => file.path.endsWith('.map'));
-  return { ...target, code: code.contents, map: map?.contents, metafile: result.metafile };
-}
-
-/** All functions, bundled concurrently (esbuild parallelises internally too). */
-export const bundleAll = () => Promise.all(bundleTargets.map((target) => bundleFunction(target)));
-
-/** Groups a metafile input path: an npm package, or the project folder it lives in. */
-export function contributorOf(path: string): string {
-  const pkg = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (pkg) return pkg[1] as string;
-  const parts = path.split('/');
-  return parts.length > 2 ? `${parts.slice(0, 2).join('/')}/` : path;
-}
-
-export type Contributor = { name: string; bytes: number };
-
-export function contributors(metafile: Metafile): Contributor[] {
-  const output = Object.values(metafile.outputs).find((entry) => entry.entryPoint);
-  const totals = new Map<string, number>();
-  for (const [path, input] of Object.entries(output?.inputs ?? {})) {
-    const name = contributorOf(path);
-    totals.set(name, (totals.get(name) ?? 0) + input.bytesInOutput);
-  }
-  return [...totals]
-    .map(([name, bytes]) => ({ name, bytes }))
-    .filter((entry) => entry.bytes > 0)
-    .sort((a, b) => b.bytes - a.bytes);
-}
+export {
+  type Bundle,
+  type BundleTarget,
+  bundleAll,
+  bundleFunction,
+  bundleTargets,
+  type Contributor,
+  contributorOf,
+  contributors,
+  INIT_BUDGET_MS,
+  SIZE_BUDGET_BYTES,
+} from '#infra/bundles.ts';
 
 /** Our own code (not node_modules) in the bundle. */
 const ownBytes = (list: Contributor[]) =>

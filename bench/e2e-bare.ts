@@ -4,11 +4,13 @@
  * compared with. Needs BARE_OP (show | list), BARE_OWNER, BARE_ID, BARE_SECONDS, BARE_CONNECTIONS.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { loadConfig } from '#lib/config.ts';
+import { collectionRange } from '#lib/data/collection.ts';
+import * as keys from '#lib/data/keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { percentile, round, writeResult } from './support.ts';
 
-const { db, tableName } = await import('#lib/dynamodb.ts');
-const keys = await import('#lib/data/keys.ts');
-const { collectionRange } = await import('#lib/data/collection.ts');
+const { client: db, tableName } = createDb(loadConfig(process.env));
 const range = collectionRange('space');
 
 const op = process.env.BARE_OP;

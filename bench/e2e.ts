@@ -11,6 +11,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '#infra/bundling.ts';
+import { loadConfig } from '#lib/config.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { storeSpace } from '#lib/data/spaces.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { percentile, progress, quick, round, runSection, type Summary, summarize, writeResult } from './support.ts';
 
 type AutocannonInstance = PromiseLike<{ non2xx: number; errors: number; timeouts: number }> & {
@@ -108,17 +112,15 @@ async function startGatewayProcess(env: Record<string, string>) {
 }
 
 async function main() {
-  const { createApiKey } = await import('#lib/data/api-keys.ts');
-  const { storeSpace } = await import('#lib/data/spaces.ts');
-  const { db } = await import('#lib/dynamodb.ts');
+  const db = createDb(loadConfig(process.env));
   const owner = `bench-e2e-${randomUUID().slice(0, 8)}`;
-  const { key } = await createApiKey(owner, 'benchmark');
+  const { key } = await createApiKey(db, owner, 'benchmark');
   let id = 0;
   for (let index = 1; index <= 30; index++) {
-    const space = await storeSpace(owner, { name: `Load ${index}`, color: (index % 6) + 1 });
+    const space = await storeSpace(db, owner, { name: `Load ${index}`, color: (index % 6) + 1 });
     id ||= space.id;
   }
-  db.destroy();
+  db.client.destroy();
 
   const env = {
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT as string,

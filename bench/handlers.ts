@@ -6,6 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { loadConfig } from '#lib/config.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,
@@ -14,7 +17,7 @@ import {
   authorizerName,
   DynamoRecorder,
   lambdaContext,
-  loadHandler,
+  loadFunction,
 } from './lambda.ts';
 import { median, percentile, progress, quick, round, writeResult } from './support.ts';
 
@@ -129,22 +132,22 @@ function spread(samples: Sample[], pick: (sample: Sample) => number, p: number):
 }
 
 async function main() {
-  const { db } = await import('#lib/dynamodb.ts');
-  const { createApiKey } = await import('#lib/data/api-keys.ts');
+  const config = loadConfig(process.env);
+  const db = createDb(config);
   const recorder = new DynamoRecorder();
-  const detach = recorder.attach(db.middlewareStack as never);
+  const detach = recorder.attach(db.client.middlewareStack as never);
 
   const samples = new Map<string, Sample[]>();
   const handlers = new Map<string, ApiHandler>();
   const api = async (route: string) => {
     let handler = handlers.get(route);
     if (!handler) {
-      handler = await loadHandler<ApiHandler>(route);
+      handler = await loadFunction<ApiHandler>(route, config, db);
       handlers.set(route, handler);
     }
     return handler;
   };
-  const authorize = await loadHandler<AuthorizerHandler>(authorizerName);
+  const authorize = await loadFunction<AuthorizerHandler>(authorizerName, config, db);
 
   /** Invokes one operation `warmup + invocations` times; keeps the replies, records the measured ones. */
   async function measure<Result>(
@@ -184,7 +187,7 @@ async function main() {
   {
     const tag = randomUUID().slice(0, 8);
     const owner = `bench-${tag}`;
-    const { key } = await createApiKey(owner, 'benchmark');
+    const { key } = await createApiKey(db, owner, 'benchmark');
     progress(`handlers: ${count} invocations per operation (${warmup} of them warm-up)`);
 
     for (const collection of ['spaces', 'domains'] as const) {
@@ -287,7 +290,7 @@ async function main() {
   });
   const result: HandlerSection = { invocations, warmup, blocks, overheadBudgetMs: OVERHEAD_BUDGET_MS, operations };
   writeResult(result);
-  db.destroy();
+  db.client.destroy();
 }
 
 await main();

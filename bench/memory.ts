@@ -8,6 +8,9 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadConfig } from '#lib/config.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { node24 } from './bundles.ts';
 import { apiEvent, authorizerEvent } from './lambda.ts';
 import { benchDataDir, progress, quick, round, runNode, writeResult } from './support.ts';
@@ -41,11 +44,10 @@ console.log(JSON.stringify({ maxRss: process.resourceUsage().maxRSS * 1024, rss:
 
 async function main() {
   const node = node24();
-  const { createApiKey } = await import('#lib/data/api-keys.ts');
-  const { db } = await import('#lib/dynamodb.ts');
+  const db = createDb(loadConfig(process.env));
   const owner = `bench-memory-${randomUUID().slice(0, 8)}`;
-  const { key } = await createApiKey(owner, 'benchmark');
-  db.destroy();
+  const { key } = await createApiKey(db, owner, 'benchmark');
+  db.client.destroy();
   const tag = randomUUID().slice(0, 8);
   const times = <T>(make: (index: number) => T) => Array.from({ length: INVOCATIONS }, (_, index) => make(index));
 

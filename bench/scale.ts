@@ -8,7 +8,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { type ApiHandler, apiEvent, DynamoRecorder, followLink, lambdaContext, loadHandler } from './lambda.ts';
+import { loadConfig } from '#lib/config.ts';
+import { collectionRange, guardItem } from '#lib/data/collection.ts';
+import * as keys from '#lib/data/keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { type ApiHandler, apiEvent, DynamoRecorder, followLink, lambdaContext, loadFunction } from './lambda.ts';
 import { progress, quick, round, type Summary, summarize, writeResult } from './support.ts';
 
 /** Collection sizes, smallest first; `BENCH_SCALE_SIZES=10,1000` overrides. */
@@ -48,14 +52,13 @@ export type ScaleSection = {
 };
 
 async function main() {
-  const { db, tableName } = await import('#lib/dynamodb.ts');
-  const keys = await import('#lib/data/keys.ts');
-  const { collectionRange, guardItem } = await import('#lib/data/collection.ts');
+  const config = loadConfig(process.env);
+  const { client: db, tableName } = createDb(config);
 
   // Seeding has its own client: a batch write to a busy DynamoDB Local may take longer than the API's timeouts.
   const seeder = DynamoDBDocumentClient.from(
     new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT as string,
+      endpoint: config.dynamodbEndpoint,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       maxAttempts: 10,
@@ -173,7 +176,7 @@ async function main() {
     return;
   }
 
-  const list = await loadHandler<ApiHandler>('spaces/list');
+  const list = await loadFunction<ApiHandler>('spaces/list', config);
   const recorder = new DynamoRecorder();
   const detach = recorder.attach(db.middlewareStack as never);
   type Page = { ms: number; body: { data: unknown[]; links: { next: string | null }; meta: { total: number } } };

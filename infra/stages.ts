@@ -3,6 +3,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { functionSizing } from './function-sizing.ts';
 
 export const stageNames = ['dev', 'prod'] as const;
 export type StageName = (typeof stageNames)[number];
@@ -25,14 +26,7 @@ export type StageConfig = {
   /** What happens to the table, log groups and secret when the stack is deleted. */
   removalPolicy: RemovalPolicy;
   table: { pointInTimeRecovery: boolean; deletionProtection: boolean };
-  /**
-   * API handlers and the authorizer. 512 MB: Lambda gives CPU in proportion to memory, and the cold start
-   * (loading the bundled SDK) is CPU bound; at 128-256 MB it takes several times longer, while these
-   * handlers bill a few tens of milliseconds per warm request, so the larger size costs little.
-   * 10 s: the SDK gives up on one DynamoDB call after about 9 s (3 attempts of 1 s connect + 2 s request,
-   * see `lib/dynamodb.ts`), so a stalled call still becomes the API's 503 instead of a Lambda timeout,
-   * well inside API Gateway's 29 s integration limit. The benchmarks measure and may revise both.
-   */
+  /** API handlers and the authorizer: see `function-sizing.ts`. */
   functions: FunctionSizing;
   /** Optional quota of items per owner and kind (`MAX_ITEMS_PER_OWNER`); the code's default otherwise. */
   maxItemsPerOwner?: number;
@@ -49,7 +43,10 @@ export type StageConfig = {
   };
 };
 
-const functions: FunctionSizing = { memorySize: 512, timeout: Duration.seconds(10) };
+const functions: FunctionSizing = {
+  memorySize: functionSizing.memorySize,
+  timeout: Duration.seconds(functionSizing.timeoutSeconds),
+};
 
 export const stages: Record<StageName, StageConfig> = {
   dev: {

@@ -1,18 +1,91 @@
-/** Reads configuration once, at cold start, and fails loudly when a required value is missing. */
-export function requireEnv(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value.trim() === '') {
-    throw new Error(`Missing required environment variable ${name}`);
-  }
-  return value;
+/**
+ * Configuration as a value: every setting is named once here, with its default, and read in one place.
+ * Lambda entry files bind it at module scope (`atColdStart`), so a missing setting fails the cold start;
+ * scripts, the local gateway, benchmarks and tests build a `Config` themselves and never touch `process.env`.
+ */
+import * as v from 'valibot';
+
+type Env = Record<string, string | undefined>;
+
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
+const positiveInteger = (fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^[1-9]\d*$/, 'must be a positive integer'),
+      v.transform(Number),
+      v.safeInteger('must be a positive integer'),
+    ),
+    String(fallback),
+  );
+
+/** The environment variables, as Lambda (or a caller) passes them. Unknown variables are ignored. */
+const settingsSchema = v.object({
+  /** The single table. */
+  TABLE_NAME: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required')),
+  /** DynamoDB Local (or any endpoint override); unset on AWS. */
+  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.trim(), v.url('must be a URL'))),
+  AWS_REGION: optionalText,
+  /** HMAC key of list cursors; required by the functions that sign cursors (`lib/cursor.ts`). */
+  CURSOR_SECRET: optionalText,
+  /** Most items one owner may hold per kind. */
+  MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
+});
+
+export type Settings = v.InferInput<typeof settingsSchema>;
+
+export type Config = {
+  tableName: string;
+  dynamodbEndpoint?: string;
+  region?: string;
+  cursorSecret?: string;
+  maxItemsPerOwner: number;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
-export function positiveIntegerEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`Environment variable ${name} must be a positive integer, got "${raw}"`);
+/** Reads and checks the settings; throws one message naming every bad or missing setting. */
+export function loadConfig(env: Env = process.env): Config {
+  const result = v.safeParse(settingsSchema, env);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => `${issue.path?.[0]?.key ?? 'configuration'} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  return value;
+  const settings = result.output;
+  return {
+    tableName: settings.TABLE_NAME,
+    maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
+    ...(settings.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: settings.DYNAMODB_ENDPOINT } : {}),
+    ...(settings.AWS_REGION ? { region: settings.AWS_REGION } : {}),
+    ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
+  };
+}
+
+/** A setting that only some functions need: present in their configuration, or a clear error at cold start. */
+export function required<Key extends keyof Config>(
+  config: Config,
+  key: Key,
+  setting: string,
+): NonNullable<Config[Key]> {
+  const value = config[key];
+  if (value === undefined) throw new ConfigError(`Invalid configuration: ${setting} is required`);
+  return value as NonNullable<Config[Key]>;
+}
+
+/** Lambda always sets this reserved variable; nothing else in this project does. */
+const onLambda = (env: Env) => env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+
+/**
+ * A function module's `handler` export. On Lambda it is bound to the environment's configuration while the
+ * module initialises, so a missing setting fails the cold start. Elsewhere nothing is read at import: the
+ * local gateway, tests and benchmarks build the handler with the module's own `create(config)`.
+ */
+export function atColdStart<Handler>(create: (config: Config) => Handler): Handler {
+  if (onLambda(process.env)) return create(loadConfig(process.env));
+  return (() => {
+    throw new ConfigError('Not on Lambda: build this handler with create(config)');
+  }) as Handler;
 }

@@ -24,7 +24,7 @@ import {
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
-import { db, tableName } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/dynamodb.ts';
 
 export type ViolationRule =
   | 'guard-without-item'
@@ -58,13 +58,13 @@ const kinds: readonly Kind[] = ['space', 'domain'];
 const itemPrefixes: Record<string, Kind> = { 'SPACE#': 'space', 'DOMAIN#': 'domain' };
 const SPACE_GUARD_PREFIX = 'SPACENAME#';
 
-async function partitionRows(owner: string): Promise<Row[]> {
+async function partitionRows(db: Db, owner: string): Promise<Row[]> {
   const rows: Row[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await db.send(
+    const page = await db.client.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: db.tableName,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': 'pk' },
         ExpressionAttributeValues: { ':pk': ownerPartition(owner) },
@@ -78,8 +78,8 @@ async function partitionRows(owner: string): Promise<Row[]> {
   return rows;
 }
 
-async function getRow(key: { pk: string; sk: string }): Promise<Row | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+async function getRow(db: Db, key: { pk: string; sk: string }): Promise<Row | undefined> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }));
   return Item as Row | undefined;
 }
 
@@ -104,11 +104,11 @@ function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: s
 }
 
 /** Checks one owner's items, guards, counters and sequences. An empty list of violations means consistent. */
-export async function checkConsistency(owner: string, options: CheckOptions = {}): Promise<ConsistencyReport> {
+export async function checkConsistency(db: Db, owner: string, options: CheckOptions = {}): Promise<ConsistencyReport> {
   const violations: Violation[] = [];
   const add = (rule: ViolationRule, key: string, detail: string) => violations.push({ rule, key, detail });
 
-  const rows = await partitionRows(owner);
+  const rows = await partitionRows(db, owner);
   const bySortKey = new Map(rows.map((row) => [row.sk, row]));
   const items: Record<Kind, Row[]> = { space: [], domain: [] };
   for (const row of rows) {
@@ -132,7 +132,7 @@ export async function checkConsistency(owner: string, options: CheckOptions = {}
       names.set(fold, id);
 
       const guardKey = guardKeyFor(owner, kind, item);
-      const guard = kind === 'space' ? bySortKey.get(guardKey.sk) : await getRow(guardKey);
+      const guard = kind === 'space' ? bySortKey.get(guardKey.sk) : await getRow(db, guardKey);
       if (!guard) add('item-without-guard', keyOf(item), `${kind} ${id} "${fold}" has no name guard`);
       else if (guard.id !== id || guard.owner !== owner || guard.kind !== `${kind}-name`) {
         add(
@@ -174,7 +174,7 @@ export async function checkConsistency(owner: string, options: CheckOptions = {}
 
   // Domain guards are global: check the ones named, when they claim this owner.
   for (const name of new Set(options.domainNames ?? [])) {
-    const guard = await getRow(domainNameGuardKey(name));
+    const guard = await getRow(db, domainNameGuardKey(name));
     if (!guard || guard.owner !== owner) continue;
     const item = liveItem('domain', guard.id);
     if (!item || item.name !== name) {

@@ -3,11 +3,10 @@
  * edited, or used by another owner or with other sort and search parameters.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { requireEnv } from '#lib/config.ts';
+import { type Config, required } from '#lib/config.ts';
 import type { Position } from '#lib/data/collection.ts';
 import { ValidationError } from '#lib/errors.ts';
 
-const secret = requireEnv('CURSOR_SECRET');
 const MAC_BYTES = 16;
 
 /** What a cursor is only valid for. */
@@ -22,7 +21,24 @@ export type CursorScope = {
 
 export type CursorState = Position & { page: number };
 
-function mac(scope: CursorScope, payload: string): Buffer {
+export type CursorSigner = {
+  encode(scope: CursorScope, state: CursorState): string;
+  /** The state a cursor carries; a 422 on `cursor` if it is malformed, edited or from another scope. */
+  decode(scope: CursorScope, cursor: string): CursorState;
+};
+
+const invalid = () => ValidationError.field('cursor', 'The cursor is invalid or does not belong to this query.');
+
+/** Signs with `CURSOR_SECRET`; throws at once (cold start) when the setting is missing. */
+export function createCursorSigner(config: Pick<Config, 'cursorSecret'>): CursorSigner {
+  const secret = required(config as Config, 'cursorSecret', 'CURSOR_SECRET');
+  return {
+    encode: (scope, state) => encodeCursor(secret, scope, state),
+    decode: (scope, cursor) => decodeCursor(secret, scope, cursor),
+  };
+}
+
+function mac(secret: string, scope: CursorScope, payload: string): Buffer {
   const { owner, kind, sortBy, sort, search, perPage } = scope;
   return createHmac('sha256', secret)
     .update(JSON.stringify([owner, kind, sortBy, sort, search, perPage, payload]))
@@ -30,18 +46,16 @@ function mac(scope: CursorScope, payload: string): Buffer {
     .subarray(0, MAC_BYTES);
 }
 
-export function encodeCursor(scope: CursorScope, state: CursorState): string {
+function encodeCursor(secret: string, scope: CursorScope, state: CursorState): string {
   const payload = Buffer.from(JSON.stringify([state.page, state.id, state.fold])).toString('base64url');
-  return `${payload}.${mac(scope, payload).toString('base64url')}`;
+  return `${payload}.${mac(secret, scope, payload).toString('base64url')}`;
 }
 
-const invalid = () => ValidationError.field('cursor', 'The cursor is invalid or does not belong to this query.');
-
-export function decodeCursor(scope: CursorScope, cursor: string): CursorState {
+function decodeCursor(secret: string, scope: CursorScope, cursor: string): CursorState {
   const [payload, signature, ...rest] = cursor.split('.');
   if (!payload || !signature || rest.length > 0) throw invalid();
   const given = Buffer.from(signature, 'base64url');
-  const expected = mac(scope, payload);
+  const expected = mac(secret, scope, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   const [page, id, fold] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [number, number, string];
   return { page, id, fold };

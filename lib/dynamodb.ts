@@ -1,8 +1,14 @@
+/** The one DynamoDB client module: every data function takes the `Db` built here. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { requireEnv } from '#lib/config.ts';
+import type { Config } from '#lib/config.ts';
 
-export const tableName = requireEnv('TABLE_NAME');
+/** What the data module needs: the client, the table, and the per-owner quota it enforces. */
+export type Db = {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  maxItemsPerOwner: number;
+};
 
 /**
  * Retries and timeouts stay well inside the Lambda timeout so a slow call becomes a 503, not a timeout.
@@ -14,17 +20,29 @@ export const dynamoClientConfig = {
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true },
 } as const;
 
-/** The endpoint override points the SDK at DynamoDB Local, which accepts any static credentials. */
-function localOverrides() {
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
-  if (!endpoint) return {};
-  return {
-    endpoint,
-    region: process.env.AWS_REGION ?? 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  };
+/**
+ * The low-level client. An endpoint override (DynamoDB Local) takes static credentials, which DynamoDB Local
+ * accepts, and a region of its own; on AWS the SDK's defaults apply.
+ */
+export function createDynamoClient(config: Pick<Config, 'dynamodbEndpoint' | 'region'>): DynamoDBClient {
+  const local = config.dynamodbEndpoint
+    ? {
+        endpoint: config.dynamodbEndpoint,
+        region: config.region ?? 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }
+    : config.region
+      ? { region: config.region }
+      : {};
+  return new DynamoDBClient({ ...dynamoClientConfig, ...local });
 }
 
-export const db = DynamoDBDocumentClient.from(new DynamoDBClient({ ...dynamoClientConfig, ...localOverrides() }), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+export function createDb(config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'>): Db {
+  return {
+    client: DynamoDBDocumentClient.from(createDynamoClient(config), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
+    tableName: config.tableName,
+    maxItemsPerOwner: config.maxItemsPerOwner,
+  };
+}

@@ -7,6 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import { readLocalStack } from '#infra/local/settings.ts';
+import { type Config, loadConfig } from '#lib/config.ts';
+import { createApiKey, listApiKeys, OWNER_ID_PATTERN, revokeApiKey } from '#lib/data/api-keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
 
 const USAGE = `Usage:
   npm run --silent keys -- create --owner <ownerId> [--name <label>] [--table <name> --region <region>]
@@ -17,6 +20,30 @@ function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
+
+/** The table to use: a deployed one named with --table, or the one `npm start` runs. */
+function tableConfig(values: { table?: string; region?: string; endpoint?: string }): Config {
+  if (values.table) {
+    return loadConfig({ TABLE_NAME: values.table, AWS_REGION: values.region, DYNAMODB_ENDPOINT: values.endpoint });
+  }
+  const local = readLocalStack();
+  if (!local)
+    fail('No local stack found: start it with `npm start`, or pass --table and --region for a deployed table.');
+  return loadConfig({ TABLE_NAME: local.tableName, DYNAMODB_ENDPOINT: values.endpoint ?? local.endpoint });
+}
+
+/** Connection errors say what to run, not only `connect ECONNREFUSED`. */
+function explain(error: unknown, config: Config | undefined): string {
+  const message = (error as Error).message ?? String(error);
+  const code = (error as { code?: string }).code ?? '';
+  const refused = code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message);
+  if (refused && config?.dynamodbEndpoint) {
+    return `cannot reach DynamoDB at ${config.dynamodbEndpoint}: is \`npm start\` running? Start it (or pass --table/--region for a deployed table).`;
+  }
+  return message;
+}
+
+let config: Config | undefined;
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -31,22 +58,14 @@ async function main() {
     },
   });
   const [command, argument] = positionals;
-  if (values.help || !command) fail(USAGE);
-
-  if (values.table) {
-    process.env.TABLE_NAME = values.table;
-    if (values.region) process.env.AWS_REGION = values.region;
-    if (values.endpoint) process.env.DYNAMODB_ENDPOINT = values.endpoint;
-    else delete process.env.DYNAMODB_ENDPOINT;
-  } else {
-    const local = readLocalStack();
-    if (!local)
-      fail('No local stack found: start it with `npm start`, or pass --table and --region for a deployed table.');
-    process.env.TABLE_NAME = local.tableName;
-    process.env.DYNAMODB_ENDPOINT = values.endpoint ?? local.endpoint;
+  if (values.help) {
+    console.log(USAGE);
+    return;
   }
+  if (!command) fail(USAGE);
 
-  const { OWNER_ID_PATTERN, createApiKey, listApiKeys, revokeApiKey } = await import('#lib/data/api-keys.ts');
+  config = tableConfig(values);
+  const db = createDb(config);
   const owner = () => {
     if (!values.owner) fail(`--owner is required.\n${USAGE}`);
     if (!OWNER_ID_PATTERN.test(values.owner))
@@ -56,13 +75,13 @@ async function main() {
 
   switch (command) {
     case 'create': {
-      const { key, record } = await createApiKey(owner(), values.name ?? '');
+      const { key, record } = await createApiKey(db, owner(), values.name ?? '');
       console.log(`Created key ${record.prefix}… for owner ${record.owner}. It is shown only once:`);
       console.log(key);
       return;
     }
     case 'list': {
-      const records = await listApiKeys(owner());
+      const records = await listApiKeys(db, owner());
       if (records.length === 0) console.log('No keys.');
       for (const record of records) {
         console.log([record.prefix, record.createdAt, record.revoked ? 'revoked' : 'active', record.label].join('\t'));
@@ -71,7 +90,7 @@ async function main() {
     }
     case 'revoke': {
       if (!argument) fail(`revoke needs the key's prefix.\n${USAGE}`);
-      if (!(await revokeApiKey(argument))) fail(`No key with prefix ${argument}.`);
+      if (!(await revokeApiKey(db, argument))) fail(`No key with prefix ${argument}.`);
       console.log(`Revoked ${argument}.`);
       return;
     }
@@ -81,6 +100,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`keys: ${(error as Error).message}`);
+  console.error(`keys: ${explain(error, config)}`);
   process.exit(1);
 });

@@ -20,6 +20,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { startGateway } from '#infra/local/gateway.ts';
+import { loadConfig } from '#lib/config.ts';
+import { checkConsistency, formatViolations } from '#lib/consistency.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
 
 const root = join(import.meta.dirname, '..');
 const REPORT_FILE = join(root, 'docs', 'reliability.md');
@@ -29,8 +34,13 @@ const END = '<!-- loadtest:end -->';
 // ---- Child process: the local gateway ------------------------------------------------------------------
 
 async function serve(): Promise<void> {
-  const { startGateway } = await import('#infra/local/gateway.ts');
-  const gateway = await startGateway({ port: 0, host: '127.0.0.1', logRequests: false, authCacheTtlSeconds: 60 });
+  const gateway = await startGateway({
+    config: loadConfig(process.env),
+    port: 0,
+    host: '127.0.0.1',
+    logRequests: false,
+    authCacheTtlSeconds: 60,
+  });
   console.log(`READY ${gateway.url}`);
   const stop = () => void gateway.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
@@ -298,18 +308,15 @@ async function main(): Promise<number> {
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       AWS_REGION: 'local',
     };
-    Object.assign(process.env, env);
     await ensureTable(dynamo.endpoint, env.TABLE_NAME);
-    // Imported only now: they read TABLE_NAME when loaded.
-    const { createApiKey } = await import('#lib/data/api-keys.ts');
-    const { checkConsistency, formatViolations } = await import('#lib/consistency.ts');
+    const db = createDb(loadConfig(env));
     const started = await startGatewayProcess(env);
     gateway = started.child;
 
     const owners = await Promise.all(
       Array.from({ length: ownerCount }, async (_, index) => {
         const id = `load-${runId}-${index}`;
-        const { key } = await createApiKey(id, 'load test');
+        const { key } = await createApiKey(db, id, 'load test');
         return new Owner(index, id, key, started.url);
       }),
     );
@@ -340,7 +347,7 @@ async function main(): Promise<number> {
     const unexpected = [...warmUp, ...samples].filter((sample) => sample.status !== sample.expected);
     const modelProblems = (await Promise.all(owners.map((owner) => owner.verify()))).flat();
     const reports = await Promise.all(
-      owners.map((owner) => checkConsistency(owner.id, { domainNames: owner.domainNames })),
+      owners.map((owner) => checkConsistency(db, owner.id, { domainNames: owner.domainNames })),
     );
     const violations = reports.flatMap(formatViolations);
     const items = reports.reduce((sum, report) => sum + report.items.space + report.items.domain, 0);

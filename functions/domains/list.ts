@@ -1,12 +1,20 @@
+import { atColdStart, type Config } from '#lib/config.ts';
+import { createCursorSigner } from '#lib/cursor.ts';
 import { listDomains } from '#lib/data/domains.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { listEnvelope, listQueryFor } from '#lib/http/pagination.ts';
 import { presentDomain } from '#lib/resources.ts';
 import { parseListQuery } from '#lib/schemas/list.ts';
 
-export const handler = httpHandler(async (request) => {
-  const params = parseListQuery(request.query());
-  const list = listQueryFor(request, 'domain', params);
-  const result = await listDomains(request.owner, list.query);
-  return ok(listEnvelope(request, params, list, result, presentDomain));
-});
+export const create = (config: Config, db = createDb(config)) => {
+  const cursors = createCursorSigner(config);
+  return httpHandler(async (request) => {
+    const params = parseListQuery(request.query());
+    const page = listQueryFor(request, 'domain', params, cursors);
+    const result = await listDomains(db, request.owner, page.query);
+    return ok(listEnvelope(request, params, page, result, presentDomain));
+  });
+};
+
+export const handler = atColdStart(create);

@@ -1,12 +1,17 @@
+import { atColdStart, type Config } from '#lib/config.ts';
 import { showDomain, updateDomain } from '#lib/data/domains.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentDomain } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
 import { validateChanges } from '#lib/schemas/validate.ts';
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. */
-export const handler = httpHandler(async (request) => {
-  const id = request.id();
-  const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(request.owner, id));
-  return ok({ data: presentDomain(await updateDomain(request.owner, id, changes)) });
-});
+export const create = (config: Config, db = createDb(config)) =>
+  httpHandler(async (request) => {
+    const id = request.id();
+    const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(db, request.owner, id));
+    return ok({ data: presentDomain(await updateDomain(db, request.owner, id, changes)) });
+  });
+
+export const handler = atColdStart(create);

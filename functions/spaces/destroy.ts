@@ -1,9 +1,14 @@
+import { atColdStart, type Config } from '#lib/config.ts';
 import { destroySpace } from '#lib/data/spaces.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { deleted } from '#lib/resources.ts';
 
-export const handler = httpHandler(async (request) => {
-  const id = request.id();
-  await destroySpace(request.owner, id);
-  return ok(deleted('space', id));
-});
+export const create = (config: Config, db = createDb(config)) =>
+  httpHandler(async (request) => {
+    const id = request.id();
+    await destroySpace(db, request.owner, id);
+    return ok(deleted('space', id));
+  });
+
+export const handler = atColdStart(create);

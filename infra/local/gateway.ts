@@ -2,27 +2,32 @@
  * The local API Gateway: reads the shared route table, builds the REST (v1) proxy event AWS would,
  * runs the authorizer (cached per key for a while, as API Gateway does) and then the route's handler.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
-import type {
-  APIGatewayAuthorizerResult,
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  APIGatewayRequestAuthorizerEvent,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
+import type { Config } from '#lib/config.ts';
+import { createDb, type Db } from '#lib/dynamodb.ts';
 import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { publishedDocument } from '#lib/openapi/public.ts';
 import { authorizerHandler, matchRoute } from '#lib/routes.ts';
-import { functionEntry } from '../bundling.ts';
-
-type Handler<E, R> = (event: E, context: Context) => Promise<R>;
-type ApiHandler = Handler<APIGatewayProxyEvent, APIGatewayProxyResult>;
-type AuthorizerHandler = Handler<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>;
+import {
+  type ApiHandler,
+  type AuthorizerHandler,
+  apiEvent,
+  authorizedEvent,
+  authorizerEvent,
+  header,
+  lambdaContext,
+  loadFunction,
+  methodArn,
+  policyAllows,
+} from './lambda.ts';
 
 export type GatewayOptions = {
+  /** The functions' configuration, as the stack would set their environment. */
+  config: Config;
+  /** One client shared by every function (tests observe or fault it); by default one is made from `config`. */
+  db?: Db;
   port?: number;
   host?: string;
   /** How long an authorizer answer is reused for the same Authorization header. */
@@ -36,35 +41,6 @@ export type Gateway = { url: string; server: Server; close: () => Promise<void> 
 /** API Gateway's payload limit; the handlers enforce the API's own, smaller limit. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 const STAGE = 'local';
-
-const modules = new Map<string, Promise<{ handler: unknown }>>();
-/** The very same handler modules the Lambdas bundle, imported on first use like a cold start. */
-function loadHandler<T>(name: string): Promise<T> {
-  let module = modules.get(name);
-  if (!module) {
-    module = import(/* @vite-ignore */ pathToFileURL(functionEntry(name)).href);
-    modules.set(name, module);
-  }
-  return module.then((loaded) => loaded.handler as T);
-}
-
-function lambdaContext(name: string, requestId: string): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '256',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 function send(
   res: ServerResponse,
@@ -92,83 +68,45 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-function headerMaps(req: IncomingMessage) {
-  // Prototype-free: a header or query key named `__proto__` is data, as in the JSON event AWS sends.
-  const headers: Record<string, string> = Object.create(null);
-  const multiValueHeaders: Record<string, string[]> = Object.create(null);
+/** The client's headers as pairs; the gateway sets the scheme itself, whatever the client sent. */
+function headerPairs(req: IncomingMessage): [string, string][] {
+  const pairs: [string, string][] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
-    const value = req.rawHeaders[i + 1] as string;
-    // The gateway sets the scheme itself, whatever the client sent.
-    if (name.toLowerCase() === 'x-forwarded-proto') continue;
-    headers[name] = value;
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+    if (name.toLowerCase() !== 'x-forwarded-proto') pairs.push([name, req.rawHeaders[i + 1] as string]);
   }
-  headers['X-Forwarded-Proto'] = 'http';
-  multiValueHeaders['X-Forwarded-Proto'] = ['http'];
-  return { headers, multiValueHeaders };
+  pairs.push(['X-Forwarded-Proto', 'http']);
+  return pairs;
 }
 
-function queryMaps(search: URLSearchParams) {
-  const single: Record<string, string> = Object.create(null);
-  const multi: Record<string, string[]> = Object.create(null);
-  for (const [key, value] of search) {
-    single[key] = value;
-    multi[key] = [...(multi[key] ?? []), value];
-  }
-  const empty = Object.keys(single).length === 0;
-  return { queryStringParameters: empty ? null : single, multiValueQueryStringParameters: empty ? null : multi };
-}
-
-/** Does an IAM-style resource pattern (with `*`) cover this method ARN? */
-const resourceCovers = (pattern: string, arn: string) =>
-  new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  ).test(arn);
-
-function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
-  return result.policyDocument.Statement.some((statement) => {
-    const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
-    return statement.Effect === 'Allow' && resources.some((resource) => resourceCovers(String(resource), methodArn));
-  });
-}
-
-export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  const { port = 3000, host = '127.0.0.1', authCacheTtlSeconds = 60, logRequests = true } = options;
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const { config, port = 3000, host = '127.0.0.1', authCacheTtlSeconds = 60, logRequests = true } = options;
+  const db = options.db ?? createDb(config);
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
 
-  async function authorize(
-    event: APIGatewayProxyEvent,
-    requestId: string,
-  ): Promise<APIGatewayAuthorizerResult | GatewayResponseType> {
-    const identity = Object.entries(event.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  /** Each function is initialised on first use, like a cold start, and kept warm afterwards. */
+  const functions = new Map<string, Promise<unknown>>();
+  function warm<Handler>(name: string): Promise<Handler> {
+    let loaded = functions.get(name);
+    if (!loaded) {
+      loaded = loadFunction<Handler>(name, config, db);
+      functions.set(name, loaded);
+    }
+    return loaded as Promise<Handler>;
+  }
+
+  async function authorize(event: APIGatewayProxyEvent): Promise<APIGatewayAuthorizerResult | GatewayResponseType> {
+    const identity = header(event.headers, 'authorization');
     // Like API Gateway: without the identity source the authorizer is not called at all.
     if (!identity) return 'UNAUTHORIZED';
-    const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${event.httpMethod}${event.path}`;
     const cached = authCache.get(identity);
     let result = cached && cached.expires > Date.now() ? cached.result : undefined;
     if (!result) {
-      const authorizer = await loadHandler<AuthorizerHandler>(authorizerHandler);
+      const authorizer = await warm<AuthorizerHandler>(authorizerHandler);
       try {
         result = await authorizer(
-          {
-            type: 'REQUEST',
-            methodArn,
-            resource: event.resource,
-            path: event.path,
-            httpMethod: event.httpMethod,
-            headers: event.headers,
-            multiValueHeaders: event.multiValueHeaders,
-            queryStringParameters: event.queryStringParameters,
-            multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-            pathParameters: event.pathParameters,
-            stageVariables: null,
-            requestContext: event.requestContext,
-          } as APIGatewayRequestAuthorizerEvent,
-          lambdaContext(authorizerHandler, requestId),
+          authorizerEvent(event),
+          lambdaContext(authorizerHandler, event.requestContext.requestId),
         );
       } catch (error) {
         return (error as Error)?.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE';
@@ -176,7 +114,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       if (authCacheTtlSeconds > 0)
         authCache.set(identity, { result, expires: Date.now() + authCacheTtlSeconds * 1000 });
     }
-    return allows(result, methodArn) ? result : 'ACCESS_DENIED';
+    // The cached policy is evaluated for every request, as API Gateway does.
+    return policyAllows(result, methodArn(event)) ? result : 'ACCESS_DENIED';
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
@@ -198,45 +137,25 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       sendGatewayResponse(res, 'REQUEST_TOO_LARGE');
       return 413;
     }
-    const requestId = randomUUID();
-    const { headers, multiValueHeaders } = headerMaps(req);
-    const event: APIGatewayProxyEvent = {
-      resource: match.route.path,
-      path: url.pathname,
-      httpMethod: method,
-      headers,
-      multiValueHeaders,
-      ...queryMaps(url.searchParams),
-      pathParameters: match.pathParameters,
-      stageVariables: null,
+    const event = apiEvent({
+      method,
+      url: req.url ?? '/',
+      headers: headerPairs(req),
       body: body.length > 0 ? body.toString('utf8') : null,
-      isBase64Encoded: false,
-      requestContext: {
-        accountId: '000000000000',
-        apiId: 'local',
-        authorizer: null,
-        domainName: req.headers.host ?? `${host}:${port}`,
-        httpMethod: method,
-        identity: {
-          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        } as APIGatewayProxyEvent['requestContext']['identity'],
-        path: url.pathname,
-        protocol: `HTTP/${req.httpVersion}`,
-        requestId,
-        requestTimeEpoch: Date.now(),
-        resourceId: 'local',
-        resourcePath: match.route.path,
-        stage: STAGE,
-      },
-    };
-    const authorization = await authorize(event, requestId);
+      stage: STAGE,
+      domainName: req.headers.host ?? `${host}:${port}`,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      protocol: `HTTP/${req.httpVersion}`,
+    });
+    if (!event) throw new Error(`No event for the route ${match.route.name}`);
+    const authorization = await authorize(event);
     if (typeof authorization === 'string') {
       sendGatewayResponse(res, authorization);
       return gatewayResponses[authorization].statusCode;
     }
-    event.requestContext.authorizer = { principalId: authorization.principalId, ...authorization.context };
-    const handler = await loadHandler<ApiHandler>(match.route.handler);
-    const result = await handler(event, lambdaContext(match.route.name, requestId));
+    const handler = await warm<ApiHandler>(match.route.handler);
+    const context = lambdaContext(match.route.name, event.requestContext.requestId);
+    const result = await handler(authorizedEvent(event, authorization), context);
     send(res, result.statusCode, { ...(result.headers ?? {}) }, result.body);
     return result.statusCode;
   }

@@ -4,8 +4,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '#lib/config.ts';
+import { createApiKey, ownerOfKey } from '#lib/data/api-keys.ts';
+import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
+import { startGateway } from './gateway.ts';
 import { dataDir, localTableName, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
 
 const DEV_OWNER = 'dev';
@@ -26,21 +30,21 @@ async function main() {
 
   try {
     await ensureTable(dynamo.endpoint, localTableName);
-    Object.assign(process.env, {
+    // The functions' settings, as the stack sets their environment; the rest of the environment passes through
+    // (MAX_ITEMS_PER_OWNER, say).
+    const config = loadConfig({
+      ...process.env,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       TABLE_NAME: localTableName,
       CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret('cursor-secret'),
     });
+    const db = createDb(config);
     writeLocalStack({ endpoint: dynamo.endpoint, tableName: localTableName });
-
-    // Imported only now: these modules read their configuration when loaded, as a Lambda does at cold start.
-    const { createApiKey, ownerOfKey } = await import('#lib/data/api-keys.ts');
-    const { startGateway } = await import('./gateway.ts');
 
     // Keys are stored hashed, so the development key is kept in the (git-ignored) data folder to be shown again.
     let key = persistedSecret(DEV_KEY_FILE, () => '');
-    if (key === '' || (await ownerOfKey(key)) !== DEV_OWNER) {
-      key = (await createApiKey(DEV_OWNER, 'development key')).key;
+    if (key === '' || (await ownerOfKey(db, key)) !== DEV_OWNER) {
+      key = (await createApiKey(db, DEV_OWNER, 'development key')).key;
       saveSecret(DEV_KEY_FILE, key);
     }
 
@@ -52,6 +56,8 @@ async function main() {
     }
 
     const gateway = await startGateway({
+      config,
+      db,
       port,
       authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
     });

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import { db, tableName } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/dynamodb.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey, ownerPartition } from './keys.ts';
 import { transactWrite } from './transact.ts';
 
@@ -10,9 +10,9 @@ export type ApiKeyRecord = { prefix: string; owner: string; label: string; creat
 export const OWNER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;
 
 /** Who holds this key, or null for an unknown or revoked key. One strongly consistent GetItem. */
-export async function ownerOfKey(key: string): Promise<string | null> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: apiKeyKey(hashApiKey(key)), ConsistentRead: true }),
+export async function ownerOfKey(db: Db, key: string): Promise<string | null> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: apiKeyKey(hashApiKey(key)), ConsistentRead: true }),
   );
   if (!Item || Item.revoked === true) return null;
   return Item.owner as string;
@@ -22,7 +22,11 @@ export async function ownerOfKey(key: string): Promise<string | null> {
  * Creates a key and returns it: the only time it exists outside the caller. Three items are written in
  * one transaction: the hash (for the authorizer), the prefix (for revoking) and the owner's listing.
  */
-export async function createApiKey(owner: string, label: string): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(
+  db: Db,
+  owner: string,
+  label: string,
+): Promise<{ key: string; record: ApiKeyRecord }> {
   if (!OWNER_ID_PATTERN.test(owner)) throw new Error(`Invalid owner id "${owner}"`);
   for (;;) {
     const key = generateApiKey();
@@ -35,24 +39,24 @@ export async function createApiKey(owner: string, label: string): Promise<{ key:
       revoked: false,
     };
     const fresh = 'attribute_not_exists(pk)';
-    const failed = await transactWrite([
+    const failed = await transactWrite(db, [
       {
         Put: {
-          TableName: tableName,
+          TableName: db.tableName,
           Item: { ...apiKeyKey(hash), kind: 'api-key', ...record },
           ConditionExpression: fresh,
         },
       },
       {
         Put: {
-          TableName: tableName,
+          TableName: db.tableName,
           Item: { ...apiKeyPrefixKey(record.prefix), kind: 'api-key-prefix', hash, ...record },
           ConditionExpression: fresh,
         },
       },
       {
         Put: {
-          TableName: tableName,
+          TableName: db.tableName,
           Item: { ...ownerApiKeyKey(owner, record.prefix), kind: 'owner-api-key', hash, ...record },
           ConditionExpression: fresh,
         },
@@ -63,13 +67,13 @@ export async function createApiKey(owner: string, label: string): Promise<{ key:
   }
 }
 
-export async function listApiKeys(owner: string): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(db: Db, owner: string): Promise<ApiKeyRecord[]> {
   const records: ApiKeyRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await db.send(
+    const page = await db.client.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: db.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': ownerPartition(owner), ':prefix': 'APIKEY#' },
         ExclusiveStartKey: start,
@@ -90,21 +94,21 @@ export async function listApiKeys(owner: string): Promise<ApiKeyRecord[]> {
 }
 
 /** Revokes the key with this display prefix; false when there is none. */
-export async function revokeApiKey(prefix: string): Promise<boolean> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: apiKeyPrefixKey(prefix), ConsistentRead: true }),
+export async function revokeApiKey(db: Db, prefix: string): Promise<boolean> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: apiKeyPrefixKey(prefix), ConsistentRead: true }),
   );
   if (!Item) return false;
   const revoke = (Key: Record<string, unknown>) => ({
     Update: {
-      TableName: tableName,
+      TableName: db.tableName,
       Key,
       UpdateExpression: 'SET revoked = :true',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':true': true },
     },
   });
-  await transactWrite([
+  await transactWrite(db, [
     revoke(apiKeyKey(Item.hash)),
     revoke(apiKeyPrefixKey(prefix)),
     revoke(ownerApiKeyKey(Item.owner, prefix)),

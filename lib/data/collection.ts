@@ -3,8 +3,7 @@
  * and listing by Query (never Scan) in id or name order.
  */
 import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { positiveIntegerEnv } from '#lib/config.ts';
-import { db, tableName } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/dynamodb.ts';
 import { NameTakenError, NotFoundError, QuotaExceededError, ServiceUnavailableError } from '#lib/errors.ts';
 import { type TableKey, tableDefinition } from '#lib/table.ts';
 import {
@@ -18,9 +17,6 @@ import {
   sequenceKey,
 } from './keys.ts';
 import { transactWrite } from './transact.ts';
-
-/** Most items one owner may hold per kind; enforced inside the store transaction. */
-export const maxItemsPerOwner = positiveIntegerEnv('MAX_ITEMS_PER_OWNER', 10_000);
 
 /** Attributes every stored space and domain carries. */
 export type StoredItem = TableKey & {
@@ -49,19 +45,19 @@ export type ListQuery = {
 
 export type ListResult<Item> = { items: Item[]; total: number };
 
-export async function getItem<Item extends StoredItem>(owner: string, kind: Kind, id: number): Promise<Item> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: itemKey(owner, kind, id), ConsistentRead: true }),
+export async function getItem<Item extends StoredItem>(db: Db, owner: string, kind: Kind, id: number): Promise<Item> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: itemKey(owner, kind, id), ConsistentRead: true }),
   );
   if (!Item) throw new NotFoundError();
   return Item as Item;
 }
 
 /** Atomic per-owner sequence: ids increase and are never reused; a failed store leaves a gap. */
-async function allocateId(owner: string, kind: Kind): Promise<number> {
-  const { Attributes } = await db.send(
+async function allocateId(db: Db, owner: string, kind: Kind): Promise<number> {
+  const { Attributes } = await db.client.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: db.tableName,
       Key: sequenceKey(owner, kind),
       UpdateExpression: 'ADD #last :one',
       ExpressionAttributeNames: { '#last': 'last' },
@@ -72,16 +68,16 @@ async function allocateId(owner: string, kind: Kind): Promise<number> {
   return Attributes?.last as number;
 }
 
-function counterUpdate(owner: string, kind: Kind, delta: 1 | -1) {
+function counterUpdate(db: Db, owner: string, kind: Kind, delta: 1 | -1) {
   const guardQuota = delta > 0;
   return {
     Update: {
-      TableName: tableName,
+      TableName: db.tableName,
       Key: counterKey(owner, kind),
       UpdateExpression: 'ADD #total :delta',
       ...(guardQuota ? { ConditionExpression: 'attribute_not_exists(#total) OR #total < :quota' } : {}),
       ExpressionAttributeNames: { '#total': 'total' },
-      ExpressionAttributeValues: { ':delta': delta, ...(guardQuota ? { ':quota': maxItemsPerOwner } : {}) },
+      ExpressionAttributeValues: { ':delta': delta, ...(guardQuota ? { ':quota': db.maxItemsPerOwner } : {}) },
     },
   };
 }
@@ -92,27 +88,28 @@ export function guardItem(key: TableKey, owner: string, kind: Kind, id: number) 
 
 /** Writes the item, its name guard and the counter in one transaction: all or nothing. */
 export async function insertItem<Item extends StoredItem>(
+  db: Db,
   owner: string,
   kind: Kind,
   guardKey: TableKey,
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
 ): Promise<Item> {
-  const id = await allocateId(owner, kind);
+  const id = await allocateId(db, owner, kind);
   const fields = build(id, new Date().toISOString());
   const item = { ...itemKey(owner, kind, id), lsi1sk: nameSortKey(kind, fields.fold, id), kind, ...fields } as Item;
-  const failed = await transactWrite([
-    { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+  const failed = await transactWrite(db, [
+    { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Put: {
-        TableName: tableName,
+        TableName: db.tableName,
         Item: guardItem(guardKey, owner, kind, id),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    counterUpdate(owner, kind, 1),
+    counterUpdate(db, owner, kind, 1),
   ]);
   if (failed?.[1]) throw new NameTakenError();
-  if (failed?.[2]) throw new QuotaExceededError(kind, maxItemsPerOwner);
+  if (failed?.[2]) throw new QuotaExceededError(kind, db.maxItemsPerOwner);
   if (failed) throw new Error(`Sequence for ${kind} handed out id ${id} twice`);
   return item;
 }
@@ -124,13 +121,19 @@ const MAX_DELETE_ATTEMPTS = 5;
  * depends on the name, so the item is read first and the delete is conditional on the name not having
  * changed since; a concurrent rename or delete makes it read again.
  */
-export async function deleteItem(owner: string, kind: Kind, id: number, guardKeyOf: (item: StoredItem) => TableKey) {
+export async function deleteItem(
+  db: Db,
+  owner: string,
+  kind: Kind,
+  id: number,
+  guardKeyOf: (item: StoredItem) => TableKey,
+) {
   for (let attempt = 1; attempt <= MAX_DELETE_ATTEMPTS; attempt++) {
-    const item = await getItem(owner, kind, id);
-    const failed = await transactWrite([
+    const item = await getItem(db, owner, kind, id);
+    const failed = await transactWrite(db, [
       {
         Delete: {
-          TableName: tableName,
+          TableName: db.tableName,
           Key: itemKey(owner, kind, id),
           ConditionExpression: '#fold = :fold',
           ExpressionAttributeNames: { '#fold': 'fold' },
@@ -139,14 +142,14 @@ export async function deleteItem(owner: string, kind: Kind, id: number, guardKey
       },
       {
         Delete: {
-          TableName: tableName,
+          TableName: db.tableName,
           Key: guardKeyOf(item),
           ConditionExpression: '#id = :id AND #owner = :owner',
           ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
           ExpressionAttributeValues: { ':id': id, ':owner': owner },
         },
       },
-      counterUpdate(owner, kind, -1),
+      counterUpdate(db, owner, kind, -1),
     ]);
     if (!failed) return;
     if (!failed[0]) throw new Error(`Name guard of ${kind} ${id} does not point back to it`);
@@ -154,9 +157,9 @@ export async function deleteItem(owner: string, kind: Kind, id: number, guardKey
   throw new ServiceUnavailableError();
 }
 
-export async function countItems(owner: string, kind: Kind): Promise<number> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: counterKey(owner, kind), ConsistentRead: true }),
+export async function countItems(db: Db, owner: string, kind: Kind): Promise<number> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: counterKey(owner, kind), ConsistentRead: true }),
   );
   return (Item?.total as number | undefined) ?? 0;
 }
@@ -172,11 +175,11 @@ export function collectionRange(kind: Kind): { from: string; to: string } {
   return { from, to: `${from.slice(0, -1)}${String.fromCharCode(from.charCodeAt(from.length - 1) + 1)}` };
 }
 
-function baseQuery(owner: string, kind: Kind, query: ListQuery): QueryCommandInput {
+function baseQuery(db: Db, owner: string, kind: Kind, query: ListQuery): QueryCommandInput {
   const byName = query.sortBy === 'name';
   const { from, to } = collectionRange(kind);
   return {
-    TableName: tableName,
+    TableName: db.tableName,
     ...(byName ? { IndexName: tableDefinition.byNameIndex.indexName } : {}),
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
     ExpressionAttributeNames: { '#pk': 'pk', '#sk': byName ? tableDefinition.byNameIndex.sortKey : 'sk' },
@@ -194,11 +197,13 @@ function startKey(owner: string, kind: Kind, query: ListQuery, after: Position) 
 type Key = Record<string, unknown>;
 
 /** Reads up to `limit` items from `start`, following DynamoDB's pages if a response stops short. */
-async function readPage(input: QueryCommandInput, start: Key | undefined, limit: number) {
+async function readPage(db: Db, input: QueryCommandInput, start: Key | undefined, limit: number) {
   const items: Record<string, unknown>[] = [];
   let cursor = start;
   do {
-    const page = await db.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: cursor }));
+    const page = await db.client.send(
+      new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: cursor }),
+    );
     items.push(...(page.Items ?? []));
     cursor = page.LastEvaluatedKey;
   } while (cursor && items.length < limit);
@@ -206,15 +211,15 @@ async function readPage(input: QueryCommandInput, start: Key | undefined, limit:
 }
 
 /** Walks past `count` items reading keys only; returns where the walk stopped, or null past the end. */
-async function skipItems(input: QueryCommandInput, count: number): Promise<Key | null> {
+async function skipItems(db: Db, input: QueryCommandInput, count: number): Promise<Key | null> {
   // A start key holds exactly the table's keys, plus the index's sort key when querying the index.
   const keyNames = input.IndexName ? ['#pk', 'sk', tableDefinition.byNameIndex.sortKey] : ['#pk', 'sk'];
-  const keys = await readPage({ ...input, ProjectionExpression: keyNames.join(', ') }, undefined, count);
+  const keys = await readPage(db, { ...input, ProjectionExpression: keyNames.join(', ') }, undefined, count);
   return keys.length === count ? (keys.at(-1) as Key) : null;
 }
 
 /** Search is a substring match on the folded name, so it filters a walk of the owner's collection. */
-async function searchItems<Item>(input: QueryCommandInput, query: ListQuery): Promise<ListResult<Item>> {
+async function searchItems<Item>(db: Db, input: QueryCommandInput, query: ListQuery): Promise<ListResult<Item>> {
   const offset = (query.page - 1) * query.perPage;
   const filtered: QueryCommandInput = {
     ...input,
@@ -226,7 +231,7 @@ async function searchItems<Item>(input: QueryCommandInput, query: ListQuery): Pr
   let total = 0;
   let cursor: Key | undefined;
   do {
-    const page = await db.send(new QueryCommand({ ...filtered, ExclusiveStartKey: cursor }));
+    const page = await db.client.send(new QueryCommand({ ...filtered, ExclusiveStartKey: cursor }));
     for (const item of page.Items ?? []) {
       if (total >= offset && items.length < query.perPage) items.push(item as Item);
       total++;
@@ -240,21 +245,21 @@ async function searchItems<Item>(input: QueryCommandInput, query: ListQuery): Pr
  * One page of an owner's collection. The first page and cursor pages read about `perPage` items,
  * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection.
  */
-export async function listItems<Item>(owner: string, kind: Kind, query: ListQuery): Promise<ListResult<Item>> {
-  const input = baseQuery(owner, kind, query);
+export async function listItems<Item>(db: Db, owner: string, kind: Kind, query: ListQuery): Promise<ListResult<Item>> {
+  const input = baseQuery(db, owner, kind, query);
   const search = foldName(query.search);
-  if (search !== '') return searchItems<Item>(input, { ...query, search });
+  if (search !== '') return searchItems<Item>(db, input, { ...query, search });
 
   const { after, page, perPage } = query;
   if (after || page === 1) {
     const start = after ? startKey(owner, kind, query, after) : undefined;
-    const [items, total] = await Promise.all([readPage(input, start, perPage), countItems(owner, kind)]);
+    const [items, total] = await Promise.all([readPage(db, input, start, perPage), countItems(db, owner, kind)]);
     return { items: items as Item[], total };
   }
-  const total = await countItems(owner, kind);
+  const total = await countItems(db, owner, kind);
   const offset = (page - 1) * perPage;
   if (offset >= total) return { items: [], total };
-  const start = await skipItems(input, offset);
-  const items = start ? await readPage(input, start, perPage) : [];
+  const start = await skipItems(db, input, offset);
+  const items = start ? await readPage(db, input, start, perPage) : [];
   return { items: items as Item[], total };
 }

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/dynamodb.ts';
 import { NotFoundError, ValidationError } from '#lib/errors.ts';
 import { loopMessage, pageHost } from '#lib/schemas/domains.ts';
 import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
@@ -19,12 +19,12 @@ type PageAttribute = keyof typeof pageFields;
 
 const hostOf = pageHost;
 
-export const showDomain = (owner: string, id: number) => getItem<DomainItem>(owner, kind, id);
+export const showDomain = (db: Db, owner: string, id: number) => getItem<DomainItem>(db, owner, kind, id);
 
-export const listDomains = (owner: string, query: ListQuery) => listItems<DomainItem>(owner, kind, query);
+export const listDomains = (db: Db, owner: string, query: ListQuery) => listItems<DomainItem>(db, owner, kind, query);
 
-export const storeDomain = (owner: string, domain: NewDomain) =>
-  insertItem<DomainItem>(owner, kind, domainNameGuardKey(domain.name), (id, now) => ({
+export const storeDomain = (db: Db, owner: string, domain: NewDomain) =>
+  insertItem<DomainItem>(db, owner, kind, domainNameGuardKey(domain.name), (id, now) => ({
     id,
     name: domain.name,
     fold: domain.name,
@@ -34,16 +34,16 @@ export const storeDomain = (owner: string, domain: NewDomain) =>
     updatedAt: now,
   }));
 
-export const destroyDomain = (owner: string, id: number) =>
-  deleteItem(owner, kind, id, (item) => domainNameGuardKey(item.name));
+export const destroyDomain = (db: Db, owner: string, id: number) =>
+  deleteItem(db, owner, kind, id, (item) => domainNameGuardKey(item.name));
 
 /**
  * One conditional write: the item must exist and no new page may point at the domain's own name.
  * The stored name is only known to DynamoDB, so the loop check is part of the condition.
  */
-export async function updateDomain(owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
+export async function updateDomain(db: Db, owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
   const present = (Object.keys(pageFields) as PageAttribute[]).filter((field) => changes[field] !== undefined);
-  if (present.length === 0) return showDomain(owner, id);
+  if (present.length === 0) return showDomain(db, owner, id);
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': new Date().toISOString() };
   const sets = ['#updatedAt = :updatedAt'];
@@ -61,9 +61,9 @@ export async function updateDomain(owner: string, id: number, changes: DomainCha
     }
   }
   try {
-    const { Attributes } = await db.send(
+    const { Attributes } = await db.client.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: db.tableName,
         Key: itemKey(owner, kind, id),
         UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: conditions.join(' AND '),

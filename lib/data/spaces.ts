@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/dynamodb.ts';
 import { NameTakenError, NotFoundError, ServiceUnavailableError } from '#lib/errors.ts';
 import {
   deleteItem,
@@ -22,12 +22,12 @@ export type SpaceChanges = { name?: string; color?: number };
 
 const guardKeyOf = (owner: string) => (item: Pick<StoredItem, 'fold'>) => spaceNameGuardKey(owner, item.fold);
 
-export const showSpace = (owner: string, id: number) => getItem<SpaceItem>(owner, kind, id);
+export const showSpace = (db: Db, owner: string, id: number) => getItem<SpaceItem>(db, owner, kind, id);
 
-export const listSpaces = (owner: string, query: ListQuery) => listItems<SpaceItem>(owner, kind, query);
+export const listSpaces = (db: Db, owner: string, query: ListQuery) => listItems<SpaceItem>(db, owner, kind, query);
 
-export const storeSpace = (owner: string, space: NewSpace) =>
-  insertItem<SpaceItem>(owner, kind, spaceNameGuardKey(owner, foldName(space.name)), (id, now) => ({
+export const storeSpace = (db: Db, owner: string, space: NewSpace) =>
+  insertItem<SpaceItem>(db, owner, kind, spaceNameGuardKey(owner, foldName(space.name)), (id, now) => ({
     id,
     name: space.name,
     fold: foldName(space.name),
@@ -36,7 +36,7 @@ export const storeSpace = (owner: string, space: NewSpace) =>
     updatedAt: now,
   }));
 
-export const destroySpace = (owner: string, id: number) => deleteItem(owner, kind, id, guardKeyOf(owner));
+export const destroySpace = (db: Db, owner: string, id: number) => deleteItem(db, owner, kind, id, guardKeyOf(owner));
 
 /** SET clauses for the plain fields; the name is handled apart because it moves the guard. */
 function setClauses(changes: SpaceChanges, now: string) {
@@ -62,8 +62,8 @@ const MAX_RENAME_ATTEMPTS = 5;
  * Updates in one conditional write when the name's folded form is unchanged (one round trip). A real
  * rename returns the current item from the failed condition and then moves the guard in a transaction.
  */
-export async function updateSpace(owner: string, id: number, changes: SpaceChanges): Promise<SpaceItem> {
-  if (changes.name === undefined && changes.color === undefined) return showSpace(owner, id);
+export async function updateSpace(db: Db, owner: string, id: number, changes: SpaceChanges): Promise<SpaceItem> {
+  if (changes.name === undefined && changes.color === undefined) return showSpace(db, owner, id);
   const key = itemKey(owner, kind, id);
   for (let attempt = 1; attempt <= MAX_RENAME_ATTEMPTS; attempt++) {
     const now = new Date().toISOString();
@@ -71,9 +71,9 @@ export async function updateSpace(owner: string, id: number, changes: SpaceChang
     const fold = changes.name === undefined ? undefined : foldName(changes.name);
     let current: SpaceItem;
     try {
-      const { Attributes } = await db.send(
+      const { Attributes } = await db.client.send(
         new UpdateCommand({
-          TableName: tableName,
+          TableName: db.tableName,
           Key: key,
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: fold === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #fold = :fold',
@@ -89,7 +89,7 @@ export async function updateSpace(owner: string, id: number, changes: SpaceChang
       if (!found || changes.name === undefined) throw new NotFoundError();
       current = found;
     }
-    const renamed = await renameSpace(owner, current, { ...changes, name: changes.name }, now);
+    const renamed = await renameSpace(db, owner, current, { ...changes, name: changes.name }, now);
     if (renamed) return renamed;
   }
   throw new ServiceUnavailableError();
@@ -97,6 +97,7 @@ export async function updateSpace(owner: string, id: number, changes: SpaceChang
 
 /** Moves the name guard and updates the item atomically; null when the item changed meanwhile. */
 async function renameSpace(
+  db: Db,
   owner: string,
   current: SpaceItem,
   changes: SpaceChanges & { name: string },
@@ -105,10 +106,10 @@ async function renameSpace(
   const fold = foldName(changes.name);
   const { names, values, sets } = setClauses(changes, now);
   const lsi1sk = nameSortKey(kind, fold, current.id);
-  const failed = await transactWrite([
+  const failed = await transactWrite(db, [
     {
       Update: {
-        TableName: tableName,
+        TableName: db.tableName,
         Key: itemKey(owner, kind, current.id),
         UpdateExpression: `SET ${[...sets, '#fold = :fold', '#lsi1sk = :lsi1sk'].join(', ')}`,
         ConditionExpression: '#fold = :oldFold',
@@ -118,7 +119,7 @@ async function renameSpace(
     },
     {
       Delete: {
-        TableName: tableName,
+        TableName: db.tableName,
         Key: spaceNameGuardKey(owner, current.fold),
         ConditionExpression: '#id = :id',
         ExpressionAttributeNames: { '#id': 'id' },
@@ -127,7 +128,7 @@ async function renameSpace(
     },
     {
       Put: {
-        TableName: tableName,
+        TableName: db.tableName,
         Item: guardItem(spaceNameGuardKey(owner, fold), owner, kind, current.id),
         ConditionExpression: 'attribute_not_exists(pk)',
       },

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/dynamodb.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -23,10 +23,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Conflicts with concurrent transactions on the same items (e.g. the owner's counter) are retried with
  * jittered backoff; the SDK does not retry them because they are not throttling.
  */
-export async function transactWrite(items: TransactItems): Promise<FailedConditions | null> {
+export async function transactWrite(db: Db, items: TransactItems): Promise<FailedConditions | null> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      await db.client.send(new TransactWriteCommand({ TransactItems: items }));
       return null;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { MAX_ID } from '#lib/data/keys.ts';
 import { NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
 import { type Fields, parseBody } from './body.ts';
+import { header } from './headers.ts';
 import { errorResponder, type Reply, replySerializer } from './middleware.ts';
 
 export type ApiRequest = {
@@ -20,14 +21,6 @@ export type ApiRequest = {
 
 const ID_PATTERN = /^[1-9]\d*$/;
 
-function header(event: APIGatewayProxyEvent, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === wanted && value !== undefined) return value;
-  }
-  return undefined;
-}
-
 function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
   const owner = event.requestContext?.authorizer?.ownerId;
   if (typeof owner !== 'string' || owner === '') throw new UnauthenticatedError();
@@ -40,7 +33,7 @@ function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
       if (!(id <= MAX_ID)) throw new NotFoundError();
       return id;
     },
-    body: () => parseBody(event.body, event.isBase64Encoded, header(event, 'content-type')),
+    body: () => parseBody(event.body, event.isBase64Encoded, header(event.headers, 'content-type')),
     query() {
       const multi = event.multiValueQueryStringParameters ?? {};
       const single = event.queryStringParameters ?? {};
@@ -52,8 +45,6 @@ function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
     },
   };
 }
-
-export { header };
 
 export const ok = (body: unknown): Reply => ({ statusCode: 200, body });
 export const created = (body: unknown): Reply => ({ statusCode: 201, body });

@@ -1,18 +1,17 @@
 /** The list envelope: data, links and meta, with a signed cursor on the way to the next page. */
 
-import { type CursorScope, decodeCursor, encodeCursor } from '#lib/cursor.ts';
+import type { CursorScope, CursorSigner } from '#lib/cursor.ts';
 import type { ListQuery, ListResult, StoredItem } from '#lib/data/collection.ts';
 import type { Kind } from '#lib/data/keys.ts';
 import type { ListEnvelope } from '#lib/resources.ts';
 import type { ListParams } from '#lib/schemas/list.ts';
-import { type ApiRequest, header } from './handler.ts';
+import type { ApiRequest } from './handler.ts';
+import { header } from './headers.ts';
 
 /** The data module's query for these parameters; a cursor overrides `page` and says where to resume. */
-export function listQueryFor(
-  request: ApiRequest,
-  kind: Kind,
-  params: ListParams,
-): { query: ListQuery; scope: CursorScope } {
+export type PageRequest = { query: ListQuery; scope: CursorScope; cursors: CursorSigner };
+
+export function listQueryFor(request: ApiRequest, kind: Kind, params: ListParams, cursors: CursorSigner): PageRequest {
   const scope: CursorScope = {
     owner: request.owner,
     kind,
@@ -29,26 +28,26 @@ export function listQueryFor(
     page: params.page,
   };
   if (params.cursor !== undefined) {
-    const { page, id, fold } = decodeCursor(scope, params.cursor);
+    const { page, id, fold } = cursors.decode(scope, params.cursor);
     Object.assign(query, { page, after: { id, fold } });
   }
-  return { query, scope };
+  return { query, scope, cursors };
 }
 
 /** The URL the client called, as API Gateway saw it (stage and base path included). */
 function basePath(request: ApiRequest): string {
   const { event } = request;
   // A client can send its own X-Forwarded-Proto: only `http` is taken from it, anything else is https.
-  const forwarded = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const forwarded = header(event.headers, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   const proto = forwarded === 'http' ? 'http' : 'https';
-  const host = header(event, 'host') ?? event.requestContext.domainName;
+  const host = header(event.headers, 'host') ?? event.requestContext.domainName;
   return `${proto}://${host}${event.requestContext.path ?? event.path}`;
 }
 
 export function listEnvelope<Item extends StoredItem, Resource>(
   request: ApiRequest,
   params: ListParams,
-  { query, scope }: { query: ListQuery; scope: CursorScope },
+  { query, scope, cursors }: PageRequest,
   result: ListResult<Item>,
   present: (item: Item) => Resource,
 ): ListEnvelope<Resource> {
@@ -58,7 +57,7 @@ export function listEnvelope<Item extends StoredItem, Resource>(
   const offset = (page - 1) * perPage;
   const last = result.items.at(-1);
   const hasNext = last !== undefined && offset + result.items.length < result.total;
-  const nextCursor = hasNext ? encodeCursor(scope, { page: page + 1, id: last.id, fold: last.fold }) : null;
+  const nextCursor = hasNext ? cursors.encode(scope, { page: page + 1, id: last.id, fold: last.fold }) : null;
 
   const link = (target: number, cursor?: string) => {
     const url = new URLSearchParams();

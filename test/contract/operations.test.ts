@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { db } from '#lib/dynamodb.ts';
 import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { db } from '#test/support/database.ts';
 import { type Client, newClient, type Reply, send, startTestGateway } from '#test/support/http.ts';
 import { checkResponse, document, seen } from '#test/support/openapi.ts';
 
@@ -56,7 +56,7 @@ async function pathWithItem(op: Operation): Promise<string> {
 async function withDatabaseFailure(name: string, act: () => Promise<Reply>): Promise<Reply> {
   const error = Object.assign(new Error(`Injected ${name}`), { name, $metadata: { httpStatusCode: 400 } });
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  db.middlewareStack.add(
+  db.client.middlewareStack.add(
     () => async () => {
       throw error;
     },
@@ -67,7 +67,7 @@ async function withDatabaseFailure(name: string, act: () => Promise<Reply>): Pro
     expect(logged).toHaveBeenCalledWith(expect.stringContaining(name));
     return reply;
   } finally {
-    db.middlewareStack.remove('contractFault');
+    db.client.middlewareStack.remove('contractFault');
     logged.mockRestore();
   }
 }

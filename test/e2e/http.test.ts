@@ -3,6 +3,7 @@ import type { Gateway } from '#infra/local/gateway.ts';
 import { generateApiKey } from '#lib/auth/api-key.ts';
 import { createApiKey, revokeApiKey } from '#lib/data/api-keys.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { db } from '#test/support/database.ts';
 import { startTestGateway } from '#test/support/http.ts';
 import { keyClient, NOT_FOUND, newClient, sendJson, UNAUTHENTICATED } from './helpers.ts';
 
@@ -60,7 +61,7 @@ describe.concurrent('authentication (401)', () => {
 
   it('accepts the scheme in any case', async () => {
     // Prepare
-    const { key } = await createApiKey(`owner-${Date.now()}-case`, 'test');
+    const { key } = await createApiKey(db, `owner-${Date.now()}-case`, 'test');
     // Act
     const reply = await sendJson(`${gateway.url}/api/v1/spaces`, 'GET', {
       headers: { Authorization: `bearer ${key}` },
@@ -72,11 +73,11 @@ describe.concurrent('authentication (401)', () => {
   it('refuses a key once it is revoked, on every operation', async () => {
     // Prepare
     const owner = `owner-${Date.now()}-revoked`;
-    const { key, record } = await createApiKey(owner, 'to revoke');
+    const { key, record } = await createApiKey(db, owner, 'to revoke');
     const api = keyClient(gateway, key);
     expect((await api.post('/api/v1/spaces', { name: 'Before' })).status).toBe(201);
     // Act
-    await revokeApiKey(record.prefix);
+    await revokeApiKey(db, record.prefix);
     const replies = await Promise.all(
       operations.map(({ method, path, form }) => api.request(method, path, form ? { form } : {})),
     );
@@ -90,10 +91,10 @@ describe.concurrent('authentication (401)', () => {
   it('keeps another key of the same owner working after one is revoked', async () => {
     // Prepare
     const owner = `owner-${Date.now()}-two-keys`;
-    const [first, second] = await Promise.all([createApiKey(owner, 'a'), createApiKey(owner, 'b')]);
+    const [first, second] = await Promise.all([createApiKey(db, owner, 'a'), createApiKey(db, owner, 'b')]);
     await keyClient(gateway, first.key).post('/api/v1/spaces', { name: 'Shared' });
     // Act
-    await revokeApiKey(first.record.prefix);
+    await revokeApiKey(db, first.record.prefix);
     const reply = await keyClient(gateway, second.key).get('/api/v1/spaces');
     // Assess
     expect(reply.status).toBe(200);

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
+import { config } from '#test/support/database.ts';
 import { startTestGateway } from '#test/support/http.ts';
 import { keyClient, UNAUTHENTICATED } from './helpers.ts';
 
@@ -17,7 +18,7 @@ afterAll(() => gateway.close());
 
 /** Runs the key tool as a user would, against this file's table on the test DynamoDB Local. */
 async function keys(...args: string[]) {
-  const table = ['--table', process.env.TABLE_NAME as string, '--endpoint', process.env.DYNAMODB_ENDPOINT as string];
+  const table = ['--table', config.tableName, '--endpoint', config.dynamodbEndpoint as string];
   const { stdout, stderr } = await run('npx', ['tsx', 'scripts/keys.ts', ...args, ...table], {
     cwd: projectRoot,
     env: { ...process.env, AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },

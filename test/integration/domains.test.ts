@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
 import { NameTakenError, NotFoundError, ValidationError } from '#lib/errors.ts';
+import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
@@ -25,56 +26,59 @@ describe.concurrent('domains data module', () => {
     const owner = newOwner();
     const name = newName();
     // Act
-    const stored = await storeDomain(owner, { name, indexPage: 'https://a.example/', notFoundPage: null });
-    const second = await storeDomain(owner, plain(newName()));
+    const stored = await storeDomain(db, owner, { name, indexPage: 'https://a.example/', notFoundPage: null });
+    const second = await storeDomain(db, owner, plain(newName()));
     // Assess
     expect(stored).toMatchObject({ id: 1, name, indexPage: 'https://a.example/', notFoundPage: null });
     expect(second.id).toBe(2);
-    expect(await showDomain(owner, 1)).toMatchObject({ name, indexPage: 'https://a.example/', notFoundPage: null });
-    expect(await countItems(owner, 'domain')).toBe(2);
-    expect(await countItems(owner, 'space')).toBe(0);
+    expect(await showDomain(db, owner, 1)).toMatchObject({ name, indexPage: 'https://a.example/', notFoundPage: null });
+    expect(await countItems(db, owner, 'domain')).toBe(2);
+    expect(await countItems(db, owner, 'space')).toBe(0);
   });
 
   it('keeps a domain name unique across all owners until it is deleted', async () => {
     // Prepare
     const [alice, bob] = [newOwner(), newOwner()];
     const name = newName();
-    const stored = await storeDomain(alice, plain(name));
+    const stored = await storeDomain(db, alice, plain(name));
     // Act
-    const taken = rejection(storeDomain(bob, plain(name)));
-    const takenBySelf = rejection(storeDomain(alice, plain(name)));
+    const taken = rejection(storeDomain(db, bob, plain(name)));
+    const takenBySelf = rejection(storeDomain(db, alice, plain(name)));
     // Assess
     expect(await taken).toBeInstanceOf(NameTakenError);
     expect(await takenBySelf).toBeInstanceOf(NameTakenError);
-    expect(await countItems(bob, 'domain')).toBe(0);
-    await destroyDomain(alice, stored.id);
-    await expect(storeDomain(bob, plain(name))).resolves.toMatchObject({ name });
+    expect(await countItems(db, bob, 'domain')).toBe(0);
+    await destroyDomain(db, alice, stored.id);
+    await expect(storeDomain(db, bob, plain(name))).resolves.toMatchObject({ name });
   });
 
   it('never reuses an id after a delete', async () => {
     // Prepare
     const owner = newOwner();
-    for (let i = 0; i < 3; i++) await storeDomain(owner, plain(newName()));
-    await destroyDomain(owner, 3);
+    for (let i = 0; i < 3; i++) await storeDomain(db, owner, plain(newName()));
+    await destroyDomain(db, owner, 3);
     // Act
-    const next = await storeDomain(owner, plain(newName()));
+    const next = await storeDomain(db, owner, plain(newName()));
     // Assess
     expect(next.id).toBe(4);
-    expect(await countItems(owner, 'domain')).toBe(3);
+    expect(await countItems(db, owner, 'domain')).toBe(3);
   });
 
   it('updates pages partially: undefined keeps, null clears, a URL sets', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeDomain(owner, {
+    const stored = await storeDomain(db, owner, {
       name: newName(),
       indexPage: 'https://index.example/',
       notFoundPage: 'https://missing.example/',
     });
     // Act
-    const cleared = await updateDomain(owner, stored.id, { indexPage: null });
-    const set = await updateDomain(owner, stored.id, { indexPage: 'https://new.example/', notFoundPage: undefined });
-    const unchanged = await updateDomain(owner, stored.id, {});
+    const cleared = await updateDomain(db, owner, stored.id, { indexPage: null });
+    const set = await updateDomain(db, owner, stored.id, {
+      indexPage: 'https://new.example/',
+      notFoundPage: undefined,
+    });
+    const unchanged = await updateDomain(db, owner, stored.id, {});
     // Assess
     expect(cleared).toMatchObject({ name: stored.name, indexPage: null, notFoundPage: 'https://missing.example/' });
     expect(set).toMatchObject({ indexPage: 'https://new.example/', notFoundPage: 'https://missing.example/' });
@@ -85,16 +89,19 @@ describe.concurrent('domains data module', () => {
   it('refuses a page on the domain itself, naming each looping field, and changes nothing', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeDomain(owner, { ...plain(newName()), notFoundPage: 'https://keep.example/' });
+    const stored = await storeDomain(db, owner, { ...plain(newName()), notFoundPage: 'https://keep.example/' });
     // Act
     const error = await rejection(
-      updateDomain(owner, stored.id, {
+      updateDomain(db, owner, stored.id, {
         indexPage: `https://${stored.name.toUpperCase()}/home`,
         notFoundPage: `http://${stored.name}./404`,
       }),
     );
     const single = await rejection(
-      updateDomain(owner, stored.id, { indexPage: 'https://fine.example/', notFoundPage: `https://${stored.name}` }),
+      updateDomain(db, owner, stored.id, {
+        indexPage: 'https://fine.example/',
+        notFoundPage: `https://${stored.name}`,
+      }),
     );
     // Assess
     expect(error).toBeInstanceOf(ValidationError);
@@ -105,7 +112,7 @@ describe.concurrent('domains data module', () => {
     expect((single as ValidationError).errors).toEqual({
       not_found_page: ['The not found page must not point to the domain itself.'],
     });
-    expect(await showDomain(owner, stored.id)).toMatchObject({
+    expect(await showDomain(db, owner, stored.id)).toMatchObject({
       indexPage: null,
       notFoundPage: 'https://keep.example/',
     });
@@ -114,29 +121,29 @@ describe.concurrent('domains data module', () => {
   it('deletes, releasing the name and the count', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeDomain(owner, plain(newName()));
+    const stored = await storeDomain(db, owner, plain(newName()));
     // Act
-    await destroyDomain(owner, stored.id);
+    await destroyDomain(db, owner, stored.id);
     // Assess
-    await expect(showDomain(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroyDomain(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await countItems(owner, 'domain')).toBe(0);
-    await expect(storeDomain(owner, plain(stored.name))).resolves.toMatchObject({ id: 2 });
+    await expect(showDomain(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroyDomain(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countItems(db, owner, 'domain')).toBe(0);
+    await expect(storeDomain(db, owner, plain(stored.name))).resolves.toMatchObject({ id: 2 });
   });
 
   it('cannot read, change or delete another owner’s domain', async () => {
     // Prepare
     const [owner, intruder] = [newOwner(), newOwner()];
-    const stored = await storeDomain(owner, plain(newName()));
+    const stored = await storeDomain(db, owner, plain(newName()));
     // Act / Assess
-    await expect(showDomain(intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateDomain(intruder, stored.id, { indexPage: 'https://x.example/' })).rejects.toBeInstanceOf(
+    await expect(showDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateDomain(db, intruder, stored.id, { indexPage: 'https://x.example/' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
-    await expect(updateDomain(intruder, stored.id, {})).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroyDomain(intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await showDomain(owner, stored.id)).toMatchObject({ indexPage: null });
-    expect(await listDomains(intruder, query())).toEqual({ items: [], total: 0 });
+    await expect(updateDomain(db, intruder, stored.id, {})).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroyDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await showDomain(db, owner, stored.id)).toMatchObject({ indexPage: null });
+    expect(await listDomains(db, intruder, query())).toEqual({ items: [], total: 0 });
   });
 });
 
@@ -146,17 +153,17 @@ describe.concurrent('listing domains', () => {
   // Stored in this order: ids 1..4
   const names = [`mango-${suffix}.example`, `apple-${suffix}.example`, `kiwi-${suffix}.example`, `apple-${suffix}.org`];
   const ready = (async () => {
-    for (const name of names) await storeDomain(owner, plain(name));
+    for (const name of names) await storeDomain(db, owner, plain(name));
   })();
 
   it('lists by id and by name in both directions', async () => {
     // Prepare
     await ready;
     // Act
-    const idDesc = await listDomains(owner, query());
-    const idAsc = await listDomains(owner, query({ sort: 'asc' }));
-    const nameAsc = await listDomains(owner, query({ sortBy: 'name', sort: 'asc' }));
-    const nameDesc = await listDomains(owner, query({ sortBy: 'name', sort: 'desc' }));
+    const idDesc = await listDomains(db, owner, query());
+    const idAsc = await listDomains(db, owner, query({ sort: 'asc' }));
+    const nameAsc = await listDomains(db, owner, query({ sortBy: 'name', sort: 'asc' }));
+    const nameDesc = await listDomains(db, owner, query({ sortBy: 'name', sort: 'desc' }));
     // Assess
     expect(idDesc.items.map((item) => item.id)).toEqual([4, 3, 2, 1]);
     expect(idAsc.items.map((item) => item.id)).toEqual([1, 2, 3, 4]);
@@ -169,8 +176,8 @@ describe.concurrent('listing domains', () => {
     // Prepare
     await ready;
     // Act
-    const apples = await listDomains(owner, query({ search: 'APPLE', sort: 'asc' }));
-    const org = await listDomains(owner, query({ search: '.org' }));
+    const apples = await listDomains(db, owner, query({ search: 'APPLE', sort: 'asc' }));
+    const org = await listDomains(db, owner, query({ search: '.org' }));
     // Assess
     expect(apples.items.map((item) => item.id)).toEqual([2, 4]);
     expect(apples.total).toBe(2);

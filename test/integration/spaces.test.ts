@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
 import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { NameTakenError, NotFoundError } from '#lib/errors.ts';
+import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
@@ -10,7 +11,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function storeAll(owner: string, names: string[]) {
   const stored = [];
-  for (const name of names) stored.push(await storeSpace(owner, { name, color: 1 }));
+  for (const name of names) stored.push(await storeSpace(db, owner, { name, color: 1 }));
   return stored;
 }
 
@@ -21,73 +22,75 @@ describe.concurrent('spaces data module', () => {
     const other = newOwner();
     // Act
     const [a, b, c] = await storeAll(owner, ['Alpha', 'Beta', 'Gamma']);
-    const first = await storeSpace(other, { name: 'Alpha', color: 6 });
+    const first = await storeSpace(db, other, { name: 'Alpha', color: 6 });
     // Assess
     expect([a?.id, b?.id, c?.id]).toEqual([1, 2, 3]);
     expect(first.id).toBe(1);
-    expect(await showSpace(owner, 2)).toMatchObject({ id: 2, name: 'Beta', color: 1 });
+    expect(await showSpace(db, owner, 2)).toMatchObject({ id: 2, name: 'Beta', color: 1 });
     expect(a?.createdAt).toMatch(ISO_UTC);
     expect(a?.updatedAt).toBe(a?.createdAt);
-    expect(await countItems(owner, 'space')).toBe(3);
-    expect(await countItems(other, 'space')).toBe(1);
-    expect(await countItems(newOwner(), 'space')).toBe(0);
+    expect(await countItems(db, owner, 'space')).toBe(3);
+    expect(await countItems(db, other, 'space')).toBe(1);
+    expect(await countItems(db, newOwner(), 'space')).toBe(0);
   });
 
   it('never reuses an id after a delete', async () => {
     // Prepare
     const owner = newOwner();
     await storeAll(owner, ['One', 'Two', 'Three']);
-    await destroySpace(owner, 3);
-    await destroySpace(owner, 1);
+    await destroySpace(db, owner, 3);
+    await destroySpace(db, owner, 1);
     // Act
-    const next = await storeSpace(owner, { name: 'Four', color: 2 });
+    const next = await storeSpace(db, owner, { name: 'Four', color: 2 });
     // Assess
     expect(next.id).toBe(4);
-    expect(await countItems(owner, 'space')).toBe(2);
+    expect(await countItems(db, owner, 'space')).toBe(2);
   });
 
   it('leaves a gap, not a reused id, when a store fails', async () => {
     // Prepare
     const owner = newOwner();
-    await storeSpace(owner, { name: 'Taken', color: 1 });
-    await expect(storeSpace(owner, { name: 'TAKEN', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await storeSpace(db, owner, { name: 'Taken', color: 1 });
+    await expect(storeSpace(db, owner, { name: 'TAKEN', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
     // Act
-    const next = await storeSpace(owner, { name: 'Free', color: 1 });
+    const next = await storeSpace(db, owner, { name: 'Free', color: 1 });
     // Assess
     expect(next.id).toBe(3);
-    expect(await countItems(owner, 'space')).toBe(2);
+    expect(await countItems(db, owner, 'space')).toBe(2);
   });
 
   it('keeps names unique per owner, ignoring case, but not across owners', async () => {
     // Prepare
     const owner = newOwner();
-    await storeSpace(owner, { name: 'Marketing', color: 1 });
+    await storeSpace(db, owner, { name: 'Marketing', color: 1 });
     // Act / Assess
-    await expect(storeSpace(owner, { name: 'marketing', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
-    await expect(storeSpace(owner, { name: 'MARKETING', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
-    await expect(storeSpace(owner, { name: 'Cafe\u0301', color: 1 })).resolves.toMatchObject({ name: 'Cafe\u0301' });
-    await expect(storeSpace(owner, { name: 'CAFÉ', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
-    await expect(storeSpace(newOwner(), { name: 'marketing', color: 1 })).resolves.toMatchObject({ id: 1 });
+    await expect(storeSpace(db, owner, { name: 'marketing', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'MARKETING', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'Cafe\u0301', color: 1 })).resolves.toMatchObject({
+      name: 'Cafe\u0301',
+    });
+    await expect(storeSpace(db, owner, { name: 'CAFÉ', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, newOwner(), { name: 'marketing', color: 1 })).resolves.toMatchObject({ id: 1 });
   });
 
   it('updates the color only, leaving the name', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(owner, { name: 'Design', color: 1 });
+    const stored = await storeSpace(db, owner, { name: 'Design', color: 1 });
     // Act
-    const updated = await updateSpace(owner, stored.id, { color: 5 });
+    const updated = await updateSpace(db, owner, stored.id, { color: 5 });
     // Assess
     expect(updated).toMatchObject({ id: stored.id, name: 'Design', color: 5, createdAt: stored.createdAt });
     expect(updated.updatedAt >= stored.updatedAt).toBe(true);
-    expect(await showSpace(owner, stored.id)).toMatchObject({ name: 'Design', color: 5 });
+    expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'Design', color: 5 });
   });
 
   it('returns the item unchanged when nothing is given', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(owner, { name: 'Still', color: 4 });
+    const stored = await storeSpace(db, owner, { name: 'Still', color: 4 });
     // Act
-    const updated = await updateSpace(owner, stored.id, {});
+    const updated = await updateSpace(db, owner, stored.id, {});
     // Assess
     expect(updated).toMatchObject({ name: 'Still', color: 4, updatedAt: stored.updatedAt });
   });
@@ -95,13 +98,13 @@ describe.concurrent('spaces data module', () => {
   it('renames to its own name in another case', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(owner, { name: 'sales', color: 1 });
+    const stored = await storeSpace(db, owner, { name: 'sales', color: 1 });
     // Act
-    const updated = await updateSpace(owner, stored.id, { name: 'SALES', color: 2 });
+    const updated = await updateSpace(db, owner, stored.id, { name: 'SALES', color: 2 });
     // Assess
     expect(updated).toMatchObject({ name: 'SALES', color: 2 });
-    expect(await showSpace(owner, stored.id)).toMatchObject({ name: 'SALES', color: 2 });
-    await expect(storeSpace(owner, { name: 'Sales', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'SALES', color: 2 });
+    await expect(storeSpace(db, owner, { name: 'Sales', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
   });
 
   it('renames and releases the old name, refusing a name another space holds', async () => {
@@ -109,24 +112,24 @@ describe.concurrent('spaces data module', () => {
     const owner = newOwner();
     const [first, second] = await storeAll(owner, ['Old', 'Other']);
     // Act
-    const renamed = await updateSpace(owner, first?.id ?? 0, { name: 'New' });
-    const clash = updateSpace(owner, first?.id ?? 0, { name: 'OTHER', color: 3 });
+    const renamed = await updateSpace(db, owner, first?.id ?? 0, { name: 'New' });
+    const clash = updateSpace(db, owner, first?.id ?? 0, { name: 'OTHER', color: 3 });
     // Assess
     expect(renamed).toMatchObject({ name: 'New', color: 1 });
     await expect(clash).rejects.toBeInstanceOf(NameTakenError);
-    expect(await showSpace(owner, first?.id ?? 0)).toMatchObject({ name: 'New', color: 1 });
-    await expect(storeSpace(owner, { name: 'new', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
-    await expect(storeSpace(owner, { name: 'old', color: 1 })).resolves.toMatchObject({ name: 'old' });
-    expect(await showSpace(owner, second?.id ?? 0)).toMatchObject({ name: 'Other' });
+    expect(await showSpace(db, owner, first?.id ?? 0)).toMatchObject({ name: 'New', color: 1 });
+    await expect(storeSpace(db, owner, { name: 'new', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'old', color: 1 })).resolves.toMatchObject({ name: 'old' });
+    expect(await showSpace(db, owner, second?.id ?? 0)).toMatchObject({ name: 'Other' });
   });
 
   it('lists a renamed space under its new name in name order', async () => {
     // Prepare
     const owner = newOwner();
     const [a] = await storeAll(owner, ['aaa', 'mmm']);
-    await updateSpace(owner, a?.id ?? 0, { name: 'zzz' });
+    await updateSpace(db, owner, a?.id ?? 0, { name: 'zzz' });
     // Act
-    const list = await listSpaces(owner, query({ sortBy: 'name', sort: 'asc' }));
+    const list = await listSpaces(db, owner, query({ sortBy: 'name', sort: 'asc' }));
     // Assess
     expect(list.items.map((item) => item.name)).toEqual(['mmm', 'zzz']);
   });
@@ -134,40 +137,40 @@ describe.concurrent('spaces data module', () => {
   it('deletes, releasing the name and decrementing the count', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(owner, { name: 'Temp', color: 1 });
+    const stored = await storeSpace(db, owner, { name: 'Temp', color: 1 });
     // Act
-    await destroySpace(owner, stored.id);
+    await destroySpace(db, owner, stored.id);
     // Assess
-    await expect(showSpace(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroySpace(owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await countItems(owner, 'space')).toBe(0);
-    await expect(storeSpace(owner, { name: 'TEMP', color: 1 })).resolves.toMatchObject({ id: 2 });
+    await expect(showSpace(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroySpace(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countItems(db, owner, 'space')).toBe(0);
+    await expect(storeSpace(db, owner, { name: 'TEMP', color: 1 })).resolves.toMatchObject({ id: 2 });
   });
 
   it('cannot read, change or delete another owner’s space', async () => {
     // Prepare
     const owner = newOwner();
     const intruder = newOwner();
-    await storeSpace(intruder, { name: 'Mine', color: 1 });
-    const stored = await storeSpace(owner, { name: 'Private', color: 3 });
+    await storeSpace(db, intruder, { name: 'Mine', color: 1 });
+    const stored = await storeSpace(db, owner, { name: 'Private', color: 3 });
     // Act / Assess
-    await expect(showSpace(intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(intruder, stored.id + 1, { color: 1 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(intruder, stored.id + 1, { name: 'Hijack' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroySpace(intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await showSpace(owner, stored.id)).toMatchObject({ name: 'Private', color: 3 });
-    expect((await listSpaces(intruder, query())).items.map((item) => item.name)).toEqual(['Mine']);
+    await expect(showSpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(db, intruder, stored.id + 1, { color: 1 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(db, intruder, stored.id + 1, { name: 'Hijack' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroySpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'Private', color: 3 });
+    expect((await listSpaces(db, intruder, query())).items.map((item) => item.name)).toEqual(['Mine']);
   });
 
   it('answers not found for an id that was never stored', async () => {
     // Prepare
     const owner = newOwner();
     // Act / Assess
-    await expect(showSpace(owner, 1)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(owner, 1, { color: 2 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(owner, 1, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroySpace(owner, 1)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await countItems(owner, 'space')).toBe(0);
+    await expect(showSpace(db, owner, 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(db, owner, 1, { color: 2 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateSpace(db, owner, 1, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(destroySpace(db, owner, 1)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await countItems(db, owner, 'space')).toBe(0);
   });
 });
 
@@ -182,8 +185,8 @@ describe.concurrent('listing spaces', () => {
     // Prepare
     await ready;
     // Act
-    const desc = await listSpaces(owner, query());
-    const asc = await listSpaces(owner, query({ sort: 'asc' }));
+    const desc = await listSpaces(db, owner, query());
+    const asc = await listSpaces(db, owner, query({ sort: 'asc' }));
     // Assess
     expect(desc.items.map((item) => item.id)).toEqual([7, 6, 5, 4, 3, 2, 1]);
     expect(asc.items.map((item) => item.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -194,8 +197,8 @@ describe.concurrent('listing spaces', () => {
     // Prepare
     await ready;
     // Act
-    const asc = await listSpaces(owner, query({ sortBy: 'name', sort: 'asc' }));
-    const desc = await listSpaces(owner, query({ sortBy: 'name', sort: 'desc' }));
+    const asc = await listSpaces(db, owner, query({ sortBy: 'name', sort: 'asc' }));
+    const desc = await listSpaces(db, owner, query({ sortBy: 'name', sort: 'desc' }));
     // Assess
     expect(asc.items.map((item) => item.name)).toEqual(byName);
     expect(desc.items.map((item) => item.name)).toEqual([...byName].reverse());
@@ -205,11 +208,12 @@ describe.concurrent('listing spaces', () => {
     // Prepare
     await ready;
     // Act
-    const second = await listSpaces(owner, query({ perPage: 3, page: 2, sortBy: 'name', sort: 'asc' }));
-    const last = await listSpaces(owner, query({ perPage: 3, page: 3, sortBy: 'name', sort: 'asc' }));
-    const beyond = await listSpaces(owner, query({ perPage: 3, page: 4 }));
-    const after = await listSpaces(owner, query({ perPage: 3, page: 2, sort: 'asc', after: { id: 3, fold: '' } }));
+    const second = await listSpaces(db, owner, query({ perPage: 3, page: 2, sortBy: 'name', sort: 'asc' }));
+    const last = await listSpaces(db, owner, query({ perPage: 3, page: 3, sortBy: 'name', sort: 'asc' }));
+    const beyond = await listSpaces(db, owner, query({ perPage: 3, page: 4 }));
+    const after = await listSpaces(db, owner, query({ perPage: 3, page: 2, sort: 'asc', after: { id: 3, fold: '' } }));
     const afterName = await listSpaces(
+      db,
       owner,
       query({ perPage: 3, page: 2, sortBy: 'name', sort: 'asc', after: { id: 6, fold: 'alpha team' } }),
     );
@@ -225,10 +229,10 @@ describe.concurrent('listing spaces', () => {
     // Prepare
     await ready;
     // Act
-    const alpha = await listSpaces(owner, query({ search: 'ALPHA', sortBy: 'name', sort: 'asc' }));
-    const paged = await listSpaces(owner, query({ search: 'alpha', perPage: 2, page: 2 }));
-    const middle = await listSpaces(owner, query({ search: 'rav' }));
-    const none = await listSpaces(owner, query({ search: 'zulu' }));
+    const alpha = await listSpaces(db, owner, query({ search: 'ALPHA', sortBy: 'name', sort: 'asc' }));
+    const paged = await listSpaces(db, owner, query({ search: 'alpha', perPage: 2, page: 2 }));
+    const middle = await listSpaces(db, owner, query({ search: 'rav' }));
+    const none = await listSpaces(db, owner, query({ search: 'zulu' }));
     // Assess
     expect(alpha.items.map((item) => item.name)).toEqual(['Alpha', 'alpha team', 'Alphabet']);
     expect(alpha.total).toBe(3);
@@ -240,7 +244,7 @@ describe.concurrent('listing spaces', () => {
 
   it('lists nothing for an owner without spaces', async () => {
     // Act / Assess
-    expect(await listSpaces(newOwner(), query())).toEqual({ items: [], total: 0 });
-    expect(await listSpaces(newOwner(), query({ sortBy: 'name', page: 3 }))).toEqual({ items: [], total: 0 });
+    expect(await listSpaces(db, newOwner(), query())).toEqual({ items: [], total: 0 });
+    expect(await listSpaces(db, newOwner(), query({ sortBy: 'name', page: 3 }))).toEqual({ items: [], total: 0 });
   });
 });

@@ -3,7 +3,7 @@
  * (`infra/bundling.ts` options, one entry per route plus the authorizer).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Bundle, bundleAll, contributors, SIZE_BUDGET_BYTES } from '#bench/bundles.ts';
+import { type Bundle, bundleAll, contributors, SIZE_BUDGET_BYTES } from '#infra/bundles.ts';
 import { authorizerHandler, routes } from '#lib/routes.ts';
 
 let bundles: Bundle[];

@@ -6,19 +6,19 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoRecorder } from '#infra/local/dynamodb-recorder.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,
-  apiEvent,
-  authorizerEvent,
-  authorizerName,
-  DynamoRecorder,
+  directAuthorizerEvent,
+  directEvent,
   followLink,
   lambdaContext,
-  loadHandler,
-} from '#bench/lambda.ts';
+  loadFunction,
+} from '#infra/local/lambda.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
-import { db } from '#lib/dynamodb.ts';
+import { authorizerHandler as authorizerName } from '#lib/routes.ts';
+import { config, db } from '#test/support/database.ts';
 
 const owner = `owner-${randomUUID()}`;
 const recorder = new DynamoRecorder();
@@ -36,8 +36,8 @@ async function invoke(
   form?: Record<string, string>,
   as = owner,
 ): Promise<Observed> {
-  const run = await loadHandler<ApiHandler>(handler);
-  const event = apiEvent({ method, url, owner: as, ...(form ? { form } : {}) });
+  const run = await loadFunction<ApiHandler>(handler, config, db);
+  const event = directEvent({ method, url, owner: as, ...(form ? { form } : {}) });
   recorder.reset();
   const result: APIGatewayProxyResult = await run(event, lambdaContext(handler));
   return {
@@ -56,18 +56,18 @@ const storeSpace = (name: string) => invoke('spaces/store', 'POST', '/api/v1/spa
 const storeDomain = (name: string) => invoke('domains/store', 'POST', '/api/v1/domains', { name });
 
 beforeAll(async () => {
-  ({ key } = await createApiKey(owner, 'round trips'));
-  detach = recorder.attach(db.middlewareStack as never);
+  ({ key } = await createApiKey(db, owner, 'round trips'));
+  detach = recorder.attach(db.client.middlewareStack as never);
 });
 afterAll(() => detach());
 
 describe('DynamoDB round trips per operation', () => {
   it('authorizes a key with one GetItem', async () => {
     // Prepare
-    const authorize = await loadHandler<AuthorizerHandler>(authorizerName);
+    const authorize = await loadFunction<AuthorizerHandler>(authorizerName, config, db);
     recorder.reset();
     // Act
-    const result = await authorize(authorizerEvent(key), lambdaContext(authorizerName));
+    const result = await authorize(directAuthorizerEvent(key), lambdaContext(authorizerName));
     // Assess
     expect(result.principalId).toBe(owner);
     expect(recorder.commands()).toEqual(['GetItem']);

@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handler as listSpaces } from '#functions/spaces/list.ts';
-import { type Gateway, startGateway } from '#infra/local/gateway.ts';
+import { create as createListSpaces } from '#functions/spaces/list.ts';
+import type { Gateway } from '#infra/local/gateway.ts';
 import { displayPrefix, generateApiKey, hashApiKey, KEY_PREFIX } from '#lib/auth/api-key.ts';
-import { revokeApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey, revokeApiKey } from '#lib/data/api-keys.ts';
 import { apiKeyKey } from '#lib/data/keys.ts';
-import { db, tableName } from '#lib/dynamodb.ts';
-import { type Client, clientFor, newClient, send } from '#test/support/http.ts';
+import { config, db } from '#test/support/database.ts';
+import { type Client, clientFor, newClient, send, startTestGateway } from '#test/support/http.ts';
 import { expectErrorContract, type Injection, injectFault, UNAUTHENTICATED, type WireCall } from './helpers.ts';
 
 let gateway: Gateway;
@@ -22,7 +22,7 @@ let injection: Injection | undefined;
 
 beforeAll(async () => {
   // Request logging on, as `npm start` runs it, so its lines are part of what must not leak.
-  gateway = await startGateway({ port: 0, logRequests: true, authCacheTtlSeconds: 0 });
+  gateway = await startTestGateway({ logRequests: true });
   client = await newClient(gateway);
 });
 afterAll(() => gateway.close());
@@ -82,11 +82,10 @@ describe('which Authorization headers are accepted', () => {
   it('a revoked key → 401, while the owner’s other key keeps working', async () => {
     // Prepare
     const owner = await newClient(gateway);
-    const { createApiKey } = await import('#lib/data/api-keys.ts');
-    const second = clientFor(gateway, (await createApiKey(owner.owner, 'second')).key, owner.owner);
+    const second = clientFor(gateway, (await createApiKey(db, owner.owner, 'second')).key, owner.owner);
     expect((await owner.get(spaces)).status).toBe(200);
     // Act
-    await revokeApiKey(displayPrefix(owner.key));
+    await revokeApiKey(db, displayPrefix(owner.key));
     // Assess
     const revoked = await owner.get(spaces);
     expectErrorContract(revoked, 401);
@@ -117,7 +116,9 @@ describe('keys are handled only by their hash', () => {
 
   it('the stored key record holds the hash and a display prefix, never the key', async () => {
     // Act
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: apiKeyKey(hashApiKey(client.key)) }));
+    const { Item } = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: apiKeyKey(hashApiKey(client.key)) }),
+    );
     // Assess
     expect(Item).toMatchObject({ owner: client.owner, revoked: false, prefix: displayPrefix(client.key) });
     expect(JSON.stringify(Item)).not.toContain(client.key);
@@ -257,7 +258,7 @@ describe('the owner comes only from the authorizer', () => {
       requestContext: { requestId: 'no-authorizer', path: spaces, authorizer: null },
     } as unknown as APIGatewayProxyEvent;
     // Act
-    const reply = await listSpaces(event, {} as Context);
+    const reply = await createListSpaces(config, db)(event, {} as Context);
     // Assess
     expect(reply.statusCode).toBe(401);
     expect(JSON.parse(reply.body)).toEqual(UNAUTHENTICATED);

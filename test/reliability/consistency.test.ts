@@ -17,7 +17,7 @@ import {
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import { storeSpace } from '#lib/data/spaces.ts';
-import { db, tableName } from '#lib/dynamodb.ts';
+import { db } from '#test/support/database.ts';
 
 let owner: string;
 let domainName: string;
@@ -26,17 +26,17 @@ beforeEach(async () => {
   // Prepare: an owner with two spaces and a domain, stored through the data module.
   owner = `owner-${randomUUID()}`;
   domainName = `checked-${randomUUID().slice(0, 8)}.example.com`;
-  await storeSpace(owner, { name: 'Alpha', color: 1 });
-  await storeSpace(owner, { name: 'Beta', color: 2 });
-  await storeDomain(owner, { name: domainName, indexPage: null, notFoundPage: null });
+  await storeSpace(db, owner, { name: 'Alpha', color: 1 });
+  await storeSpace(db, owner, { name: 'Beta', color: 2 });
+  await storeDomain(db, owner, { name: domainName, indexPage: null, notFoundPage: null });
 });
 
-const put = (Item: Record<string, unknown>) => db.send(new PutCommand({ TableName: tableName, Item }));
-const remove = (Key: Record<string, string>) => db.send(new DeleteCommand({ TableName: tableName, Key }));
+const put = (Item: Record<string, unknown>) => db.client.send(new PutCommand({ TableName: db.tableName, Item }));
+const remove = (Key: Record<string, string>) => db.client.send(new DeleteCommand({ TableName: db.tableName, Key }));
 const set = (Key: Record<string, string>, attribute: string, value: unknown) =>
-  db.send(
+  db.client.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: db.tableName,
       Key,
       UpdateExpression: 'SET #a = :v',
       ExpressionAttributeNames: { '#a': attribute },
@@ -45,14 +45,14 @@ const set = (Key: Record<string, string>, attribute: string, value: unknown) =>
   );
 
 async function rules(options: CheckOptions = {}): Promise<ViolationRule[]> {
-  const report = await checkConsistency(owner, { domainNames: [domainName], ...options });
+  const report = await checkConsistency(db, owner, { domainNames: [domainName], ...options });
   return report.violations.map((violation) => violation.rule).sort();
 }
 
 describe('checkConsistency', () => {
   it('finds nothing wrong with data written by the data module', async () => {
     // Act
-    const report = await checkConsistency(owner, { domainNames: [domainName], maxItems: 2 });
+    const report = await checkConsistency(db, owner, { domainNames: [domainName], maxItems: 2 });
     // Assess
     expect(report.violations).toEqual([]);
     expect(report.items).toEqual({ space: 2, domain: 1 });

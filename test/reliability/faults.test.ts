@@ -12,11 +12,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handler as authorizer } from '#functions/authorizer.ts';
+import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { stages } from '#infra/stages.ts';
 import { dynamoClientConfig } from '#lib/dynamodb.ts';
+import { config, db } from '#test/support/database.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import {
   expectConsistent,
@@ -383,7 +384,10 @@ describe('the authorizer fails closed', () => {
     const client = await owner();
     lookupFails(make);
     // Act
-    const outcome = await authorizer(event(`Bearer ${client.key}`)).then(
+    const outcome = await createAuthorizer(
+      config,
+      db,
+    )(event(`Bearer ${client.key}`)).then(
       (policy) => ({ policy }),
       (error: Error) => ({ error }),
     );

@@ -5,7 +5,7 @@
 import type { FinalizeHandlerArguments, MetadataBearer } from '@smithy/types';
 import { expect } from 'vitest';
 import { type CheckOptions, checkConsistency, formatViolations } from '#lib/consistency.ts';
-import { db } from '#lib/dynamodb.ts';
+import { db } from '#test/support/database.ts';
 import type { Reply } from '#test/support/http.ts';
 
 export const TAKEN = 'The name has already been taken.';
@@ -14,7 +14,7 @@ export const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
 
 /** Asserts that the owners' data is consistent (see `lib/consistency.ts`), listing every violation found. */
 export async function expectConsistent(owners: string | string[], options: CheckOptions = {}): Promise<void> {
-  const reports = await Promise.all([owners].flat().map((owner) => checkConsistency(owner, options)));
+  const reports = await Promise.all([owners].flat().map((owner) => checkConsistency(db, owner, options)));
   expect(reports.flatMap(formatViolations)).toEqual([]);
 }
 
@@ -74,7 +74,7 @@ let injections = 0;
 export function injectFault(plan: FaultPlan): Injection {
   const name = `reliability-fault-${++injections}`;
   let attempts = 0;
-  db.middlewareStack.add(
+  db.client.middlewareStack.add(
     (next) => async (args) => {
       const call = wireCall(args as FinalizeHandlerArguments<object>);
       if (!plan.when(call)) return next(args);
@@ -96,7 +96,7 @@ export function injectFault(plan: FaultPlan): Injection {
     get attempts() {
       return attempts;
     },
-    remove: () => void db.middlewareStack.remove(name),
+    remove: () => void db.client.middlewareStack.remove(name),
   };
 }
 
@@ -124,7 +124,7 @@ export const RETRY_QUOTA = 500;
 type RetryStrategyState = { capacity?: number; getCapacity?: () => number };
 
 async function retryStrategy(): Promise<RetryStrategyState> {
-  const provider = db.config.retryStrategy as unknown as () => Promise<RetryStrategyState>;
+  const provider = db.client.config.retryStrategy as unknown as () => Promise<RetryStrategyState>;
   return provider();
 }
 

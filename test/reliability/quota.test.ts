@@ -1,22 +1,25 @@
-/**
- * The per-owner quota (MAX_ITEMS_PER_OWNER), set low for this file. Modules read it when first imported,
- * so it is set here before anything that reads it is loaded (hence the dynamic imports).
- */
+/** The per-owner quota (MAX_ITEMS_PER_OWNER), set low for this file's gateway. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { loadConfig } from '#lib/config.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { config } from '#test/support/database.ts';
+import { type Client, newClient, startTestGateway } from '#test/support/http.ts';
+import { countBy, expectConsistent, expectErrorContract } from './helpers.ts';
 
 const QUOTA = 5;
-process.env.MAX_ITEMS_PER_OWNER = String(QUOTA);
-
-const { maxItemsPerOwner } = await import('#lib/data/collection.ts');
-const { newClient, startTestGateway } = await import('#test/support/http.ts');
-const { countBy, expectConsistent, expectErrorContract } = await import('./helpers.ts');
-
-type Gateway = Awaited<ReturnType<typeof startTestGateway>>;
-type Client = Awaited<ReturnType<typeof newClient>>;
+const settings = {
+  TABLE_NAME: config.tableName,
+  DYNAMODB_ENDPOINT: config.dynamodbEndpoint,
+  AWS_REGION: config.region,
+  CURSOR_SECRET: config.cursorSecret,
+  MAX_ITEMS_PER_OWNER: String(QUOTA),
+};
+const quotaConfig = loadConfig(settings);
 
 let gateway: Gateway;
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ config: quotaConfig, db: createDb(quotaConfig) });
 });
 afterAll(() => gateway.close());
 
@@ -32,8 +35,9 @@ async function fill(client: Client, count: number) {
 }
 
 describe('per-owner quota', () => {
-  it('is read from the environment', () => {
-    expect(maxItemsPerOwner).toBe(QUOTA);
+  it('is read from MAX_ITEMS_PER_OWNER, and defaults to 10,000', () => {
+    expect(quotaConfig.maxItemsPerOwner).toBe(QUOTA);
+    expect(loadConfig({ ...settings, MAX_ITEMS_PER_OWNER: undefined }).maxItemsPerOwner).toBe(10_000);
   });
 
   it('one store over the quota → 422 with a clear message; per kind; freed by a delete', async () => {

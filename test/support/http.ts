@@ -1,7 +1,8 @@
 /** A small HTTP client for end-to-end tests against the local gateway. */
 import { randomUUID } from 'node:crypto';
-import { type Gateway, startGateway } from '#infra/local/gateway.ts';
+import { type Gateway, type GatewayOptions, startGateway } from '#infra/local/gateway.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
+import { config, db } from './database.ts';
 import { checkResponse } from './openapi.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against the OpenAPI document in send(); tests read them freely.
@@ -27,8 +28,9 @@ export type Client = {
   delete(path: string): Promise<Reply>;
 };
 
-export async function startTestGateway(options: { authCacheTtlSeconds?: number } = {}): Promise<Gateway> {
-  return startGateway({ port: 0, logRequests: false, authCacheTtlSeconds: options.authCacheTtlSeconds ?? 0 });
+/** The local gateway on a free port, over the test file's table; options override the test defaults. */
+export async function startTestGateway(options: Partial<GatewayOptions> = {}): Promise<Gateway> {
+  return startGateway({ config, db, port: 0, logRequests: false, authCacheTtlSeconds: 0, ...options });
 }
 
 export function formBody(form: Record<string, string | string[]>): string {
@@ -60,7 +62,7 @@ export async function send(
 
 /** A new owner with a fresh key, and a client that sends it. */
 export async function newClient(gateway: Gateway, owner = `owner-${randomUUID()}`): Promise<Client> {
-  const { key } = await createApiKey(owner, 'test');
+  const { key } = await createApiKey(db, owner, 'test');
   return clientFor(gateway, key, owner);
 }
 

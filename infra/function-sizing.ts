@@ -1,0 +1,12 @@
+/**
+ * Memory and timeout of every function (API handlers and the authorizer), read by the stack (`stages.ts`) and by
+ * the local Lambda emulation (`infra/local/lambda.ts`). Free of aws-cdk-lib, so the local gateway loads it fast.
+ *
+ * 512 MB: Lambda gives CPU in proportion to memory, and the cold start (loading the bundled SDK) is CPU bound;
+ * at 128-256 MB it takes several times longer, while these handlers bill a few tens of milliseconds per warm
+ * request, so the larger size costs little.
+ * 10 s: the SDK gives up on one DynamoDB call after about 9 s (3 attempts of 1 s connect + 2 s request, see
+ * `lib/dynamodb.ts`), so a stalled call still becomes the API's 503 instead of a Lambda timeout, well inside
+ * API Gateway's 29 s integration limit. The benchmarks measure and may revise both.
+ */
+export const functionSizing = { memorySize: 512, timeoutSeconds: 10 } as const;
