@@ -26,10 +26,7 @@ export const create =
     const key = keyFromAuthorization(header(event.headers, 'authorization') || undefined);
     const owner = key === null ? null : await ownerOfKey(db, key);
     if (owner === null) {
-      log('info', 'Authorization refused', {
-        requestId: event.requestContext?.requestId,
-        reason: key ? 'unknown-or-revoked' : 'malformed',
-      });
+      log('info', 'Authorization refused', { reason: key ? 'unknown-or-revoked' : 'malformed' });
       throw new Error(UNAUTHORIZED);
     }
     return {

@@ -1,11 +1,12 @@
 /**
- * One JSON line per event, for CloudWatch Logs Insights. Callers pass only what is safe to keep:
- * never a key, an Authorization header or a request body.
+ * One structured entry per event. On Lambda the function's log format is JSON (see `infra/constructs/
+ * api-function.ts`): the runtime wraps a single logged object as the `message` of a JSON line and adds the
+ * timestamp, level and request id itself, and drops entries below the application log level.
+ * Callers pass only what is safe to keep: never a key, an Authorization header or a request body.
  */
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
-  const line = JSON.stringify({ level, message, ...fields, timestamp: new Date().toISOString() });
-  if (level === 'error' || level === 'warn') console.error(line);
-  else console.log(line);
+  // One argument: the runtime keeps an object message structured (several would be formatted into a string).
+  console[level]({ message, ...fields });
 }

@@ -86,6 +86,12 @@ export const authorizerHandler = 'authorizer';
 /** The authorizer only looks the key up. */
 export const authorizerActions: readonly TableAction[] = ['GetItem'];
 
+/** Every deployed function's DynamoDB grant, by function name (the route's name, or the authorizer's). */
+export const grantedActions: Readonly<Record<string, readonly TableAction[]>> = Object.fromEntries([
+  ...routes.map((route) => [route.name, route.actions] as const),
+  [authorizerHandler, authorizerActions] as const,
+]);
+
 export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
 
 /** Matches a concrete path against the table, the way API Gateway resolves `{param}` segments. */

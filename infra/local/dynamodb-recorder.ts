@@ -3,6 +3,8 @@
  * round trips) and the tests (which operations each route issues).
  */
 import type { FinalizeHandlerArguments, InitializeHandlerArguments, MiddlewareStack } from '@smithy/types';
+import type { TableAction } from '#lib/routes.ts';
+import { invocation } from './lambda.ts';
 
 export type DynamoCall = { command: string; start: number; end: number; scannedCount?: number };
 
@@ -82,5 +84,54 @@ export class DynamoRecorder {
       stack.remove(outer);
       stack.remove(inner);
     };
+  }
+}
+
+/** The IAM action each DynamoDB operation needs; a transaction needs the action of each of its items. */
+const transactItemActions: Record<string, TableAction> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
+
+/** What one call needs, from its operation and input (`TransactWriteItems` by the kinds of its items). */
+export function actionsOfCall(operation: string, input: unknown): string[] {
+  if (operation !== 'TransactWriteItems') return [operation];
+  const items = ((input as { TransactItems?: Record<string, unknown>[] }).TransactItems ?? []).flatMap(Object.keys);
+  return items.map((kind) => transactItemActions[kind] ?? `TransactWriteItems.${kind}`);
+}
+
+/**
+ * Records, per function, the IAM actions its DynamoDB calls need, while the local gateway runs it (calls made
+ * outside an invocation, such as a test's own set-up, are not attributed). Compared with the route table's
+ * declared `actions`, a missing grant fails a test here instead of answering AccessDenied on AWS.
+ */
+let actionRecorders = 0;
+
+export class ActionRecorder {
+  readonly actions = new Map<string, Set<string>>();
+
+  attach(stack: MiddlewareStack<object, object>): () => void {
+    const name = `tableActionRecorder${++actionRecorders}`;
+    stack.add(
+      (next, context) => async (args: InitializeHandlerArguments<object>) => {
+        const functionName = invocation.getStore()?.functionName;
+        if (functionName !== undefined) {
+          const operation = String(context.commandName).replace(/Command$/, '');
+          const seen = this.actions.get(functionName) ?? new Set<string>();
+          for (const action of actionsOfCall(operation, args.input)) seen.add(action);
+          this.actions.set(functionName, seen);
+        }
+        return next(args);
+      },
+      { step: 'initialize', priority: 'high', name },
+    );
+    return () => void stack.remove(name);
+  }
+
+  /** Actions a function issued that its grant does not cover. */
+  beyond(functionName: string, granted: readonly string[]): string[] {
+    return [...(this.actions.get(functionName) ?? [])].filter((action) => !granted.includes(action)).sort();
   }
 }

@@ -17,6 +17,7 @@ import {
   authorizedEvent,
   authorizerEvent,
   header,
+  invoke,
   lambdaContext,
   loadFunction,
   methodArn,
@@ -104,10 +105,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (!result) {
       const authorizer = await warm<AuthorizerHandler>(authorizerHandler);
       try {
-        result = await authorizer(
-          authorizerEvent(event),
-          lambdaContext(authorizerHandler, event.requestContext.requestId),
-        );
+        const context = lambdaContext(authorizerHandler, event.requestContext.requestId);
+        result = await invoke(authorizerHandler, () => authorizer(authorizerEvent(event), context));
       } catch (error) {
         return (error as Error)?.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE';
       }
@@ -155,7 +154,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const handler = await warm<ApiHandler>(match.route.handler);
     const context = lambdaContext(match.route.name, event.requestContext.requestId);
-    const result = await handler(authorizedEvent(event, authorization), context);
+    const result = await invoke(match.route.name, () => handler(authorizedEvent(event, authorization), context));
     send(res, result.statusCode, { ...(result.headers ?? {}) }, result.body);
     return result.statusCode;
   }

@@ -3,6 +3,7 @@
  * proxy and REQUEST-authorizer events API Gateway sends. One module, used by the local gateway, the
  * benchmarks and the tests, so all of them invoke the handlers the same way.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -26,6 +27,13 @@ export type AuthorizerHandler = (
   event: APIGatewayRequestAuthorizerEvent,
   context: Context,
 ) => Promise<APIGatewayAuthorizerResult>;
+
+/** Which function an asynchronous call belongs to, while the local gateway runs it (for recorders). */
+export const invocation = new AsyncLocalStorage<{ functionName: string }>();
+
+/** Runs one invocation of a function, so that what it does can be told apart from other functions' work. */
+export const invoke = <Result>(functionName: string, run: () => Promise<Result>): Promise<Result> =>
+  invocation.run({ functionName }, run);
 
 /** Every module in `functions/` exports `create(config, db?)`; Lambda's entry is its `handler` export. */
 type FunctionModule<Handler> = { create: (config: Config, db?: Db) => Handler };

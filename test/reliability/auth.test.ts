@@ -131,7 +131,13 @@ describe('logs never hold the key or the Authorization header', () => {
     // Prepare: capture every way output leaves the process.
     const lines: string[] = [];
     const capture = (...args: unknown[]) => {
-      lines.push(args.map((arg) => (arg instanceof Error ? `${arg.message} ${arg.stack}` : String(arg))).join(' '));
+      const text = (arg: unknown) =>
+        arg instanceof Error
+          ? `${arg.message} ${arg.stack}`
+          : typeof arg === 'object'
+            ? JSON.stringify(arg)
+            : String(arg);
+      lines.push(args.map(text).join(' '));
     };
     const spies = [
       vi.spyOn(console, 'log').mockImplementation(capture),

@@ -1,7 +1,9 @@
 /** A small HTTP client for end-to-end tests against the local gateway. */
 import { randomUUID } from 'node:crypto';
+import { ActionRecorder } from '#infra/local/dynamodb-recorder.ts';
 import { type Gateway, type GatewayOptions, startGateway } from '#infra/local/gateway.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
+import { grantedActions } from '#lib/routes.ts';
 import { config, db } from './database.ts';
 import { checkResponse } from './openapi.ts';
 
@@ -28,9 +30,35 @@ export type Client = {
   delete(path: string): Promise<Reply>;
 };
 
-/** The local gateway on a free port, over the test file's table; options override the test defaults. */
+/**
+ * The local gateway on a free port, over the test file's table; options override the test defaults. While it
+ * runs, the DynamoDB actions of every function are recorded; closing it fails if a function issued one its
+ * route does not declare (its IAM grant on AWS), whatever the test itself checked.
+ */
 export async function startTestGateway(options: Partial<GatewayOptions> = {}): Promise<Gateway> {
-  return startGateway({ config, db, port: 0, logRequests: false, authCacheTtlSeconds: 0, ...options });
+  const shared = options.db ?? db;
+  const recorder = new ActionRecorder();
+  const detach = recorder.attach(shared.client.middlewareStack as never);
+  const gateway = await startGateway({
+    config,
+    db: shared,
+    port: 0,
+    logRequests: false,
+    authCacheTtlSeconds: 0,
+    ...options,
+  });
+  return {
+    ...gateway,
+    close: async () => {
+      detach();
+      await gateway.close();
+      const ungranted = Object.entries(grantedActions)
+        .map(([name, granted]) => ({ name, beyond: recorder.beyond(name, granted) }))
+        .filter((entry) => entry.beyond.length > 0);
+      if (ungranted.length > 0)
+        throw new Error(`DynamoDB actions beyond the route's grant: ${JSON.stringify(ungranted)}`);
+    },
+  };
 }
 
 export function formBody(form: Record<string, string | string[]>): string {
