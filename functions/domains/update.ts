@@ -1,4 +1,5 @@
 import { showDomain, updateDomain } from '#lib/data/domains.ts';
+import { rethrowPageLoop } from '#lib/http/domain-errors.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentDomain } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
@@ -8,5 +9,5 @@ import { validateChanges } from '#lib/schemas/validate.ts';
 export const handler = httpHandler(async (request) => {
   const id = request.id();
   const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(request.owner, id));
-  return ok({ data: presentDomain(await updateDomain(request.owner, id, changes)) });
+  return ok({ data: presentDomain(await updateDomain(request.owner, id, changes).catch(rethrowPageLoop)) });
 });
