@@ -14,17 +14,20 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  collectionPrefix,
   counterKey,
   domainNameGuardKey,
   foldName,
   itemKey,
   type Kind,
+  nameGuardPrefix,
   nameSortKey,
   ownerPartition,
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { kinds } from '#lib/routes.ts';
 
 export type ViolationRule =
   | 'guard-without-item'
@@ -54,9 +57,10 @@ export type CheckOptions = {
 
 type Row = Record<string, unknown> & { pk: string; sk: string };
 
-const kinds: readonly Kind[] = ['space', 'domain'];
-const itemPrefixes: Record<string, Kind> = { 'SPACE#': 'space', 'DOMAIN#': 'domain' };
-const SPACE_GUARD_PREFIX = 'SPACENAME#';
+const SPACE_GUARD_PREFIX = nameGuardPrefix('space');
+/** One count (or list) per kind of the registry. */
+const perKind = <Value>(value: (kind: Kind) => Value) =>
+  Object.fromEntries(kinds.map((kind) => [kind, value(kind)])) as Record<Kind, Value>;
 
 async function partitionRows(db: Db, owner: string): Promise<Row[]> {
   const rows: Row[] = [];
@@ -85,8 +89,7 @@ async function getRow(db: Db, key: { pk: string; sk: string }): Promise<Row | un
 
 const keyOf = (row: { pk: string; sk: string }) => `${row.pk} ${row.sk}`;
 
-const kindOf = (row: Row): Kind | undefined =>
-  Object.entries(itemPrefixes).find(([prefix]) => row.sk.startsWith(prefix))?.[1];
+const kindOf = (row: Row): Kind | undefined => kinds.find((kind) => row.sk.startsWith(collectionPrefix(kind)));
 
 /** The guard an item must have, given its (already checked) name. */
 const guardKeyFor = (owner: string, kind: Kind, item: Row) =>
@@ -110,7 +113,7 @@ export async function checkConsistency(db: Db, owner: string, options: CheckOpti
 
   const rows = await partitionRows(db, owner);
   const bySortKey = new Map(rows.map((row) => [row.sk, row]));
-  const items: Record<Kind, Row[]> = { space: [], domain: [] };
+  const items = perKind((): Row[] => []);
   for (const row of rows) {
     const kind = kindOf(row);
     if (kind) items[kind].push(row);
@@ -186,7 +189,7 @@ export async function checkConsistency(db: Db, owner: string, options: CheckOpti
     }
   }
 
-  return { owner, items: { space: items.space.length, domain: items.domain.length }, violations };
+  return { owner, items: perKind((kind) => items[kind].length), violations };
 }
 
 /** One line per violation, for an assertion message or a script's output. */

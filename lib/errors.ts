@@ -1,9 +1,60 @@
 /**
- * Domain errors: thrown by the data module and the request parsers, mapped to HTTP in one middleware.
- * Every `HttpError` message is safe to show a client; anything else becomes a generic 500.
+ * The error catalogue: every kind of error the API answers, with its status and client-safe message. The
+ * `HttpError` classes below, the error middleware (`lib/http/middleware.ts`) and API Gateway's own answers
+ * (`lib/gateway-responses.ts`) are built from it, so a status or a message is written once.
+ * The data module and the request parsers throw these; anything else becomes a generic 500.
  */
-import type { ErrorBody, ValidationErrorBody } from '#lib/resources.ts';
+import type { ErrorBody, ValidationErrorBody } from '#lib/schemas/responses.ts';
 
+type CatalogueEntry = {
+  status: number;
+  /** The generic message of the kind; an error class may say more (e.g. which body limit). */
+  message: string;
+  /** Seconds the client should wait before retrying, sent as `Retry-After`. */
+  retryAfter?: number;
+};
+
+export const errorCatalogue = {
+  badRequest: { status: 400, message: 'Bad Request.' },
+  unauthenticated: { status: 401, message: 'Unauthenticated.' },
+  /** The key is valid but its scopes do not cover the route. */
+  forbidden: { status: 403, message: 'This action is unauthorized.' },
+  notFound: { status: 404, message: 'Resource not found.' },
+  /** A request with the same idempotency key is still being processed. */
+  conflict: {
+    status: 409,
+    message: 'A request with the same idempotency key is still in progress. Please retry.',
+    retryAfter: 1,
+  },
+  /** `If-Match` does not match the stored version. */
+  preconditionFailed: { status: 412, message: 'The resource has been modified.' },
+  payloadTooLarge: { status: 413, message: 'The request body is too large.' },
+  unsupportedMediaType: { status: 415, message: 'Unsupported Media Type.' },
+  validationFailed: { status: 422, message: 'The given data was invalid.' },
+  tooManyRequests: { status: 429, message: 'Too Many Requests.', retryAfter: 1 },
+  serverError: { status: 500, message: 'Server Error.' },
+  badGateway: { status: 502, message: 'Bad Gateway.' },
+  /** DynamoDB (or the key lookup) is throttling or unavailable after the SDK's own retries. */
+  serviceUnavailable: { status: 503, message: 'Service temporarily unavailable. Please retry.', retryAfter: 1 },
+  gatewayTimeout: { status: 504, message: 'Gateway Timeout.' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorKind = keyof typeof errorCatalogue;
+
+/** The headers an answer of this kind carries (`Retry-After`), with an optional other wait. */
+export function errorHeaders(kind: ErrorKind, retryAfter?: number): Record<string, string> {
+  const entry: CatalogueEntry = errorCatalogue[kind];
+  const seconds = retryAfter ?? entry.retryAfter;
+  return seconds === undefined ? {} : { 'Retry-After': String(seconds) };
+}
+
+/** The JSON error contract's body for a kind, with its generic message. */
+export const errorBody = (kind: ErrorKind): ErrorBody => ({
+  message: errorCatalogue[kind].message,
+  status: errorCatalogue[kind].status,
+});
+
+/** An error whose message is safe to show a client, answered with its status. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -19,12 +70,15 @@ export class HttpError extends Error {
   }
 }
 
+/** Subclasses of one kind: `instanceof` still names the error, the status and message come from the catalogue. */
+const kindArgs = (kind: ErrorKind, message?: string, retryAfter?: number) =>
+  [errorCatalogue[kind].status, message ?? errorCatalogue[kind].message, errorHeaders(kind, retryAfter)] as const;
+
 export type FieldErrors = Record<string, string[]>;
 
 export class ValidationError extends HttpError {
   constructor(readonly errors: FieldErrors) {
-    const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
-    super(422, first);
+    super(...kindArgs('validationFailed', Object.values(errors)[0]?.[0]));
   }
 
   static field(field: string, message: string): ValidationError {
@@ -38,7 +92,7 @@ export class ValidationError extends HttpError {
 
 export class NotFoundError extends HttpError {
   constructor() {
-    super(404, 'Resource not found.');
+    super(...kindArgs('notFound'));
   }
 }
 
@@ -56,31 +110,50 @@ export class QuotaExceededError extends ValidationError {
 
 export class UnauthenticatedError extends HttpError {
   constructor() {
-    super(401, 'Unauthenticated.');
+    super(...kindArgs('unauthenticated'));
   }
 }
 
 export class BadRequestError extends HttpError {
   constructor(message: string) {
-    super(400, message);
+    super(...kindArgs('badRequest', message));
   }
 }
 
 export class PayloadTooLargeError extends HttpError {
   constructor(limitBytes: number) {
-    super(413, `The request body must not be larger than ${limitBytes / 1024} KiB.`);
+    super(...kindArgs('payloadTooLarge', `The request body must not be larger than ${limitBytes / 1024} KiB.`));
   }
 }
 
 export class UnsupportedMediaTypeError extends HttpError {
   constructor() {
-    super(415, 'The request body must be application/x-www-form-urlencoded or application/json.');
+    super(
+      ...kindArgs(
+        'unsupportedMediaType',
+        'The request body must be application/x-www-form-urlencoded or application/json.',
+      ),
+    );
+  }
+}
+
+/** A conditional request (`If-Match`) that does not match the stored version. */
+export class PreconditionFailedError extends HttpError {
+  constructor() {
+    super(...kindArgs('preconditionFailed'));
+  }
+}
+
+/** An idempotent request whose first attempt is still running: retry shortly. */
+export class ConflictError extends HttpError {
+  constructor(retryAfterSeconds?: number) {
+    super(...kindArgs('conflict', undefined, retryAfterSeconds));
   }
 }
 
 /** DynamoDB is throttling or unavailable after the SDK's own retries: the client should retry later. */
 export class ServiceUnavailableError extends HttpError {
-  constructor(retryAfterSeconds = 1) {
-    super(503, 'Service temporarily unavailable. Please retry.', { 'Retry-After': String(retryAfterSeconds) });
+  constructor(retryAfterSeconds?: number) {
+    super(...kindArgs('serviceUnavailable', undefined, retryAfterSeconds));
   }
 }

@@ -1,8 +1,42 @@
 /**
- * The route table: read by the CDK stack (one Lambda per route) and by the local gateway.
- * `handler` is the function's source file under `functions/`, without extension; each exports `handler`.
+ * The resource registry: the collections the API serves and every route on them, each with its collection,
+ * action and the permission scope it needs. Everything else derives from it: the item kinds and key prefixes
+ * (`lib/data/keys.ts`), the deleted-object values (`lib/schemas/responses.ts`), the OpenAPI grouping and
+ * operation ids (`lib/openapi`), the CDK stack (one Lambda per route, its grants and settings) and the local
+ * gateway. Handlers' bundles import only `collections` from here (the route table is marked pure, so it is
+ * dropped when unused).
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The collections, in the order the route table and the document list them. `kind` is the singular the data
+ * layer stores (item key prefixes, `deleted.object`); `title` and `tag` are the display names.
+ */
+export const collections = {
+  domains: { kind: 'domain', title: 'Domain', tag: 'Domains' },
+  spaces: { kind: 'space', title: 'Space', tag: 'Spaces' },
+} as const;
+
+export type Collection = keyof typeof collections;
+export type Kind = (typeof collections)[Collection]['kind'];
+
+export const collectionNames = /* @__PURE__ */ Object.keys(collections) as Collection[];
+export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((collection) => collections[collection].kind);
+
+/** What a route does to its collection, in the order each collection's routes are listed. */
+export const resourceActions = ['list', 'store', 'show', 'update', 'destroy'] as const;
+export type Action = (typeof resourceActions)[number];
+
+/** What a key may do: read (list, show) or write (store, update, destroy) one collection. */
+export type Access = 'read' | 'write';
+export type Scope = `${Collection}:${Access}`;
+export const scopes: readonly Scope[] = /* @__PURE__ */ collectionNames.flatMap((collection) => [
+  `${collection}:read` as const,
+  `${collection}:write` as const,
+]);
+
+export const accessOf = (action: Action): Access => (action === 'list' || action === 'show' ? 'read' : 'write');
+export const scopeOf = (collection: Collection, action: Action): Scope => `${collection}:${accessOf(action)}`;
 
 /**
  * DynamoDB IAM actions a function may be granted. A transaction needs the action of each item in it
@@ -14,10 +48,15 @@ export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'Dele
 export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER';
 
 export type Route = {
-  /** Logical name, used for the Lambda's id and name. */
+  /** Logical name, used for the Lambda's id and name: `<action>-<collection>` for lists, else `<action>-<kind>`. */
   name: string;
+  collection: Collection;
+  action: Action;
+  /** The scope a key needs to call this route. */
+  scope: Scope;
   methods: readonly HttpMethod[];
   path: string;
+  /** The function's source file under `functions/`, without extension; each exports `handler`. */
   handler: string;
   /**
    * Exactly the DynamoDB actions the function issues (see `lib/data`): the stack grants these on the table,
@@ -29,56 +68,56 @@ export type Route = {
 
 export const apiBasePath = '/api/v1';
 
-const collections = ['domains', 'spaces'] as const;
+type RouteSpec = Pick<Route, 'methods' | 'actions' | 'settings'> & { item: boolean };
 
-export const routes: readonly Route[] = collections.flatMap((collection): Route[] => {
-  const single = collection.slice(0, -1);
-  const base = `${apiBasePath}/${collection}`;
-  return [
-    {
-      name: `list-${collection}`,
-      methods: ['GET'],
-      path: base,
-      handler: `${collection}/list`,
+/** What each action is on any collection; `update` differs per collection (see `tableActions`). */
+function spec(collection: Collection, action: Action): RouteSpec {
+  switch (action) {
+    case 'list':
       // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
-      actions: ['Query', 'GetItem'],
-      settings: ['CURSOR_SECRET'],
-    },
-    {
-      name: `store-${single}`,
-      methods: ['POST'],
-      path: base,
-      handler: `${collection}/store`,
+      return { methods: ['GET'], item: false, actions: ['Query', 'GetItem'], settings: ['CURSOR_SECRET'] };
+    case 'store':
       // UpdateItem allocates the id; the transaction Puts the item and its name guard and Updates the counter.
-      actions: ['UpdateItem', 'PutItem'],
-      settings: ['MAX_ITEMS_PER_OWNER'],
-    },
-    {
-      name: `show-${single}`,
-      methods: ['GET'],
-      path: `${base}/{id}`,
-      handler: `${collection}/show`,
-      actions: ['GetItem'],
-    },
-    {
-      name: `update-${single}`,
-      methods: ['PUT', 'PATCH'],
-      path: `${base}/{id}`,
-      handler: `${collection}/update`,
+      return { methods: ['POST'], item: false, actions: ['UpdateItem', 'PutItem'], settings: ['MAX_ITEMS_PER_OWNER'] };
+    case 'show':
+      return { methods: ['GET'], item: true, actions: ['GetItem'] };
+    case 'update':
       // A conditional UpdateItem (GetItem when nothing changes); renaming a space moves its name guard in a
       // transaction (Update the item, Delete the old guard, Put the new one). Domain names never change.
-      actions: collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
-    },
-    {
-      name: `destroy-${single}`,
-      methods: ['DELETE'],
-      path: `${base}/{id}`,
-      handler: `${collection}/destroy`,
+      return {
+        methods: ['PUT', 'PATCH'],
+        item: true,
+        actions:
+          collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
+      };
+    case 'destroy':
       // GetItem reads the name; the transaction Deletes the item and its guard and Updates the counter.
-      actions: ['GetItem', 'DeleteItem', 'UpdateItem'],
-    },
-  ];
-});
+      return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'UpdateItem'] };
+  }
+}
+
+function route(collection: Collection, action: Action): Route {
+  const { item, settings, ...rest } = spec(collection, action);
+  const base = `${apiBasePath}/${collection}`;
+  return {
+    name: `${action}-${action === 'list' ? collection : collections[collection].kind}`,
+    collection,
+    action,
+    scope: scopeOf(collection, action),
+    path: item ? `${base}/{id}` : base,
+    handler: `${collection}/${action}`,
+    ...rest,
+    ...(settings ? { settings } : {}),
+  };
+}
+
+/** Every route: each action on each collection. */
+export const routes: readonly Route[] = /* @__PURE__ */ collectionNames.flatMap((collection) =>
+  resourceActions.map((action) => route(collection, action)),
+);
+
+/** The routes a key with these scopes may call. */
+export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((r) => granted.includes(r.scope));
 
 /** The authorizer is not a route, but it is bundled and deployed the same way. */
 export const authorizerHandler = 'authorizer';

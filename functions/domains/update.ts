@@ -1,6 +1,7 @@
 import { atColdStart, type Config } from '#lib/config.ts';
 import { showDomain, updateDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { rethrowPageLoop } from '#lib/http/domain-errors.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentDomain } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
@@ -11,7 +12,7 @@ export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
     const id = request.id();
     const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(db, request.owner, id));
-    return ok({ data: presentDomain(await updateDomain(db, request.owner, id, changes)) });
+    return ok({ data: presentDomain(await updateDomain(db, request.owner, id, changes).catch(rethrowPageLoop)) });
   });
 
 export const handler = atColdStart(create);

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { NotFoundError, ValidationError } from '#lib/errors.ts';
-import { loopMessage, pageHost } from '#lib/schemas/domains.ts';
+import { NotFoundError } from '#lib/errors.ts';
+import { pageHost } from '#lib/urls.ts';
 import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
 import { itemFromFailedCondition } from './condition.ts';
 import { domainNameGuardKey, itemKey } from './keys.ts';
@@ -13,9 +13,16 @@ export type NewDomain = { name: string; indexPage: string | null; notFoundPage: 
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
 export type DomainChanges = { indexPage?: string | null; notFoundPage?: string | null };
 
-/** Request field of each page attribute, for error messages. */
-const pageFields = { indexPage: 'index_page', notFoundPage: 'not_found_page' } as const;
-type PageAttribute = keyof typeof pageFields;
+export type PageAttribute = keyof DomainChanges;
+const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
+
+/** A page would point at the domain itself (so redirect to itself): `attributes` are the pages at fault. */
+export class PageLoopError extends Error {
+  constructor(readonly attributes: readonly PageAttribute[]) {
+    super(`Page points at the domain itself: ${attributes.join(', ')}`);
+    this.name = 'PageLoopError';
+  }
+}
 
 const hostOf = pageHost;
 
@@ -42,7 +49,7 @@ export const destroyDomain = (db: Db, owner: string, id: number) =>
  * The stored name is only known to DynamoDB, so the loop check is part of the condition.
  */
 export async function updateDomain(db: Db, owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
-  const present = (Object.keys(pageFields) as PageAttribute[]).filter((field) => changes[field] !== undefined);
+  const present = pageAttributes.filter((field) => changes[field] !== undefined);
   if (present.length === 0) return showDomain(db, owner, id);
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': new Date().toISOString() };
@@ -78,8 +85,6 @@ export async function updateDomain(db: Db, owner: string, id: number, changes: D
     const current = itemFromFailedCondition<DomainItem>(error);
     if (!current) throw new NotFoundError();
     const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
-    throw new ValidationError(
-      Object.fromEntries(loops.map((field) => [pageFields[field], [loopMessage(pageFields[field])]])),
-    );
+    throw new PageLoopError(loops);
   }
 }

@@ -2,9 +2,11 @@
  * Key builders for the single table. Everything an owner has lives in the `OWNER#<id>` partition,
  * so every request-path read and write is scoped to the authenticated owner by construction.
  */
+import type { Kind } from '#lib/routes.ts';
 import type { TableKey } from '#lib/table.ts';
 
-export type Kind = 'space' | 'domain';
+/** The kinds come from the resource registry; each kind's key prefixes derive from its name. */
+export type { Kind };
 
 /** Ids are zero-padded so the string sort key orders them numerically. */
 export const ID_DIGITS = 12;
@@ -13,7 +15,10 @@ export const MAX_ID = 10 ** ID_DIGITS - 1;
 /** Below every character a name may hold, so `abc` sorts before `abc d` and ties break by id. */
 const NAME_ID_SEPARATOR = '\u0001';
 
+/** `SPACE#`, `DOMAIN#`: the sort key prefix of an owner's items of one kind. */
 const itemPrefix = (kind: Kind) => `${kind.toUpperCase()}#`;
+/** `SPACENAME#`, `DOMAINNAME#`: the prefix of a kind's name guards. */
+export const nameGuardPrefix = (kind: Kind) => `${kind.toUpperCase()}NAME#`;
 const padId = (id: number) => String(id).padStart(ID_DIGITS, '0');
 
 export const ownerPartition = (owner: string) => `OWNER#${owner}`;
@@ -43,13 +48,13 @@ export const counterKey = (owner: string, kind: Kind): TableKey => ({
 /** Space names are unique per owner, so their guard lives in the owner's partition. */
 export const spaceNameGuardKey = (owner: string, fold: string): TableKey => ({
   pk: ownerPartition(owner),
-  sk: `SPACENAME#${fold}`,
+  sk: `${nameGuardPrefix('space')}${fold}`,
 });
 
 /** Domain names are unique across all owners: one global guard item per name. */
 export const domainNameGuardKey = (name: string): TableKey => ({
-  pk: `DOMAINNAME#${name}`,
-  sk: `DOMAINNAME#${name}`,
+  pk: `${nameGuardPrefix('domain')}${name}`,
+  sk: `${nameGuardPrefix('domain')}${name}`,
 });
 
 export const apiKeyKey = (hash: string): TableKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });

@@ -1,7 +1,7 @@
 /** The middy middlewares every API handler runs, in this order: errors last, so they see everything. */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { HttpError, ServiceUnavailableError } from '#lib/errors.ts';
+import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { isTransientAwsError } from './transient.ts';
 
@@ -17,29 +17,56 @@ export function jsonResponse(
   return { statusCode, headers: { ...baseHeaders, ...headers }, body: JSON.stringify(body) };
 }
 
-const SERVER_ERROR = { message: 'Server Error.', status: 500 };
+/**
+ * Middy's HTTP errors (`createError` of `@middy/util`, or `http-errors`) carry `statusCode` and `expose`: an
+ * exposed 4xx was written for the client, so a middy middleware's refusal is answered as such.
+ */
+function exposedClientError(error: unknown): HttpError | null {
+  if (!(error instanceof Error)) return null;
+  const { statusCode, expose } = error as { statusCode?: unknown; expose?: unknown };
+  if (expose !== true || typeof statusCode !== 'number' || !Number.isInteger(statusCode)) return null;
+  if (statusCode < 400 || statusCode > 499) return null;
+  const generic = Object.values(errorCatalogue).find((entry) => entry.status === statusCode)?.message;
+  return new HttpError(statusCode, error.message || (generic ?? errorCatalogue.badRequest.message));
+}
 
-/** Maps any error to the JSON error contract. Only HttpErrors speak to the client; the rest are logged. */
+/** The error as the client may see it, or null when it must become a generic 500. */
+function clientError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (isTransientAwsError(error)) return new ServiceUnavailableError();
+  return exposedClientError(error);
+}
+
+type Request = { event: APIGatewayProxyEvent; context?: { awsRequestId?: string } };
+
+/**
+ * The id a client quotes: the Lambda request id, which the runtime puts on every log line of the invocation
+ * (JSON log format), so `X-Request-Id` finds the logs directly.
+ */
+const requestIdOf = (request: Request) =>
+  String(request.context?.awsRequestId ?? request.event.requestContext?.requestId);
+
+/** Maps any error to the JSON error contract. Only client errors speak to the client; the rest are logged. */
 export function errorResponder(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     onError: async (request) => {
       const error = request.error;
-      const requestId = request.event.requestContext?.requestId;
-      const known =
-        error instanceof HttpError ? error : isTransientAwsError(error) ? new ServiceUnavailableError() : null;
-      if (known?.status === 503) log('warn', 'Dependency unavailable', { requestId, error: String(error?.name) });
+      const requestId = requestIdOf(request);
+      const known = clientError(error);
+      if (known?.status === 503) log('warn', 'Dependency unavailable', { error: String(error?.name) });
       if (known) {
         request.response = jsonResponse(known.status, known.body(), {
           ...known.headers,
-          'X-Request-Id': String(requestId),
+          'X-Request-Id': requestId,
         });
         return;
       }
       log('error', 'Unhandled error', {
-        requestId,
         error: { name: error?.name, message: error?.message, stack: error?.stack },
       });
-      request.response = jsonResponse(500, SERVER_ERROR, { 'X-Request-Id': String(requestId) });
+      request.response = jsonResponse(errorCatalogue.serverError.status, errorBody('serverError'), {
+        'X-Request-Id': requestId,
+      });
     },
   };
 }
@@ -50,7 +77,7 @@ export function replySerializer(): MiddlewareObj<APIGatewayProxyEvent, APIGatewa
     after: async (request) => {
       const reply = request.response as unknown as Reply;
       request.response = jsonResponse(reply.statusCode, reply.body, {
-        'X-Request-Id': String(request.event.requestContext?.requestId),
+        'X-Request-Id': requestIdOf(request),
       });
     },
   };

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document, generated from the route table (`lib/routes.ts`), the response schemas
+ * The OpenAPI 3.1 document, generated from the resource registry (`lib/routes.ts`), the response schemas
  * (`lib/schemas/responses.ts`) and the request schemas (`lib/schemas`). `npm run openapi` writes it to
  * `docs/openapi.json`; a contract test fails when that file differs from what this returns.
  */
@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { apiBasePath, routes } from '#lib/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
-import { documentPath, operation, requestBodies } from './operations.ts';
+import { documentPath, operation, requestBodies, tags } from './operations.ts';
 import { parameters } from './parameters.ts';
 import { requestSchemas } from './requests.ts';
 import { errorResponses, headers } from './responses.ts';
@@ -57,10 +57,10 @@ export function buildDocument() {
       },
     ],
     security: [{ ApiKey: [] }],
-    tags: [
-      { name: 'Domains', description: 'A domain name, with an optional index page and an optional 404 page.' },
-      { name: 'Spaces', description: 'A named container with a color code.' },
-    ],
+    tags: tags({
+      domains: 'A domain name, with an optional index page and an optional 404 page.',
+      spaces: 'A named container with a color code.',
+    }),
     paths,
     components: {
       securitySchemes: {

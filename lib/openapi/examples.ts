@@ -2,6 +2,7 @@
 
 import * as v from 'valibot';
 import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
+import type { Kind } from '#lib/routes.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
 
 const at = '2025-01-15T09:30:00.000Z';
@@ -19,10 +20,15 @@ export const examples = {
     created_at: at,
     updated_at: at,
   } satisfies Domain,
-  storeSpace: { name: 'Marketing', color: 3 },
-  updateSpace: { color: 5 },
-  storeDomain: { name: 'example.com', index_page: 'https://example.com/welcome' },
-  updateDomain: { not_found_page: 'https://example.com/404' },
+};
+
+/** Request body examples, by kind and by the action that takes a body. */
+export const requestExamples: Record<Kind, Record<'store' | 'update', object>> = {
+  space: { store: { name: 'Marketing', color: 3 }, update: { color: 5 } },
+  domain: {
+    store: { name: 'example.com', index_page: 'https://example.com/welcome' },
+    update: { not_found_page: 'https://example.com/404' },
+  },
 };
 
 /** One page holding one item, with the links the service writes (the effective query, defaults included). */

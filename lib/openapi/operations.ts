@@ -1,18 +1,29 @@
 /** One OpenAPI operation per route and method of the route table. */
 import { deleted } from '#lib/resources.ts';
-import { apiBasePath, type HttpMethod, type Route } from '#lib/routes.ts';
-import { examples, listExample } from './examples.ts';
+import {
+  type Action,
+  apiBasePath,
+  type Collection,
+  collectionNames,
+  collections,
+  type HttpMethod,
+  type Kind,
+  type Route,
+} from '#lib/routes.ts';
+import { examples, listExample, requestExamples } from './examples.ts';
 import { listParameterNames } from './parameters.ts';
 import { type ErrorName, errorStatus, JSON_TYPE, jsonContent, responseRef } from './responses.ts';
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-const collections = {
-  spaces: { tag: 'Spaces', single: 'space', title: 'Space', item: examples.space },
-  domains: { tag: 'Domains', single: 'domain', title: 'Domain', item: examples.domain },
-} as const;
+/** A registry collection as the document shows it: its names, and an example item. */
+type Title = (typeof collections)[Collection]['title'];
+type Documented = { name: Collection; single: Kind; title: Title; tag: string; item: { id: number } };
 
-type Collection = (typeof collections)[keyof typeof collections];
+const documented = (name: Collection): Documented => {
+  const { kind, title, tag } = collections[name];
+  return { name, single: kind, title, tag, item: examples[kind] };
+};
 
 const ALWAYS: ErrorName[] = ['Unauthenticated', 'TooManyRequests', 'ServerError', 'ServiceUnavailable'];
 const WITH_BODY: ErrorName[] = ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed'];
@@ -23,12 +34,12 @@ const success = (description: string, content: object) => ({
   content,
 });
 
-const single = (c: Collection) => jsonContent(`${c.title}Response`, { data: c.item });
+const single = (c: Documented) => jsonContent(`${c.title}Response`, { data: c.item });
 const requestBody = (name: string) => ({ $ref: `#/components/requestBodies/${name}` });
 
 type Spec = { summary: string; description: string; success: [number, object]; errors: ErrorName[]; more?: object };
 
-const actions: Record<string, (c: Collection, method: HttpMethod) => Spec> = {
+const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   list: (c) => ({
     summary: `List ${c.single}s`,
     description:
@@ -36,10 +47,7 @@ const actions: Record<string, (c: Collection, method: HttpMethod) => Spec> = {
       'reads only about `per_page` items, however deep the page.',
     success: [
       200,
-      success(
-        'One page, with links to the others.',
-        jsonContent(`${c.title}List`, listExample(`${c.single}s`, c.item)),
-      ),
+      success('One page, with links to the others.', jsonContent(`${c.title}List`, listExample(c.name, c.item))),
     ],
     errors: ['ValidationFailed'],
     more: { parameters: listParameterNames().map((name) => ({ $ref: `#/components/parameters/${name}` })) },
@@ -72,8 +80,9 @@ const actions: Record<string, (c: Collection, method: HttpMethod) => Spec> = {
   }),
 };
 
-const operationId = (action: string, c: Collection, method: HttpMethod) => {
-  if (action === 'list') return `list${c.title}s`;
+/** `listDomains`, `showDomain`, …; PUT is `putDomain`, as PATCH has the update's id. */
+const operationId = (action: Action, c: Documented, method: HttpMethod) => {
+  if (action === 'list') return `list${c.tag}`;
   if (action === 'update' && method === 'PUT') return `put${c.title}`;
   return `${action}${c.title}`;
 };
@@ -81,12 +90,14 @@ const operationId = (action: string, c: Collection, method: HttpMethod) => {
 /** The path as the document writes it: relative to the servers, which end in the base path. */
 export const documentPath = (route: Route) => route.path.slice(apiBasePath.length);
 
+/** The document's tags: one per collection of the registry. */
+export const tags = (descriptions: Record<Collection, string>) =>
+  collectionNames.map((name) => ({ name: collections[name].tag, description: descriptions[name] }));
+
 export function operation(route: Route, method: HttpMethod) {
-  const [action = ''] = route.name.split('-');
-  const collection = collections[documentPath(route).split('/')[1] as keyof typeof collections];
-  const build = actions[action];
-  if (!collection || !build) throw new Error(`No documentation for route ${route.name} (${route.path})`);
-  const spec = build(collection, method);
+  const { action } = route;
+  const collection = documented(route.collection);
+  const spec = actions[action](collection, method);
   const errors = [...ALWAYS, ...spec.errors].sort((a, b) => errorStatus(a) - errorStatus(b));
   return {
     operationId: operationId(action, collection, method),
@@ -102,7 +113,7 @@ export function operation(route: Route, method: HttpMethod) {
   };
 }
 
-/** Request bodies: each accepts a form or JSON, with the same fields. */
+/** Request bodies, `Store<Title>` and `Update<Title>` per collection: each accepts a form or JSON, with the same fields. */
 export function requestBodies() {
   const body = (schema: string, example: object) => ({
     // An update without a body changes nothing; a store without one answers 422.
@@ -112,10 +123,13 @@ export function requestBodies() {
       [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${schema}Request` }, example },
     },
   });
-  return {
-    StoreSpace: body('StoreSpace', examples.storeSpace),
-    UpdateSpace: body('UpdateSpace', examples.updateSpace),
-    StoreDomain: body('StoreDomain', examples.storeDomain),
-    UpdateDomain: body('UpdateDomain', examples.updateDomain),
-  };
+  return Object.fromEntries(
+    collectionNames.flatMap((name) => {
+      const { kind, title } = collections[name];
+      return [
+        [`Store${title}`, body(`Store${title}`, requestExamples[kind].store)],
+        [`Update${title}`, body(`Update${title}`, requestExamples[kind].update)],
+      ];
+    }),
+  );
 }

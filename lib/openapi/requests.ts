@@ -5,6 +5,7 @@
  */
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import { collectionNames, collections, type Kind } from '#lib/routes.ts';
 import { DOMAIN_NAME_MAX, PAGE_URL_MAX, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { COLORS, SPACE_NAME_MAX, storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';
 
@@ -74,12 +75,22 @@ function bodySchema(schema: v.GenericSchema, docs: Record<string, JsonSchema>): 
   };
 }
 
-/** Request body schemas by component name. */
+/** Each kind's request schemas and the documentation of their fields. */
+const bodies: Record<Kind, { store: v.GenericSchema; update: v.GenericSchema; fields: FieldDocs }> = {
+  space: { store: storeSpaceSchema, update: updateSpaceSchema, fields: spaceFields },
+  domain: { store: storeDomainSchema, update: updateDomainSchema, fields: domainFields },
+};
+
+/** Request body schemas by component name: `Store<Title>Request` and `Update<Title>Request` per collection. */
 export function requestSchemas(): Record<string, JsonSchema> {
-  return {
-    StoreSpaceRequest: bodySchema(storeSpaceSchema, spaceFields('store')),
-    UpdateSpaceRequest: bodySchema(updateSpaceSchema, spaceFields('update')),
-    StoreDomainRequest: bodySchema(storeDomainSchema, domainFields('store')),
-    UpdateDomainRequest: bodySchema(updateDomainSchema, domainFields('update')),
-  };
+  return Object.fromEntries(
+    collectionNames.flatMap((name) => {
+      const { kind, title } = collections[name];
+      const { store, update, fields } = bodies[kind];
+      return [
+        [`Store${title}Request`, bodySchema(store, fields('store'))],
+        [`Update${title}Request`, bodySchema(update, fields('update'))],
+      ];
+    }),
+  );
 }

@@ -1,9 +1,10 @@
 /**
- * Error responses. Their examples are what the code answers: the error classes the handlers throw and
- * API Gateway's own responses (`lib/gateway-responses.ts`).
+ * Error responses. Their examples, statuses included, are what the code answers: the error classes the
+ * handlers throw and API Gateway's own responses (`lib/gateway-responses.ts`), both built from the catalogue.
  */
 import {
   BadRequestError,
+  type HttpError,
   NameTakenError,
   NotFoundError,
   PayloadTooLargeError,
@@ -11,68 +12,61 @@ import {
   UnauthenticatedError,
   UnsupportedMediaTypeError,
 } from '#lib/errors.ts';
-import { gatewayResponseBody } from '#lib/gateway-responses.ts';
+import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import type { ErrorBody } from '#lib/resources.ts';
 import { type SchemaName, schemaRef } from './schemas.ts';
 
 export const JSON_TYPE = 'application/json';
 
-type ErrorResponse = { status: number; description: string; example: object; retryAfter?: boolean };
+type ErrorResponse = { description: string; example: ErrorBody; headers: Record<string, string> };
 
-/** By component name; `status` is the HTTP status each one answers with. */
+/** A response of an error the handlers throw, or of one of API Gateway's own answers. */
+const thrown = (description: string, error: HttpError): ErrorResponse => ({
+  description,
+  example: error.body(),
+  headers: error.headers,
+});
+const gateway = (description: string, type: GatewayResponseType): ErrorResponse => ({
+  description,
+  example: gatewayResponseBody(type),
+  headers: gatewayResponses[type].headers ?? {},
+});
+
+/** By component name; each answers with its example's status and headers (from the error catalogue). */
 const errors = {
-  BadRequest: {
-    status: 400,
-    description: 'The body is not valid JSON, or not a JSON object.',
-    example: new BadRequestError('The request body is not valid JSON.').body(),
-  },
-  Unauthenticated: {
-    status: 401,
-    description: 'The `Authorization: Bearer <key>` header is missing, malformed, unknown or revoked.',
-    example: new UnauthenticatedError().body(),
-  },
-  NotFound: {
-    status: 404,
-    description: "No such id for this key's owner (another owner's ids are not found either).",
-    example: new NotFoundError().body(),
-  },
-  PayloadTooLarge: {
-    status: 413,
-    description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
-    example: new PayloadTooLargeError(MAX_BODY_BYTES).body(),
-  },
-  UnsupportedMediaType: {
-    status: 415,
-    description: 'The body is neither `application/x-www-form-urlencoded` nor `application/json`.',
-    example: new UnsupportedMediaTypeError().body(),
-  },
-  ValidationFailed: {
-    status: 422,
-    description: 'A field is invalid; `errors` has the messages by field.',
-    example: new NameTakenError().body(),
-  },
-  TooManyRequests: {
-    status: 429,
-    description: "Over the API's request rate; retry after `Retry-After` seconds.",
-    example: gatewayResponseBody('THROTTLED'),
-    retryAfter: true,
-  },
-  ServerError: {
-    status: 500,
-    description: 'An unexpected failure; it is logged with the request id, and the body holds no details.',
-    example: gatewayResponseBody('DEFAULT_5XX'),
-  },
-  ServiceUnavailable: {
-    status: 503,
-    description: 'The database is throttling or unavailable; retry after `Retry-After` seconds.',
-    example: new ServiceUnavailableError().body(),
-    retryAfter: true,
-  },
-} satisfies Record<string, ErrorResponse>;
+  BadRequest: thrown(
+    'The body is not valid JSON, or not a JSON object.',
+    new BadRequestError('The request body is not valid JSON.'),
+  ),
+  Unauthenticated: thrown(
+    'The `Authorization: Bearer <key>` header is missing, malformed, unknown or revoked.',
+    new UnauthenticatedError(),
+  ),
+  NotFound: thrown("No such id for this key's owner (another owner's ids are not found either).", new NotFoundError()),
+  PayloadTooLarge: thrown(
+    `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
+    new PayloadTooLargeError(MAX_BODY_BYTES),
+  ),
+  UnsupportedMediaType: thrown(
+    'The body is neither `application/x-www-form-urlencoded` nor `application/json`.',
+    new UnsupportedMediaTypeError(),
+  ),
+  ValidationFailed: thrown('A field is invalid; `errors` has the messages by field.', new NameTakenError()),
+  TooManyRequests: gateway("Over the API's request rate; retry after `Retry-After` seconds.", 'THROTTLED'),
+  ServerError: gateway(
+    'An unexpected failure; it is logged with the request id, and the body holds no details.',
+    'DEFAULT_5XX',
+  ),
+  ServiceUnavailable: thrown(
+    'The database is throttling or unavailable; retry after `Retry-After` seconds.',
+    new ServiceUnavailableError(),
+  ),
+};
 
 export type ErrorName = keyof typeof errors;
 
-export const errorStatus = (name: ErrorName) => errors[name].status;
+export const errorStatus = (name: ErrorName) => errors[name].example.status;
 
 export const responseRef = (name: ErrorName) => ({ $ref: `#/components/responses/${name}` });
 
@@ -97,12 +91,15 @@ export const jsonContent = (schema: SchemaName | object, example: unknown) => ({
 export function errorResponses() {
   return Object.fromEntries(
     Object.entries(errors).map(([name, error]: [string, ErrorResponse]) => {
-      const schema = error.status === 422 ? schemaRef('ValidationError') : statusError(error.status);
+      const { status } = error.example;
+      const schema = status === 422 ? schemaRef('ValidationError') : statusError(status);
       return [
         name,
         {
           description: error.description,
-          ...(error.retryAfter ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+          ...('Retry-After' in error.headers
+            ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } }
+            : {}),
           content: jsonContent(schema, error.example),
         },
       ];

@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
+import { pageHost } from '#lib/urls.ts';
 import { characterCount, label, maxCharacters, text } from './fields.ts';
 
 /** A page on the domain itself would redirect to itself. */
@@ -53,9 +54,6 @@ const domainName = v.pipe(
     return normalized;
   }),
 );
-
-/** The host a page URL points at, as a stored domain name is written (`example.com.` is `example.com`). */
-export const pageHost = (url: string) => new URL(url).hostname.replace(/\.$/, '');
 
 const isWebUrl = (value: string) => {
   if (!URL.canParse(value)) return false;

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { MAX_ID } from '#lib/data/keys.ts';
+import { kinds } from '#lib/routes.ts';
 import { DOMAIN_NAME_MAX, PAGE_URL_MAX } from './domains.ts';
 import { PER_PAGE_OPTIONS } from './list.ts';
 import { COLORS, SPACE_NAME_MAX } from './spaces.ts';
@@ -50,7 +51,7 @@ export const domainSchema = v.strictObject({
 
 export const deletedSchema = v.strictObject({
   id,
-  object: v.picklist(['space', 'domain']),
+  object: v.picklist(kinds),
   deleted: v.literal(true),
   status: v.literal(200),
 });

@@ -224,7 +224,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         );
       // Assess: the contract the issue spells out
       expect(body('UNAUTHORIZED')).toEqual({ message: 'Unauthenticated.', status: 401 });
-      expect(body('ACCESS_DENIED')).toEqual({ message: 'Unauthenticated.', status: 401 });
+      expect(body('ACCESS_DENIED')).toEqual({ message: 'This action is unauthorized.', status: 403 });
+      expect(responses.get('ACCESS_DENIED')?.StatusCode).toBe('403');
       expect(responses.get('MISSING_AUTHENTICATION_TOKEN')?.StatusCode).toBe('404');
       expect(responses.get('THROTTLED')?.StatusCode).toBe('429');
       for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
-import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
-import { NameTakenError, NotFoundError, ValidationError } from '#lib/errors.ts';
+import { destroyDomain, listDomains, PageLoopError, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
+import { HttpError, NameTakenError, NotFoundError } from '#lib/errors.ts';
+import { rethrowPageLoop } from '#lib/http/domain-errors.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';
 
@@ -10,6 +11,17 @@ const newOwner = () => `owner-${randomUUID()}`;
 /** Domain names are unique across owners, so every test uses its own. */
 const newName = (label = 'site') => `${label}-${randomUUID().slice(0, 8)}.example`;
 const plain = (name: string) => ({ name, indexPage: null, notFoundPage: null });
+
+/** The body of the HttpError `act` throws. */
+function httpBody(act: () => unknown) {
+  try {
+    act();
+  } catch (error) {
+    if (error instanceof HttpError) return error.body();
+    throw error;
+  }
+  throw new Error('expected an HttpError');
+}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -104,13 +116,20 @@ describe.concurrent('domains data module', () => {
       }),
     );
     // Assess
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).errors).toEqual({
-      index_page: ['The index page must not point to the domain itself.'],
-      not_found_page: ['The not found page must not point to the domain itself.'],
-    });
-    expect((single as ValidationError).errors).toEqual({
-      not_found_page: ['The not found page must not point to the domain itself.'],
+    expect(error).toBeInstanceOf(PageLoopError);
+    expect((error as PageLoopError).attributes).toEqual(['indexPage', 'notFoundPage']);
+    expect(single).toBeInstanceOf(PageLoopError);
+    expect((single as PageLoopError).attributes).toEqual(['notFoundPage']);
+    // Assess: the HTTP layer answers them as the 422 field errors, in the request's field names.
+    expect(JSON.stringify(httpBody(() => rethrowPageLoop(error)))).toBe(
+      '{"message":"The index page must not point to the domain itself.","errors":{' +
+        '"index_page":["The index page must not point to the domain itself."],' +
+        '"not_found_page":["The not found page must not point to the domain itself."]},"status":422}',
+    );
+    expect(httpBody(() => rethrowPageLoop(single))).toEqual({
+      message: 'The not found page must not point to the domain itself.',
+      errors: { not_found_page: ['The not found page must not point to the domain itself.'] },
+      status: 422,
     });
     expect(await showDomain(db, owner, stored.id)).toMatchObject({
       indexPage: null,

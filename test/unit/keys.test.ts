@@ -9,12 +9,14 @@ import {
   ID_DIGITS,
   itemKey,
   MAX_ID,
+  nameGuardPrefix,
   nameSortKey,
   ownerApiKeyKey,
   ownerPartition,
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
+import { kinds } from '#lib/routes.ts';
 
 /** DynamoDB orders string sort keys by their UTF-8 bytes. */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -57,6 +59,27 @@ describe('table keys', () => {
     for (const key of [spaceNameGuardKey('o', 'a'), sequenceKey('o', 'space'), counterKey('o', 'space')]) {
       expect(key.sk.startsWith(collectionPrefix('space'))).toBe(false);
       expect(key.sk.startsWith(collectionPrefix('domain'))).toBe(false);
+    }
+  });
+
+  it('writes the key formats the stored tables already hold, byte for byte', () => {
+    // Act / Assess: existing items are read with these keys; a changed prefix would lose them.
+    expect(itemKey('o', 'space', 1)).toEqual({ pk: 'OWNER#o', sk: 'SPACE#000000000001' });
+    expect(itemKey('o', 'domain', 42).sk).toBe('DOMAIN#000000000042');
+    expect(nameSortKey('space', 'team', 3)).toBe('SPACE#team\u0001000000000003');
+    expect(sequenceKey('o', 'space')).toEqual({ pk: 'OWNER#o', sk: 'SEQUENCE#space' });
+    expect(counterKey('o', 'domain')).toEqual({ pk: 'OWNER#o', sk: 'COUNT#domain' });
+    expect(spaceNameGuardKey('o', 'team')).toEqual({ pk: 'OWNER#o', sk: 'SPACENAME#team' });
+    expect(domainNameGuardKey('example.com')).toEqual({ pk: 'DOMAINNAME#example.com', sk: 'DOMAINNAME#example.com' });
+  });
+
+  it('derives one distinct item and guard prefix per kind of the registry', () => {
+    // Act
+    const prefixes = kinds.flatMap((kind) => [collectionPrefix(kind), nameGuardPrefix(kind)]);
+    // Assess: no prefix is the start of another, so a key range never holds another kind's items.
+    expect(prefixes).toEqual(['DOMAIN#', 'DOMAINNAME#', 'SPACE#', 'SPACENAME#']);
+    for (const prefix of prefixes) {
+      expect(prefixes.filter((other) => other.startsWith(prefix))).toEqual([prefix]);
     }
   });
 

@@ -1,5 +1,73 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, routes } from '#lib/routes.ts';
+import { collections, kinds, matchRoute, routes, routesFor, scopes } from '#lib/routes.ts';
+
+describe('resource registry', () => {
+  it('declares the two collections and the kind each stores', () => {
+    // Assess
+    expect(Object.keys(collections)).toEqual(['domains', 'spaces']);
+    expect(collections.spaces).toMatchObject({ kind: 'space', title: 'Space', tag: 'Spaces' });
+    expect(collections.domains).toMatchObject({ kind: 'domain', title: 'Domain', tag: 'Domains' });
+    expect(kinds).toEqual(['domain', 'space']);
+  });
+
+  it('has exactly the four scopes, read and write per collection', () => {
+    // Assess
+    expect([...scopes].sort()).toEqual(['domains:read', 'domains:write', 'spaces:read', 'spaces:write']);
+  });
+
+  it('keeps every Lambda name, handler and path (deployed functions are named after them)', () => {
+    // Act
+    const table = routes.map(({ name, collection, action, handler, path }) => [
+      name,
+      collection,
+      action,
+      handler,
+      path,
+    ]);
+    // Assess
+    expect(table).toEqual([
+      ['list-domains', 'domains', 'list', 'domains/list', '/api/v1/domains'],
+      ['store-domain', 'domains', 'store', 'domains/store', '/api/v1/domains'],
+      ['show-domain', 'domains', 'show', 'domains/show', '/api/v1/domains/{id}'],
+      ['update-domain', 'domains', 'update', 'domains/update', '/api/v1/domains/{id}'],
+      ['destroy-domain', 'domains', 'destroy', 'domains/destroy', '/api/v1/domains/{id}'],
+      ['list-spaces', 'spaces', 'list', 'spaces/list', '/api/v1/spaces'],
+      ['store-space', 'spaces', 'store', 'spaces/store', '/api/v1/spaces'],
+      ['show-space', 'spaces', 'show', 'spaces/show', '/api/v1/spaces/{id}'],
+      ['update-space', 'spaces', 'update', 'spaces/update', '/api/v1/spaces/{id}'],
+      ['destroy-space', 'spaces', 'destroy', 'spaces/destroy', '/api/v1/spaces/{id}'],
+    ]);
+  });
+
+  it.each(routes)('$name needs the scope its action implies', (route) => {
+    // Prepare: reads are list and show; every other action writes.
+    const access = { list: 'read', show: 'read', store: 'write', update: 'write', destroy: 'write' }[route.action];
+    // Assess
+    expect(route.scope).toBe(`${route.collection}:${access}`);
+    expect(scopes).toContain(route.scope);
+  });
+
+  it('reads with GET only, and writes never with GET', () => {
+    // Assess
+    for (const route of routes) {
+      const reads = route.scope.endsWith(':read');
+      expect(
+        route.methods.every((method) => (method === 'GET') === reads),
+        route.name,
+      ).toBe(true);
+    }
+  });
+
+  it('gives a key exactly the routes its scopes cover', () => {
+    // Act
+    const names = (granted: Parameters<typeof routesFor>[0]) => routesFor(granted).map((route) => route.name);
+    // Assess
+    expect(names(['spaces:read'])).toEqual(['list-spaces', 'show-space']);
+    expect(names(['domains:write'])).toEqual(['store-domain', 'update-domain', 'destroy-domain']);
+    expect(names([...scopes])).toEqual(routes.map((route) => route.name));
+    expect(names([])).toEqual([]);
+  });
+});
 
 describe('route table', () => {
   it('has the ten operations of the contract, PUT and PATCH sharing the update handler', () => {

@@ -1,0 +1,20 @@
+/**
+ * The data layer's domain errors that are the client's fault, said in the request's vocabulary: the data
+ * layer knows attributes (`indexPage`), the client sent fields (`index_page`).
+ */
+import { type PageAttribute, PageLoopError } from '#lib/data/domains.ts';
+import { ValidationError } from '#lib/errors.ts';
+import { loopMessage } from '#lib/schemas/domains.ts';
+
+/** The request field of each stored page attribute. */
+const pageFields = {
+  indexPage: 'index_page',
+  notFoundPage: 'not_found_page',
+} as const satisfies Record<PageAttribute, string>;
+
+/** Rethrows a page that points at its own domain as 422 field errors; any other error as it is. */
+export function rethrowPageLoop(error: unknown): never {
+  if (!(error instanceof PageLoopError)) throw error;
+  const fields = error.attributes.map((attribute) => pageFields[attribute]);
+  throw new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
+}
