@@ -16,8 +16,9 @@ export const esmRequireBanner = "import{createRequire as __cr}from'module';const
 /**
  * The SDK's default credential chain loads these providers with dynamic `import()` only when no credentials
  * are in the environment. Lambda always sets AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, so
- * they are never reached there; bundled, they (and the STS/SSO clients they pull in) add ~115 KB per function.
- * The container/instance-metadata providers stay bundled.
+ * the chain stops at the environment and never reaches them; bundled, they (and the STS/SSO clients they pull
+ * in) would add ~125 KB per function. That includes the container and instance-metadata providers (~11 KB),
+ * which only ECS, EC2 and similar hosts need.
  */
 export const unusedCredentialProviders = [
   '@aws-sdk/credential-provider-ini',
@@ -25,6 +26,8 @@ export const unusedCredentialProviders = [
   '@aws-sdk/credential-provider-process',
   '@aws-sdk/credential-provider-sso',
   '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
 ];
 
 export const esbuildOptions = {
