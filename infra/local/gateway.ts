@@ -3,7 +3,7 @@
  * runs the authorizer (cached per key for a while, as API Gateway does) and then the route's handler.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -258,6 +258,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       });
   });
   server.keepAliveTimeout = 5_000;
+  // Node's parser refuses some requests before any handler runs (raw UTF-8 in the URL, a broken request
+  // line); Node cannot be told to accept them. Answer in the JSON error contract, as every error is.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const { statusCode } = gatewayResponses.DEFAULT_4XX;
+    const body = JSON.stringify(gatewayResponseBody('DEFAULT_4XX'));
+    const head = `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json\r\n`;
+    socket.end(`${head}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
