@@ -139,6 +139,8 @@ function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const { port = 3000, host = '127.0.0.1', authCacheTtlSeconds = 60, logRequests = true } = options;
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  /** Known once listening (the port may be 0: any free one). */
+  let origin = '';
 
   async function authorize(
     event: APIGatewayProxyEvent,
@@ -183,7 +185,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     // The OpenAPI document and its reference page: public, like the static file published on AWS.
-    const document = await publishedDocument(method, url.pathname);
+    const document = await publishedDocument(method, url.pathname, origin);
     if (document) {
       send(res, document.statusCode, document.headers, document.body);
       return document.statusCode;
@@ -271,9 +273,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
+  origin = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://${host}:${address.port}`,
+    url: origin,
     server,
     close: () =>
       new Promise<void>((resolve) => {
