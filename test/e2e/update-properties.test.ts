@@ -10,8 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { SPACE_NAME_MAX } from '#lib/schemas/spaces.ts';
-import type { Client, Reply } from '#test/support/http.ts';
-import { startTestGateway } from '#test/support/http.ts';
+import { type Client, type Reply, startTestGateway } from '#test/support/http.ts';
 import { schemaErrors } from '#test/support/openapi.ts';
 import { newClient } from './helpers.ts';
 
