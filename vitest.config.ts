@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    // Logs (the handlers' JSON lines) are printed for failing tests only: the output is the results.
+    silent: 'passed-only',
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -82,7 +82,8 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
   authorizer: {
     calls: 1,
     rounds: 1,
-    reason: 'GetItem of the key hash, strongly consistent (a revoked key stops at once).',
+    reason:
+      "GetItem of the key hash, strongly consistent; a revoked key is refused once API Gateway's cached answer for it expires (the stage's authorizer cache TTL).",
   },
 };
 

@@ -2,7 +2,7 @@
  * The local API Gateway: reads the shared route table, builds the REST (v1) proxy event AWS would,
  * runs the authorizer (cached per key for a while, as API Gateway does) and then the route's handler.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import type { Config } from '#lib/config.ts';
@@ -84,6 +84,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { config, port = 3000, host = '127.0.0.1', authCacheTtlSeconds = 60, logRequests = true } = options;
   const db = options.db ?? createDb(config);
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  /** Known once listening (the port may be 0: any free one). */
+  let origin = '';
 
   /** Each function is initialised on first use, like a cold start, and kept warm afterwards. */
   const functions = new Map<string, Promise<unknown>>();
@@ -121,7 +123,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     // The OpenAPI document and its reference page: public, like the static file published on AWS.
-    const document = await publishedDocument(method, url.pathname);
+    const document = await publishedDocument(method, url.pathname, origin);
     if (document) {
       send(res, document.statusCode, document.headers, document.body);
       return document.statusCode;
@@ -176,13 +178,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       });
   });
   server.keepAliveTimeout = 5_000;
+  // Node's parser refuses some requests before any handler runs (raw UTF-8 in the URL, a broken request
+  // line); Node cannot be told to accept them. Answer in the JSON error contract, as every error is.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const { statusCode } = gatewayResponses.DEFAULT_4XX;
+    const body = JSON.stringify(gatewayResponseBody('DEFAULT_4XX'));
+    const head = `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json\r\n`;
+    socket.end(`${head}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
+  origin = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://${host}:${address.port}`,
+    url: origin,
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -112,9 +112,16 @@ async function renameSpace(
         TableName: db.tableName,
         Key: itemKey(owner, kind, current.id),
         UpdateExpression: `SET ${[...sets, '#fold = :fold', '#lsi1sk = :lsi1sk'].join(', ')}`,
-        ConditionExpression: '#fold = :oldFold',
-        ExpressionAttributeNames: { ...names, '#fold': 'fold', '#lsi1sk': 'lsi1sk' },
-        ExpressionAttributeValues: { ...values, ':fold': fold, ':lsi1sk': lsi1sk, ':oldFold': current.fold },
+        // The color too: if it changed since `current` was read, retry, so the item answered below is the one stored.
+        ConditionExpression: '#fold = :oldFold AND #color = :oldColor',
+        ExpressionAttributeNames: { ...names, '#fold': 'fold', '#lsi1sk': 'lsi1sk', '#color': 'color' },
+        ExpressionAttributeValues: {
+          ...values,
+          ':fold': fold,
+          ':lsi1sk': lsi1sk,
+          ':oldFold': current.fold,
+          ':oldColor': current.color,
+        },
       },
     },
     {
@@ -134,7 +141,10 @@ async function renameSpace(
       },
     },
   ]);
-  if (!failed) return { ...current, ...changes, fold, lsi1sk, updatedAt: now } as SpaceItem;
+  // Field by field: an absent change may still be a key holding `undefined`, which must not erase a field.
+  if (!failed) {
+    return { ...current, name: changes.name, color: changes.color ?? current.color, fold, lsi1sk, updatedAt: now };
+  }
   if (failed[0]) return null;
   if (failed[2]) throw new NameTakenError();
   throw new Error(`Name guard of space ${current.id} does not point back to it`);

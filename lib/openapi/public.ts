@@ -4,7 +4,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { apiBasePath } from '#lib/routes.ts';
+import { LOCAL_SERVER } from './examples.ts';
 import { DOCS_PAGE_FILE, OPENAPI_FILE } from './files.ts';
+
+/** The origin the committed documents name for the local stack (servers, examples): the default port. */
+const DOCUMENTED_ORIGIN = new URL(LOCAL_SERVER).origin;
 
 export const OPENAPI_PATH = `${apiBasePath}/openapi.json`;
 export const DOCS_PATH = '/docs';
@@ -16,12 +20,19 @@ const published: Record<string, { file: string; contentType: string }> = {
 
 export type PublishedResponse = { statusCode: number; headers: Record<string, string>; body: string };
 
-/** The answer for a published document, or undefined when the request is for the API itself. */
-export async function publishedDocument(method: string, path: string): Promise<PublishedResponse | undefined> {
+/**
+ * The answer for a published document, or undefined when the request is for the API itself. `origin` is
+ * where this gateway listens: the documents then name it instead of the default port.
+ */
+export async function publishedDocument(
+  method: string,
+  path: string,
+  origin = DOCUMENTED_ORIGIN,
+): Promise<PublishedResponse | undefined> {
   const entry = published[path];
   if (!entry || method !== 'GET') return undefined;
   try {
-    const body = await readFile(entry.file, 'utf8');
+    const body = (await readFile(entry.file, 'utf8')).replaceAll(DOCUMENTED_ORIGIN, origin);
     return { statusCode: 200, headers: { 'Content-Type': entry.contentType, 'Cache-Control': 'no-cache' }, body };
   } catch {
     const message = `${path} is not built yet: run npm run openapi.`;

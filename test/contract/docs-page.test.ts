@@ -66,9 +66,23 @@ describe('the published documents', () => {
     // Assess
     expect(spec.status).toBe(200);
     expect(spec.headers.get('content-type')).toBe('application/json');
-    expect(await spec.text()).toBe(readFileSync(OPENAPI_FILE, 'utf8'));
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('names the gateway’s own address (here a random port) as the local server, in both', async () => {
+    // Prepare: the committed document names the default port.
+    const committed = readFileSync(OPENAPI_FILE, 'utf8');
+    const documented = 'http://127.0.0.1:3000';
+    // Act
+    const spec = await (await fetch(`${gateway.url}${OPENAPI_PATH}`)).text();
+    const html = await (await fetch(`${gateway.url}${DOCS_PATH}`)).text();
+    // Assess: the same document, with only that origin replaced.
+    expect(gateway.url).not.toBe(documented);
+    expect(JSON.parse(spec).servers[0].url).toBe(`${gateway.url}/api/v1`);
+    expect(spec).toBe(committed.replaceAll(documented, gateway.url));
+    expect(html).toContain(`"servers":[{"url":"${gateway.url}/api/v1"`);
+    expect(html).not.toContain(documented);
   });
 
   it('renders offline in Chromium and lists all ten operations (PUT and PATCH of update apart)', async () => {

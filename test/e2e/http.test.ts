@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { generateApiKey } from '#lib/auth/api-key.ts';
@@ -352,5 +353,33 @@ describe.concurrent('owner isolation', () => {
     expect(bobUpdate.body.data).toMatchObject({ id: 1, name: 'Same', color: 5 });
     expect(bobDelete.status).toBe(200);
     expect((await alice.get('/api/v1/spaces/1')).body.data).toMatchObject({ name: 'Same', color: 2 });
+  });
+});
+
+/** Sends bytes as they are (no client library to percent-encode them) and returns the raw answer. */
+function sendRaw(url: string, request: Buffer): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+describe.concurrent('requests Node’s HTTP parser refuses', () => {
+  it.each([
+    ['raw UTF-8 in the query string', Buffer.from('GET /api/v1/spaces?search=bücher HTTP/1.1\r\nHost: x\r\n\r\n')],
+    ['raw UTF-8 in the path', Buffer.from('GET /api/v1/späces HTTP/1.1\r\nHost: x\r\n\r\n')],
+    ['a malformed request line', Buffer.from('GET\r\n\r\n')],
+  ])('answers %s with the JSON 400', async (_, request) => {
+    // Act
+    const answer = await sendRaw(gateway.url, request);
+    // Assess
+    const [head = '', body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/i);
+    expect(JSON.parse(body ?? '')).toEqual({ message: 'Bad Request.', status: 400 });
   });
 });

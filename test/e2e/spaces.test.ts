@@ -93,6 +93,23 @@ describe.concurrent('spaces: store, show, update, delete', () => {
     expect(shown.body.data.updated_at).toMatch(ISO_UTC);
   });
 
+  it.each<[string, { form?: Record<string, string>; json?: unknown }]>([
+    ['a form with an empty color', { form: { name: 'Renamed', color: '' } }],
+    ['JSON with a null color', { json: { name: 'Renamed', color: null } }],
+  ])('renames with %s: keeps the color and answers it', async (_, body) => {
+    // Prepare
+    const api = await client();
+    const { data: space } = (await api.post(SPACES, { name: 'Before', color: '4' })).body;
+    const path = `${SPACES}/${space.id}`;
+    // Act
+    const renamed = await api.request('PATCH', path, body);
+    const shown = await api.get(path);
+    // Assess
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data).toMatchObject({ id: space.id, name: 'Renamed', color: 4 });
+    expect(renamed.body).toEqual(shown.body);
+  });
+
   it('deletes a space (200) and then answers 404 for it', async () => {
     // Prepare
     const api = await client();

@@ -313,6 +313,27 @@ describe('transaction conflicts', () => {
   });
 });
 
+describe('a write between the two steps of a rename', () => {
+  it('a color set after the rename read the space is kept and answered: 200 equals the show', async () => {
+    // Prepare
+    const client = await owner();
+    const { data: space } = (await client.post('/api/v1/spaces', { name: 'Before', color: '2' })).body;
+    const path = `/api/v1/spaces/${space.id}`;
+    const fault = inject({
+      when: touches(client.owner, 'TransactWriteItems'),
+      meanwhile: (attempt) => (attempt === 1 ? client.patch(path, { color: '5' }) : undefined),
+    });
+    // Act
+    const renamed = await client.patch(path, { name: 'After' });
+    fault.remove();
+    // Assess: the first transaction saw the color change and failed; the retry read it again.
+    expect(renamed.status).toBe(200);
+    expect(fault.attempts).toBe(2);
+    expect(renamed.body.data).toMatchObject({ name: 'After', color: 5 });
+    expect((await client.get(path)).body).toEqual(renamed.body);
+  });
+});
+
 describe('timeouts and unreachable DynamoDB', () => {
   let blackHole: Server;
   const sockets = new Set<Socket>();

@@ -56,6 +56,8 @@ export type FaultPlan = {
   when: (call: WireCall) => boolean;
   /** An error to fail this attempt with before it reaches DynamoDB (the SDK may retry it). */
   before?: (attempt: number) => Error | undefined;
+  /** Work done before this attempt goes on to DynamoDB: another client's write in between, say. */
+  meanwhile?: (attempt: number) => Promise<unknown> | undefined;
   /** An error to throw after DynamoDB has done the work: the answer is lost on the way back. */
   after?: (attempt: number) => Error | undefined;
   /** Send the matching attempts to this port on 127.0.0.1 instead (a server that never answers, say). */
@@ -81,6 +83,7 @@ export function injectFault(plan: FaultPlan): Injection {
       const attempt = ++attempts;
       const early = plan.before?.(attempt);
       if (early) throw early;
+      await plan.meanwhile?.(attempt);
       if (plan.redirectToPort !== undefined) {
         Object.assign(args.request as object, { hostname: '127.0.0.1', port: plan.redirectToPort });
       }
