@@ -17,6 +17,7 @@ import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from 
 import { publishedDocument } from '#lib/openapi/public.ts';
 import { authorizerHandler, matchRoute } from '#lib/routes.ts';
 import { functionEntry } from '../bundling.ts';
+import { createRateLimiter } from './rate-limit.ts';
 
 type Handler<E, R> = (event: E, context: Context) => Promise<R>;
 type ApiHandler = Handler<APIGatewayProxyEvent, APIGatewayProxyResult>;
@@ -29,6 +30,8 @@ export type GatewayOptions = {
   authCacheTtlSeconds?: number;
   /** One line per request on stdout. */
   logRequests?: boolean;
+  /** Requests per minute per Authorization value before 429, as AWS WAF enforces (none when unset or 0). */
+  rateLimitPerMinute?: number;
 };
 
 export type Gateway = { url: string; server: Server; close: () => Promise<void> };
@@ -139,6 +142,8 @@ function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const { port = 3000, host = '127.0.0.1', authCacheTtlSeconds = 60, logRequests = true } = options;
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const { rateLimitPerMinute: perMinute = 0 } = options; // 0: no limit; anything else but a positive integer throws
+  const limiter = perMinute === 0 ? undefined : createRateLimiter({ limit: perMinute });
 
   async function authorize(
     event: APIGatewayProxyEvent,
@@ -229,6 +234,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         stage: STAGE,
       },
     };
+    // Like the WAF rule: per Authorization value, before the authorizer; no header goes on to the 401.
+    const limit = limiter && req.headers.authorization ? limiter.take(req.headers.authorization) : undefined;
+    if (limit && !limit.allowed) {
+      const { statusCode } = gatewayResponses.THROTTLED;
+      const headers = { 'Content-Type': 'application/json', 'Retry-After': limit.retryAfterSeconds };
+      send(res, statusCode, headers, JSON.stringify(gatewayResponseBody('THROTTLED')));
+      return statusCode;
+    }
     const authorization = await authorize(event, requestId);
     if (typeof authorization === 'string') {
       sendGatewayResponse(res, authorization);

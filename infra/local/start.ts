@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
+import { rateLimits } from '../rate-limits.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { dataDir, localTableName, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
 
@@ -54,6 +55,7 @@ async function main() {
     const gateway = await startGateway({
       port,
       authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
+      rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE ?? rateLimits.dev.perKeyPerMinute),
     });
     console.log(`DynamoDB Local: ${dynamo.endpoint} (table ${localTableName}, data in ${dataDir})`);
     console.log(`API: ${gateway.url}/api/v1  (owner "${DEV_OWNER}")`);

@@ -27,8 +27,15 @@ export type Client = {
   delete(path: string): Promise<Reply>;
 };
 
-export async function startTestGateway(options: { authCacheTtlSeconds?: number } = {}): Promise<Gateway> {
-  return startGateway({ port: 0, logRequests: false, authCacheTtlSeconds: options.authCacheTtlSeconds ?? 0 });
+export async function startTestGateway(
+  options: { authCacheTtlSeconds?: number; rateLimitPerMinute?: number } = {},
+): Promise<Gateway> {
+  return startGateway({
+    port: 0,
+    logRequests: false,
+    ...options,
+    authCacheTtlSeconds: options.authCacheTtlSeconds ?? 0,
+  });
 }
 
 export function formBody(form: Record<string, string | string[]>): string {
