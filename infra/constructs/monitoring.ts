@@ -70,7 +70,7 @@ export class Monitoring extends Construct {
     alarm('api-5xx-rate', serverErrorRate, config.alarms.api5xxRatePercent, 'Share of API requests answered 5XX');
     alarm('api-p99-latency', p99, config.alarms.apiP99LatencyMs, 'API p99 latency (ms), authorizer included');
     const blocked = firewall.metricBlockedRequests('ALL', { period });
-    alarm('waf-blocked-requests', blocked, config.alarms.wafBlockedRequests, 'Requests the WAF blocked (429, 403)');
+    alarm('waf-blocked-requests', blocked, config.alarms.wafBlockedRequests, 'Requests the WAF blocked (all rules)');
 
     for (const [name, fn] of functions) {
       const errors = fn.metricErrors({ period, statistic: 'Sum' });
