@@ -63,14 +63,12 @@ export class ApiFirewall extends Construct {
       rule: string,
       priority: number,
       limit: number,
-      aggregation: Partial<CfnWebACL.RateBasedStatementProperty>,
+      aggregation: Pick<CfnWebACL.RateBasedStatementProperty, 'aggregateKeyType' | 'customKeys'>,
     ): CfnWebACL.RuleProperty => ({
       name: rule,
       priority,
       action: throttled,
-      statement: {
-        rateBasedStatement: { limit, evaluationWindowSec: RATE_LIMIT_WINDOW_SECONDS, ...aggregation },
-      } as CfnWebACL.StatementProperty,
+      statement: { rateBasedStatement: { limit, evaluationWindowSec: RATE_LIMIT_WINDOW_SECONDS, ...aggregation } },
       visibilityConfig: visibility(`${name}-${rule}`),
     });
     const managedRule = (
