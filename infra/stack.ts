@@ -1,6 +1,6 @@
 /**
  * One stage of the service: the table, one function per route of the shared route table plus the
- * authorizer, the REST API in front of them, and their alarms and dashboard.
+ * authorizer, the REST API in front of them with its WAF web ACL, and their alarms and dashboard.
  */
 import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -10,6 +10,7 @@ import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
+import { ApiFirewall } from './constructs/waf.ts';
 import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
@@ -71,11 +72,15 @@ export class ServiceStack extends Stack {
     });
 
     this.api = new Api(this, 'api', { config, authorizer, routes: routeFunctions });
+    const stage = this.api.restApi.deploymentStage;
+    // Per-key and per-IP rate limits and managed rules, before the authorizer or any function runs.
+    const firewall = new ApiFirewall(this, 'waf', { config, stage });
     const monitoring = new Monitoring(this, 'monitoring', {
       config,
-      stage: this.api.restApi.deploymentStage,
+      stage,
       table,
       functions: this.functions,
+      firewall,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });

@@ -4,6 +4,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { functionSizing } from './function-sizing.ts';
+import { type RateLimit, rateLimits } from './rate-limits.ts';
 
 export const stageNames = ['dev', 'prod'] as const;
 export type StageName = (typeof stageNames)[number];
@@ -18,9 +19,15 @@ export type StageConfig = {
   api: {
     /** Stage-wide steady rate (requests per second) and burst, before API Gateway answers 429. */
     throttle: { rateLimit: number; burstLimit: number };
-    /** How long API Gateway reuses an authorizer answer for the same Authorization header. */
+    /**
+     * How long API Gateway reuses an authorizer answer for the same Authorization header. It is also the
+     * revocation bound: a revoked or expired key is refused within this period. It costs at most one
+     * authorizer run (one GetItem) per key per period; docs/deployment.md gives the figure.
+     */
     authorizerCacheTtl: Duration;
   };
+  /** Per-key and per-IP limits per 60-second window (AWS WAF, and the local gateway per key): `rate-limits.ts`. */
+  rateLimit: RateLimit;
   /** Retention of function logs and API access logs. */
   logRetention: RetentionDays;
   /** What happens to the table, log groups and secret when the stack is deleted. */
@@ -40,6 +47,8 @@ export type StageConfig = {
     period: Duration;
     /** Consecutive breaching periods before an alarm fires. */
     evaluationPeriods: number;
+    /** Requests the web ACL blocked (rate limits, managed rules) per period: a flood or a client stuck in a loop. */
+    wafBlockedRequests: number;
   };
 };
 
@@ -52,6 +61,7 @@ export const stages: Record<StageName, StageConfig> = {
   dev: {
     stage: 'dev',
     api: { throttle: { rateLimit: 50, burstLimit: 100 }, authorizerCacheTtl: Duration.seconds(60) },
+    rateLimit: rateLimits.dev,
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
     table: { pointInTimeRecovery: false, deletionProtection: false },
@@ -62,11 +72,13 @@ export const stages: Record<StageName, StageConfig> = {
       functionErrors: 5,
       period: Duration.minutes(5),
       evaluationPeriods: 3,
+      wafBlockedRequests: 500,
     },
   },
   prod: {
     stage: 'prod',
-    api: { throttle: { rateLimit: 500, burstLimit: 1_000 }, authorizerCacheTtl: Duration.seconds(300) },
+    api: { throttle: { rateLimit: 500, burstLimit: 1_000 }, authorizerCacheTtl: Duration.seconds(60) },
+    rateLimit: rateLimits.prod,
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     table: { pointInTimeRecovery: true, deletionProtection: true },
@@ -77,6 +89,7 @@ export const stages: Record<StageName, StageConfig> = {
       functionErrors: 1,
       period: Duration.minutes(1),
       evaluationPeriods: 5,
+      wafBlockedRequests: 100,
     },
   },
 };

@@ -1,6 +1,6 @@
 /**
- * Alarms (to one SNS topic) and the API's dashboard: API errors and latency, every function's errors and
- * throttles, and the table's throttled requests and system errors.
+ * Alarms (to one SNS topic) and the API's dashboard: API errors and latency, requests the WAF blocked, every
+ * function's errors and throttles, and the table's throttled requests and system errors.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
@@ -20,6 +20,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { type StageConfig, serviceName } from '../stages.ts';
+import type { ApiFirewall } from './waf.ts';
 
 export type MonitoringProps = {
   config: StageConfig;
@@ -27,6 +28,7 @@ export type MonitoringProps = {
   table: Table;
   /** Every function, by a short name used in alarm names. */
   functions: ReadonlyMap<string, IFunction>;
+  firewall: ApiFirewall;
 };
 
 /** What the handlers send to DynamoDB (`lib/data`): item reads and updates, queries, write transactions. */
@@ -36,7 +38,7 @@ export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { config, stage, table, functions }: MonitoringProps) {
+  constructor(scope: Construct, id: string, { config, stage, table, functions, firewall }: MonitoringProps) {
     super(scope, id);
     const prefix = `${serviceName}-${config.stage}`;
     const { period, evaluationPeriods } = config.alarms;
@@ -67,6 +69,8 @@ export class Monitoring extends Construct {
     const p99 = stage.metricLatency({ statistic: 'p99', period });
     alarm('api-5xx-rate', serverErrorRate, config.alarms.api5xxRatePercent, 'Share of API requests answered 5XX');
     alarm('api-p99-latency', p99, config.alarms.apiP99LatencyMs, 'API p99 latency (ms), authorizer included');
+    const blocked = firewall.metricBlockedRequests('ALL', { period });
+    alarm('waf-blocked-requests', blocked, config.alarms.wafBlockedRequests, 'Requests the WAF blocked (all rules)');
 
     for (const [name, fn] of functions) {
       const errors = fn.metricErrors({ period, statistic: 'Sum' });
@@ -98,6 +102,15 @@ export class Monitoring extends Construct {
             left: ['p50', 'p99'].map((statistic) => stage.metricLatency({ statistic })),
             right: [stage.metricIntegrationLatency({ statistic: 'p99' })],
             width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'WAF blocked requests',
+            left: ['per-key-rate', 'per-ip-rate', 'ALL'].map((rule) =>
+              firewall.metricBlockedRequests(rule, { label: rule }),
+            ),
+            width: 24,
           }),
         ],
         [

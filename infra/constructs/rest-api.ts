@@ -136,11 +136,6 @@ export class Api extends Construct {
         'Clients authenticate with API keys checked by the REQUEST authorizer on every method, not Cognito users.',
     });
     api.acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'No WAF web ACL: every method requires a valid API key (authorizer, cached) and the stage is throttled; a web ACL can be associated to the stage without changing this stack.',
-    });
-    api.acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       reason: "AWS's managed policy is the documented one for API Gateway's account-level CloudWatch Logs role.",
     });

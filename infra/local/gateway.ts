@@ -23,6 +23,7 @@ import {
   methodArn,
   policyAllows,
 } from './lambda.ts';
+import { createRateLimiter } from './rate-limit.ts';
 
 export type GatewayOptions = {
   /** The functions' configuration, as the stack would set their environment. */
@@ -35,6 +36,8 @@ export type GatewayOptions = {
   authCacheTtlSeconds?: number;
   /** One line per request on stdout. */
   logRequests?: boolean;
+  /** Requests per minute per Authorization value before 429, as AWS WAF enforces (none when unset or 0). */
+  rateLimitPerMinute?: number;
 };
 
 export type Gateway = { url: string; server: Server; close: () => Promise<void> };
@@ -86,6 +89,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
   /** Known once listening (the port may be 0: any free one). */
   let origin = '';
+  const { rateLimitPerMinute: perMinute = 0 } = options; // 0: no limit; anything else but a positive integer throws
+  const limiter = perMinute === 0 ? undefined : createRateLimiter({ limit: perMinute });
 
   /** Each function is initialised on first use, like a cold start, and kept warm afterwards. */
   const functions = new Map<string, Promise<unknown>>();
@@ -149,6 +154,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       protocol: `HTTP/${req.httpVersion}`,
     });
     if (!event) throw new Error(`No event for the route ${match.route.name}`);
+    // Like the WAF rule: per Authorization value, before the authorizer; no header goes on to the 401.
+    const limit = limiter && req.headers.authorization ? limiter.take(req.headers.authorization) : undefined;
+    if (limit && !limit.allowed) {
+      const { statusCode } = gatewayResponses.THROTTLED;
+      const headers = { 'Content-Type': 'application/json', 'Retry-After': limit.retryAfterSeconds };
+      send(res, statusCode, headers, JSON.stringify(gatewayResponseBody('THROTTLED')));
+      return statusCode;
+    }
     const authorization = await authorize(event);
     if (typeof authorization === 'string') {
       sendGatewayResponse(res, authorization);

@@ -8,6 +8,7 @@ import { loadConfig } from '#lib/config.ts';
 import { createApiKey, ownerOfKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
+import { rateLimits } from '../rate-limits.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startGateway } from './gateway.ts';
 import { dataDir, localTableName, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
@@ -60,6 +61,7 @@ async function main() {
       db,
       port,
       authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
+      rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE ?? rateLimits.dev.perKeyPerMinute),
     });
     console.log(`DynamoDB Local: ${dynamo.endpoint} (table ${localTableName}, data in ${dataDir})`);
     console.log(`API: ${gateway.url}/api/v1  (owner "${DEV_OWNER}")`);

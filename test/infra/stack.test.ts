@@ -12,6 +12,7 @@ import { esbuildOptions, functionEntry } from '#infra/bundling.ts';
 import { type StageName, stages } from '#infra/stages.ts';
 import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
 import { gatewayResponses } from '#lib/gateway-responses.ts';
+import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { authorizerHandler, matchRoute, routes } from '#lib/routes.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
@@ -33,6 +34,12 @@ const expectedTableActions: Record<string, string[]> = {
 /** The source handler of a deployed function, by its id. */
 const handlerOf = (name: string) =>
   name === authorizerHandler ? authorizerHandler : (routes.find((route) => route.name === name)?.handler ?? name);
+
+/** The limits issue 11 asks for, written out independently of `infra/stages.ts` (requests per 60 s). */
+const expectedRateLimits: Record<StageName, { perKey: number; perIp: number }> = {
+  dev: { perKey: 300, perIp: 1_500 },
+  prod: { perKey: 600, perIp: 3_000 },
+};
 
 afterAll(() => rmSync(assemblyDir, { recursive: true, force: true }));
 
@@ -211,6 +218,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       }
     });
 
+    it('refuses a revoked or expired key within 60 s: the authorizer cache is the revocation bound', () => {
+      const [, authorizer] = s.only('AWS::ApiGateway::Authorizer');
+      expect(authorizer.Properties.AuthorizerResultTtlInSeconds).toBe(60);
+    });
+
     it("answers API Gateway's own errors in the JSON error contract", () => {
       // Prepare
       const responses = new Map(
@@ -271,6 +283,187 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     });
   });
 
+  describe('WAF', () => {
+    type Rule = {
+      Name: string;
+      Priority: number;
+      Action?: Record<string, unknown>;
+      OverrideAction?: Record<string, unknown>;
+      Statement: Record<string, Record<string, unknown>>;
+    };
+    const webAcl = () => s.only('AWS::WAFv2::WebACL');
+    const rules = () => webAcl()[1].Properties.Rules as Rule[];
+    const rateRule = (aggregation: string) =>
+      rules().filter((rule) => rule.Statement.RateBasedStatement?.AggregateKeyType === aggregation);
+    /** What a client gets when a rule blocks: status, headers, and the body WAF sends for its key. */
+    const blockAnswer = (rule: Rule) => {
+      const response = (rule.Action?.Block as { CustomResponse?: Record<string, unknown> })?.CustomResponse ?? {};
+      const bodies = webAcl()[1].Properties.CustomResponseBodies as Record<
+        string,
+        { Content: string; ContentType: string }
+      >;
+      const body = bodies[String(response.CustomResponseBodyKey)];
+      const headers = (response.ResponseHeaders ?? []) as { Name: string; Value: string }[];
+      return {
+        status: response.ResponseCode,
+        contentType: body?.ContentType,
+        body: body && JSON.parse(body.Content),
+        headers: Object.fromEntries(headers.map(({ Name, Value }) => [Name.toLowerCase(), Value])),
+      };
+    };
+    const tooManyRequests = {
+      status: 429,
+      contentType: 'APPLICATION_JSON',
+      body: { message: 'Too Many Requests.', status: 429 },
+      headers: { 'retry-after': expect.stringMatching(/^[1-9]\d*$/) },
+    };
+
+    it('associates one regional web ACL, allowing by default, with the API stage', () => {
+      // Prepare
+      const [aclId, acl] = webAcl();
+      const [, association] = s.only('AWS::WAFv2::WebACLAssociation');
+      const [restApiId] = s.only('AWS::ApiGateway::RestApi');
+      const [stageId] = s.only('AWS::ApiGateway::Stage');
+      // Assess
+      expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+      expect(association.Properties.WebACLArn).toEqual(getAtt(aclId));
+      const arn = (association.Properties.ResourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+      expect(JSON.stringify(arn)).toContain(':apigateway:');
+      expect(arn.slice(-4)).toEqual([
+        expect.stringMatching(/::\/restapis\/$/),
+        { Ref: restApiId },
+        '/stages/',
+        { Ref: stageId },
+      ]);
+    });
+
+    it(`limits each Authorization header value to ${expectedRateLimits[stage].perKey} requests a minute, answering 429 JSON`, () => {
+      // Act
+      const [perKey, ...others] = rateRule('CUSTOM_KEYS');
+      // Assess
+      expect(others).toEqual([]);
+      expect(perKey?.Statement.RateBasedStatement).toEqual({
+        AggregateKeyType: 'CUSTOM_KEYS',
+        CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+        EvaluationWindowSec: 60,
+        Limit: expectedRateLimits[stage].perKey,
+      });
+      expect(blockAnswer(perKey as Rule)).toEqual(tooManyRequests);
+    });
+
+    it(`limits each source IP to ${expectedRateLimits[stage].perIp} requests a minute, answering 429 JSON`, () => {
+      // Act
+      const [perIp, ...others] = rateRule('IP');
+      // Assess
+      expect(others).toEqual([]);
+      expect(perIp?.Statement.RateBasedStatement).toEqual({
+        AggregateKeyType: 'IP',
+        EvaluationWindowSec: 60,
+        Limit: expectedRateLimits[stage].perIp,
+      });
+      expect(blockAnswer(perIp as Rule)).toEqual(tooManyRequests);
+    });
+
+    it('runs the rate rules first, then the AWS managed rule groups, which block', () => {
+      // Prepare
+      const ordered = [...rules()].sort((a, b) => a.Priority - b.Priority);
+      // Assess
+      expect(ordered.slice(0, 2).map((rule) => rule.Statement.RateBasedStatement?.AggregateKeyType)).toEqual([
+        'CUSTOM_KEYS',
+        'IP',
+      ]);
+      const managed = ordered.slice(2);
+      expect(managed.map((rule) => rule.Statement.ManagedRuleGroupStatement?.Name)).toEqual([
+        'AWSManagedRulesAmazonIpReputationList',
+        'AWSManagedRulesCommonRuleSet',
+        'AWSManagedRulesKnownBadInputsRuleSet',
+      ]);
+      for (const rule of managed) {
+        expect(rule.OverrideAction, rule.Name).toEqual({ None: {} });
+        expect(rule.Statement.ManagedRuleGroupStatement?.VendorName).toBe('AWS');
+      }
+    });
+
+    it('lets valid requests through: 64 KiB bodies inspected whole, URL-bearing and body-size rules only count', () => {
+      // Prepare
+      const overrides = (group: string) =>
+        (rules().find((rule) => rule.Name === group)?.Statement.ManagedRuleGroupStatement?.RuleActionOverrides as
+          | { Name: string; ActionToUse: unknown }[]
+          | undefined) ?? [];
+      const inspected = (webAcl()[1].Properties.AssociationConfig as { RequestBody: Record<string, unknown> })
+        .RequestBody.API_GATEWAY as { DefaultSizeInspectionLimit: string };
+      // Assess: the API's body limit fits the inspection limit
+      expect(Number(inspected.DefaultSizeInspectionLimit.replace('KB_', '')) * 1024).toBeGreaterThanOrEqual(
+        MAX_BODY_BYTES,
+      );
+      // Assess: the rules that match > 8 KB bodies, URLs in index_page/not_found_page, and clients without a User-Agent
+      expect(overrides('AWSManagedRulesCommonRuleSet')).toEqual(
+        [
+          'SizeRestrictions_BODY',
+          'GenericRFI_BODY',
+          'GenericLFI_BODY',
+          'EC2MetaDataSSRF_BODY',
+          'NoUserAgent_HEADER',
+        ].map((name) => ({ Name: name, ActionToUse: { Count: {} } })),
+      );
+      expect(overrides('AWSManagedRulesKnownBadInputsRuleSet')).toEqual([]);
+      expect(overrides('AWSManagedRulesAmazonIpReputationList')).toEqual([]);
+    });
+
+    it('logs blocked and counted requests to an aws-waf-logs- group, never the Authorization header', () => {
+      // Prepare
+      const [aclId, acl] = webAcl();
+      const [, logging] = s.only('AWS::WAFv2::LoggingConfiguration');
+      const destinations = JSON.stringify(logging.Properties.LogDestinationConfigs);
+      const [logGroupId] = Object.entries(s.resources).find(
+        ([id, resource]) => resource.Type === 'AWS::Logs::LogGroup' && destinations.includes(`"Ref":"${id}"`),
+      ) ?? [''];
+      // Assess: the destination
+      expect(logging.Properties.ResourceArn).toEqual(getAtt(aclId));
+      expect(s.resources[logGroupId]?.Properties).toMatchObject({
+        LogGroupName: `aws-waf-logs-domains-spaces-${stage}`,
+        RetentionInDays: config.logRetention,
+      });
+      expect(destinations).not.toContain(':*');
+      // Assess: the key never in logs, sampled requests or rate-based rule details
+      expect(logging.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }]);
+      expect(acl.Properties.DataProtectionConfig).toEqual({
+        DataProtections: [
+          { Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['authorization'] }, Action: 'SUBSTITUTION' },
+        ],
+      });
+      expect(logging.Properties.LoggingFilter).toMatchObject({
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Conditions: expect.arrayContaining([{ ActionCondition: { Action: 'BLOCK' } }]) }],
+      });
+    });
+
+    it('alarms on the requests the web ACL blocks', () => {
+      // Prepare
+      const acl = webAcl()[1].Properties;
+      const alarm = s
+        .ofType('AWS::CloudWatch::Alarm')
+        .map(([, resource]) => resource.Properties)
+        .find((props) => props.AlarmName === `domains-spaces-${stage}-waf-blocked-requests`);
+      const [topicId] = s.only('AWS::SNS::Topic');
+      // Assess
+      expect(alarm).toMatchObject({
+        Namespace: 'AWS/WAFV2',
+        MetricName: 'BlockedRequests',
+        Statistic: 'Sum',
+        Threshold: config.alarms.wafBlockedRequests,
+        AlarmActions: [{ Ref: topicId }],
+      });
+      expect(alarm?.Dimensions).toEqual(
+        expect.arrayContaining([
+          { Name: 'WebACL', Value: (acl.VisibilityConfig as { MetricName: string }).MetricName },
+          { Name: 'Rule', Value: 'ALL' },
+          { Name: 'Region', Value: expect.anything() },
+        ]),
+      );
+    });
+  });
+
   describe('table', () => {
     it('is the shared single-table definition, on demand and encrypted', () => {
       s.template.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -317,6 +510,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         [
           'api-5xx-rate',
           'api-p99-latency',
+          'waf-blocked-requests',
           'table-throttled-requests',
           'table-system-errors',
           ...functionAlarms,

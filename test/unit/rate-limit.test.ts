@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '#infra/local/rate-limit.ts';
+
+/** A clock the test moves by hand. */
+function fakeClock(start = 1_700_000_000_000) {
+  let time = start;
+  return { now: () => time, advance: (ms: number) => (time += ms) };
+}
+
+const takeMany = (limiter: ReturnType<typeof createRateLimiter>, key: string, times: number) =>
+  Array.from({ length: times }, () => limiter.take(key));
+
+describe('createRateLimiter', () => {
+  it('allows the limit within a window and refuses the next with the seconds left', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 5, now: clock.now });
+    // Act
+    const first = takeMany(limiter, 'Bearer a', 5);
+    clock.advance(20_500);
+    const sixth = limiter.take('Bearer a');
+    // Assess
+    expect(first).toEqual(Array(5).fill({ allowed: true }));
+    expect(sixth).toEqual({ allowed: false, retryAfterSeconds: 40 });
+  });
+
+  it('counts each key on its own', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 2, now: clock.now });
+    takeMany(limiter, 'Bearer a', 2);
+    // Act
+    const a = limiter.take('Bearer a');
+    const b = takeMany(limiter, 'Bearer b', 2);
+    // Assess
+    expect(a.allowed).toBe(false);
+    expect(b).toEqual([{ allowed: true }, { allowed: true }]);
+  });
+
+  it('starts a new window once the previous one is over, and a refusal does not count', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 2, now: clock.now });
+    takeMany(limiter, 'k', 2);
+    clock.advance(59_999);
+    // Act
+    const lastMoment = limiter.take('k');
+    clock.advance(1);
+    const next = takeMany(limiter, 'k', 3);
+    // Assess
+    expect(lastMoment).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(next).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 60 }]);
+  });
+
+  it('never answers a Retry-After below one second', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 1, windowMs: 1_000, now: clock.now });
+    limiter.take('k');
+    clock.advance(999);
+    // Act
+    const refused = limiter.take('k');
+    // Assess
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
+
+  it('forgets expired windows, so memory follows the keys seen in the last window', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 1, now: clock.now });
+    for (let i = 0; i < 1_000; i += 1) limiter.take(`old-${i}`);
+    clock.advance(30_000);
+    limiter.take('recent');
+    clock.advance(30_000);
+    // Act: the old windows are over, the recent one is not
+    limiter.take('new');
+    // Assess
+    expect(limiter.size).toBe(2);
+    expect(limiter.take('recent').allowed).toBe(false);
+    expect(limiter.take('old-1').allowed).toBe(true);
+  });
+
+  it('keeps at most maxKeys windows, forgetting the oldest (which is then let through, not refused)', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 1, now: clock.now, maxKeys: 3 });
+    for (const key of ['a', 'b', 'c']) {
+      limiter.take(key);
+      clock.advance(1);
+    }
+    // Act
+    limiter.take('d');
+    // Assess
+    expect(limiter.size).toBe(3);
+    expect(limiter.take('b').allowed).toBe(false);
+    expect(limiter.take('a').allowed).toBe(true);
+  });
+
+  it('refuses a limit that is not a positive integer', () => {
+    expect(() => createRateLimiter({ limit: 0 })).toThrow('positive integer');
+    expect(() => createRateLimiter({ limit: Number.NaN })).toThrow('positive integer');
+  });
+});
