@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/dynamodb.ts';
 import { NotFoundError, ValidationError } from '#lib/errors.ts';
+import { domainNameMatches } from '#lib/idn.ts';
 import { loopMessage, pageHost } from '#lib/schemas/domains.ts';
 import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
 import { itemFromFailedCondition } from './condition.ts';
@@ -21,7 +22,10 @@ const hostOf = pageHost;
 
 export const showDomain = (owner: string, id: number) => getItem<DomainItem>(owner, kind, id);
 
-export const listDomains = (owner: string, query: ListQuery) => listItems<DomainItem>(owner, kind, query);
+/** Search finds a name by its stored ASCII form or its Unicode form, computed: old items need no migration. */
+const matchesName = (item: DomainItem, search: string) => domainNameMatches(item.name, search);
+
+export const listDomains = (owner: string, query: ListQuery) => listItems<DomainItem>(owner, kind, query, matchesName);
 
 export const storeDomain = (owner: string, domain: NewDomain) =>
   insertItem<DomainItem>(owner, kind, domainNameGuardKey(domain.name), (id, now) => ({
