@@ -161,6 +161,23 @@ describe.concurrent('TXT lookups against a real DNS server', () => {
   });
 });
 
+describe('TXT lookups of names DNS cannot carry', () => {
+  it.each([
+    ['a label over 63 characters', `${'a'.repeat(64)}.example.com`],
+    [
+      'a name over 253 characters',
+      `_challenge.${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.com`,
+    ],
+  ])('rejects %s as a bad question (EBADNAME), not as an outage', async (_, name) => {
+    // Act
+    const error = await rejection(resolver().lookupTxt(name));
+    // Assess
+    expect(error).not.toBeInstanceOf(DnsUnavailableError);
+    expect(error).toMatchObject({ code: 'EBADNAME' });
+    expect(dns.queries(name)).toBe(0);
+  });
+});
+
 describe('TXT resolver options', () => {
   it('defaults to 2 s per try and 2 tries, inside the Lambda timeout', () => {
     // Act
