@@ -219,9 +219,9 @@ export type SearchMatch<Item> = (item: Item, search: string) => boolean;
 /**
  * Search is a substring match, so it filters a walk of the owner's collection: by default DynamoDB filters
  * on the folded name. With `match`, the code filters instead. That reads exactly as much (a FilterExpression
- * is applied after the read: it saves neither capacity nor pages) and only transfers the items that do not
- * match; in exchange the match can use values computed from the item, so it needs no stored attribute and
- * items stored before it existed match too.
+ * is applied after the read: it saves neither capacity nor pages) and costs only the transfer of the items
+ * that do not match; in exchange the match can use values computed from the item, so it needs no stored
+ * attribute and items stored before it existed match too.
  */
 async function searchItems<Item>(
   input: QueryCommandInput,
