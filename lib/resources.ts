@@ -5,6 +5,7 @@
  */
 import type { DomainItem } from '#lib/data/domains.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
+import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, Space } from '#lib/schemas/responses.ts';
 
 export type {
@@ -27,6 +28,7 @@ export const presentSpace = (item: SpaceItem): Space => ({
 export const presentDomain = (item: DomainItem): Domain => ({
   id: item.id,
   name: item.name,
+  unicode_name: unicodeName(item.name),
   index_page: item.indexPage ?? null,
   not_found_page: item.notFoundPage ?? null,
   created_at: item.createdAt,

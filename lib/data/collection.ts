@@ -218,22 +218,39 @@ async function skipItems(db: Db, input: QueryCommandInput, count: number): Promi
   return keys.length === count ? (keys.at(-1) as Key) : null;
 }
 
-/** Search is a substring match on the folded name, so it filters a walk of the owner's collection. */
-async function searchItems<Item>(db: Db, input: QueryCommandInput, query: ListQuery): Promise<ListResult<Item>> {
+/** Decides in code whether an item matches the folded search term (`foldName`). */
+export type SearchMatch<Item> = (item: Item, search: string) => boolean;
+
+/**
+ * Search is a substring match, so it filters a walk of the owner's collection: by default DynamoDB filters
+ * on the folded name. With `match`, the code filters instead. That reads exactly as much (a FilterExpression
+ * is applied after the read: it saves neither capacity nor pages) and costs only the transfer of the items
+ * that do not match; in exchange the match can use values computed from the item, so it needs no stored
+ * attribute and items stored before it existed match too.
+ */
+async function searchItems<Item>(
+  db: Db,
+  input: QueryCommandInput,
+  query: ListQuery,
+  match?: SearchMatch<Item>,
+): Promise<ListResult<Item>> {
   const offset = (query.page - 1) * query.perPage;
-  const filtered: QueryCommandInput = {
-    ...input,
-    FilterExpression: 'contains(#fold, :search)',
-    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#fold': 'fold' },
-    ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':search': query.search },
-  };
+  const filtered: QueryCommandInput = match
+    ? input
+    : {
+        ...input,
+        FilterExpression: 'contains(#fold, :search)',
+        ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#fold': 'fold' },
+        ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':search': query.search },
+      };
   const items: Item[] = [];
   let total = 0;
   let cursor: Key | undefined;
   do {
     const page = await db.client.send(new QueryCommand({ ...filtered, ExclusiveStartKey: cursor }));
-    for (const item of page.Items ?? []) {
-      if (total >= offset && items.length < query.perPage) items.push(item as Item);
+    for (const item of (page.Items ?? []) as Item[]) {
+      if (match && !match(item, query.search)) continue;
+      if (total >= offset && items.length < query.perPage) items.push(item);
       total++;
     }
     cursor = page.LastEvaluatedKey;
@@ -243,12 +260,19 @@ async function searchItems<Item>(db: Db, input: QueryCommandInput, query: ListQu
 
 /**
  * One page of an owner's collection. The first page and cursor pages read about `perPage` items,
- * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection.
+ * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection,
+ * matching the folded name or, when given, `match`.
  */
-export async function listItems<Item>(db: Db, owner: string, kind: Kind, query: ListQuery): Promise<ListResult<Item>> {
+export async function listItems<Item>(
+  db: Db,
+  owner: string,
+  kind: Kind,
+  query: ListQuery,
+  match?: SearchMatch<Item>,
+): Promise<ListResult<Item>> {
   const input = baseQuery(db, owner, kind, query);
   const search = foldName(query.search);
-  if (search !== '') return searchItems<Item>(db, input, { ...query, search });
+  if (search !== '') return searchItems<Item>(db, input, { ...query, search }, match);
 
   const { after, page, perPage } = query;
   if (after || page === 1) {

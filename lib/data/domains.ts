@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import { NotFoundError } from '#lib/errors.ts';
+import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
 import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
 import { itemFromFailedCondition } from './condition.ts';
@@ -28,7 +29,11 @@ const hostOf = pageHost;
 
 export const showDomain = (db: Db, owner: string, id: number) => getItem<DomainItem>(db, owner, kind, id);
 
-export const listDomains = (db: Db, owner: string, query: ListQuery) => listItems<DomainItem>(db, owner, kind, query);
+/** Search finds a name by its stored ASCII form or its Unicode form, computed: old items need no migration. */
+const matchesName = (item: DomainItem, search: string) => domainNameMatches(item.name, search);
+
+export const listDomains = (db: Db, owner: string, query: ListQuery) =>
+  listItems<DomainItem>(db, owner, kind, query, matchesName);
 
 export const storeDomain = (db: Db, owner: string, domain: NewDomain) =>
   insertItem<DomainItem>(db, owner, kind, domainNameGuardKey(domain.name), (id, now) => ({

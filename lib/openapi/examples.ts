@@ -15,6 +15,7 @@ export const examples = {
   domain: {
     id: 4,
     name: 'example.com',
+    unicode_name: 'example.com',
     index_page: 'https://example.com/welcome',
     not_found_page: null,
     created_at: at,

@@ -19,7 +19,7 @@ type QueryName = keyof typeof listQuerySchema.entries;
 
 const query: Record<QueryName, { description: string; schema: JsonSchema }> = {
   search: {
-    description: 'Case-insensitive substring of the name.',
+    description: 'Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form).',
     schema: { type: 'string', maxLength: SEARCH_MAX },
   },
   search_by: { description: 'The field `search` looks in.', schema: { type: 'string', enum: [...SEARCH_BY_OPTIONS] } },

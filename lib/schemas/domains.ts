@@ -6,7 +6,8 @@ import { characterCount, label, maxCharacters, text } from './fields.ts';
 /** A page on the domain itself would redirect to itself. */
 export const loopMessage = (field: string) => `The ${label(field)} must not point to the domain itself.`;
 
-export const DOMAIN_NAME_MAX = 255;
+/** A DNS name holds at most 253 characters in its ASCII form, without the root's trailing dot (RFC 1035). */
+export const DOMAIN_NAME_MAX = 253;
 export const PAGE_URL_MAX = 255;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -48,7 +49,13 @@ const domainName = v.pipe(
     }
     const normalized = normalizeDomainName(value);
     if (normalized === null) {
-      addIssue({ message: 'The name field must be a valid domain name.' });
+      // A Unicode name within the limit may still grow past it in punycode: say so, not "invalid".
+      const tooLong = domainToASCII(bareDomainName(value)).length > DOMAIN_NAME_MAX;
+      addIssue({
+        message: tooLong
+          ? `The name field must not be greater than ${DOMAIN_NAME_MAX} characters in its ASCII (punycode) form.`
+          : 'The name field must be a valid domain name.',
+      });
       return NEVER;
     }
     return normalized;

@@ -43,6 +43,10 @@ export const spaceSchema = v.strictObject({
 export const domainSchema = v.strictObject({
   id,
   name: text(DOMAIN_NAME_MAX, 'Lowercase ASCII hostname (Unicode names in punycode); unique across all owners.'),
+  unicode_name: text(
+    DOMAIN_NAME_MAX,
+    'The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name.',
+  ),
   index_page: page('of the index page'),
   not_found_page: page('to redirect to when a page is not found'),
   created_at: timestamp('When the domain was stored'),

@@ -39,6 +39,7 @@ describe.concurrent('domains: store, show, update, delete', () => {
       data: {
         id: 1,
         name,
+        unicode_name: name,
         index_page: 'https://www.example.org/start',
         not_found_page: 'http://help.example.org/404',
         created_at: expect.stringMatching(ISO_UTC),
@@ -182,16 +183,16 @@ describe.concurrent('domains: name normalisation', () => {
     expect(cjk.body.data.name).toBe('xn--r8jz45g.jp');
   });
 
-  it('accepts a 255-character name, also written with a scheme', async () => {
+  it('accepts a 253-character name, also written with a scheme', async () => {
     // Prepare
     const api = await client();
-    const longest = (first: string) => [first.padEnd(63, 'a'), label63, label63, label63].join('.');
+    const longest = (first: string) => [first.padEnd(63, 'a'), label63, label63, 'a'.repeat(61)].join('.');
     // Act
     const plain = await api.post(DOMAINS, { name: longest('plain') });
     const withScheme = await api.post(DOMAINS, { name: `https://${longest('scheme')}/` });
     // Assess
     expect(plain.status).toBe(201);
-    expect(plain.body.data.name).toHaveLength(255);
+    expect(plain.body.data.name).toHaveLength(253);
     expect(withScheme.status).toBe(201);
     expect(withScheme.body.data.name).toBe(longest('scheme'));
   });
@@ -203,9 +204,9 @@ describe.concurrent('domains: validation (422)', () => {
     ['an empty name', { name: '' }, 'The name field is required.'],
     ['a name list', { 'name[]': 'a.com' }, 'The name field must be a single value, not a list.'],
     [
-      'a 256-character name',
-      { name: `${[label63, label63, label63, label63].join('.')}a` },
-      'The name field must not be greater than 255 characters.',
+      'a 254-character name',
+      { name: [label63, label63, label63, 'a'.repeat(62)].join('.') },
+      'The name field must not be greater than 253 characters.',
     ],
     ['an IPv4 address', { name: '192.168.1.1' }, INVALID_NAME],
     ['an IPv6 address', { name: '[2001:db8::1]' }, INVALID_NAME],

@@ -133,13 +133,13 @@ describe('lengths', () => {
     expect((await client.get(`/api/v1/spaces/${ascii.body.data.id}`)).body.data.name).toBe('n'.repeat(32));
   });
 
-  it('a domain name of 255 characters is stored; 256 is refused', async () => {
-    // Prepare: four labels of at most 63 characters, 255 in all.
+  it('a domain name of 253 characters is stored; 254 is refused', async () => {
+    // Prepare: four labels of at most 63 characters, 253 in all.
     const tag = randomUUID().slice(0, 8);
     const named = (last: number) =>
       [`${tag}${'a'.repeat(55)}`, 'b'.repeat(63), 'c'.repeat(63), `${'d'.repeat(last)}.com`].join('.');
-    const [name, longer] = [named(59), named(60)];
-    expect([name.length, longer.length]).toEqual([255, 256]);
+    const [name, longer] = [named(57), named(58)];
+    expect([name.length, longer.length]).toEqual([253, 254]);
     domainNames.push(name, longer);
     // Act
     const stored = await client.post('/api/v1/domains', { name });
@@ -147,7 +147,7 @@ describe('lengths', () => {
     // Assess
     expect(stored.status).toBe(201);
     expectErrorContract(long, 422);
-    expect(long.body.errors.name).toEqual(['The name field must not be greater than 255 characters.']);
+    expect(long.body.errors.name).toEqual(['The name field must not be greater than 253 characters.']);
   });
 
   it('page URLs of 255 characters are stored; 256 are refused', async () => {

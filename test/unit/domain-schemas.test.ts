@@ -104,33 +104,45 @@ describe('store domain schema', () => {
     expect(errors).toEqual({ name: [message] });
   });
 
-  it('accepts a 255-character name and rejects a 256-character one', () => {
-    // Prepare: four labels of 63 characters and three dots make 255
-    const longest = [label63, label63, label63, label63].join('.');
+  /** Three labels of 63 characters, a last one of `last`, and three dots: 192 + `last` characters. */
+  const nameOf = (last: number) => [label63, label63, label63, 'a'.repeat(last)].join('.');
+
+  it('accepts a 253-character name and rejects a 254-character one', () => {
+    // Prepare
+    const [longest, longer] = [nameOf(61), nameOf(62)];
     // Act / Assess
-    expect(longest).toHaveLength(255);
+    expect([longest.length, longer.length]).toEqual([253, 254]);
     expect(validate(storeDomainSchema, { name: longest }).name).toBe(longest);
-    expect(errorsOf(storeDomainSchema, { name: `${longest}a` })).toEqual({
-      name: ['The name field must not be greater than 255 characters.'],
+    expect(errorsOf(storeDomainSchema, { name: longer })).toEqual({
+      name: ['The name field must not be greater than 253 characters.'],
     });
   });
 
-  it('accepts a 255-character name written with a scheme and a trailing slash', () => {
+  it('accepts a 253-character name written with a scheme and a trailing slash', () => {
     // Prepare
-    const longest = [label63, label63, label63, label63].join('.');
+    const longest = nameOf(61);
     // Act
     const domain = validate(storeDomainSchema, { name: `https://${longest}/` });
     // Assess
     expect(domain.name).toBe(longest);
   });
 
-  it('rejects a Unicode name whose punycode form is longer than 255 characters', () => {
-    // Prepare: each "ü" label grows to "xn--…" in ASCII
-    const name = Array.from({ length: 5 }, () => 'ü'.repeat(50)).join('.');
+  it('also limits normalisation to 253 characters', () => {
+    // Act / Assess
+    expect(normalizeDomainName(nameOf(61))).toBe(nameOf(61));
+    expect(normalizeDomainName(nameOf(62))).toBeNull();
+  });
+
+  it('rejects a Unicode name whose punycode form is longer than 253 characters, saying so', () => {
+    // Prepare: 6 labels of 40 "ü" are 245 characters, and 269 in ASCII ("xn--" + 40 characters each)
+    const name = Array.from({ length: 6 }, () => 'ü'.repeat(40)).join('.');
     // Act
     const errors = errorsOf(storeDomainSchema, { name });
     // Assess
-    expect(errors?.name).toHaveLength(1);
+    expect(name.length).toBeLessThanOrEqual(253);
+    expect(errors).toEqual({
+      name: ['The name field must not be greater than 253 characters in its ASCII (punycode) form.'],
+    });
   });
 
   it.each([

@@ -1,0 +1,95 @@
+/**
+ * TXT lookups for domain verification, bounded in time so a silent resolver cannot hold a Lambda
+ * (10 s timeout) hostage: `timeoutMs` per try, `tries` tries, under a hard deadline (`budgetMs`).
+ */
+import { Resolver } from 'node:dns/promises';
+import { ServiceUnavailableError } from '#lib/errors.ts';
+
+export type TxtLookup = { kind: 'found'; values: string[] } | { kind: 'none' };
+
+export type TxtResolver = {
+  /** The TXT records at `name`, each record's chunks joined; `none` for NXDOMAIN and NODATA. */
+  lookupTxt(name: string): Promise<TxtLookup>;
+  /** The most a lookup can take, retries included, before it throws `DnsUnavailableError`. */
+  readonly budgetMs: number;
+};
+
+export type TxtResolverOptions = {
+  /** `host:port` entries (see `parseDnsServers`); the system's resolver when absent, as on Lambda. */
+  servers?: readonly string[];
+  /** Per try. */
+  timeoutMs?: number;
+  tries?: number;
+};
+
+/** Whatever the options, a lookup stays far inside the Lambda timeout (10 s). */
+export const MAX_LOOKUP_BUDGET_MS = 5_000;
+
+/** A lookup that just timed out took seconds: asking again in one second would likely time out again. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The answer could not be learned (timeout, SERVFAIL, refused, connection errors): not the same as "no
+ * record". A 503 with `Retry-After` to a client; `code` is the resolver's (`ETIMEOUT`, `ESERVFAIL`, …).
+ */
+export class DnsUnavailableError extends ServiceUnavailableError {
+  constructor(
+    readonly code: string,
+    readonly lookupName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(RETRY_AFTER_SECONDS);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** The name does not exist (NXDOMAIN) or has no TXT record (NODATA): a definite "nothing there". */
+const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);
+/** The question itself is wrong (a name too long for DNS…): a caller's bug, not an outage. */
+const BAD_QUESTION = new Set(['EBADNAME', 'EBADQUERY', 'EBADFAMILY', 'EBADFLAGS', 'EBADHINTS', 'EBADSTR']);
+
+const positiveInteger = (name: string, value: number) => {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+};
+
+export function createTxtResolver({ servers, timeoutMs = 2_000, tries = 2 }: TxtResolverOptions = {}): TxtResolver {
+  positiveInteger('timeoutMs', timeoutMs);
+  positiveInteger('tries', tries);
+  // Node checks c-ares's timeouts on a timer ticking every min(timeoutMs, 1 s), so a try may be noticed as
+  // timed out one tick late: the deadline allows that tick, or it would cut the last try short.
+  const budgetMs = timeoutMs * tries + Math.min(timeoutMs, 1_000);
+  if (budgetMs > MAX_LOOKUP_BUDGET_MS) {
+    throw new RangeError(`timeoutMs × tries (+ one tick) must be at most ${MAX_LOOKUP_BUDGET_MS} ms, got ${budgetMs}`);
+  }
+  if (servers?.length === 0) throw new RangeError('servers must not be empty; leave it out for the system resolver');
+  // Fails now, not at the first lookup, on a server that is not `IP` or `IP:port`.
+  if (servers) new Resolver().setServers(servers);
+
+  async function lookupTxt(name: string): Promise<TxtLookup> {
+    // One resolver per lookup, so the deadline's cancel() ends this lookup only. `maxTimeout` stops c-ares
+    // from doubling the timeout on each retry; the deadline holds even when several servers multiply tries.
+    const resolver = new Resolver({ timeout: timeoutMs, tries, maxTimeout: timeoutMs });
+    if (servers) resolver.setServers(servers);
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      resolver.cancel();
+    }, budgetMs);
+    try {
+      const records = await resolver.resolveTxt(name);
+      // A record is one or more strings of at most 255 bytes; long values (DKIM keys…) span several.
+      const values = records.map((chunks) => chunks.join(''));
+      return values.length === 0 ? { kind: 'none' } : { kind: 'found', values };
+    } catch (error) {
+      const code = timedOut ? 'ETIMEOUT' : String((error as { code?: unknown }).code);
+      if (NO_RECORD.has(code)) return { kind: 'none' };
+      if (BAD_QUESTION.has(code)) throw error;
+      throw new DnsUnavailableError(code, name, { cause: error });
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  return { lookupTxt, budgetMs };
+}
