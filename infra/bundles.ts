@@ -9,7 +9,8 @@ import { esbuildOptions, functionEntry, projectRoot } from './bundling.ts';
 
 /** Budgets from the performance issue. 1 KB = 1,000 bytes, the stricter reading. */
 export const SIZE_BUDGET_BYTES = 250_000;
-export const INIT_BUDGET_MS = 50;
+/** Module init of every function, as a share of the "SDK client only" module (ESM) measured in the same run. */
+export const INIT_BUDGET_RATIO = 0.8;
 
 export type BundleTarget = { name: string; handler: string };
 
