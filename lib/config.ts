@@ -21,17 +21,20 @@ const positiveInteger = (fallback: number) =>
   );
 
 /** The environment variables, as Lambda (or a caller) passes them. Unknown variables are ignored. */
-const settingsSchema = v.object({
-  /** The single table. */
-  TABLE_NAME: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required')),
-  /** DynamoDB Local (or any endpoint override); unset on AWS. */
-  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.trim(), v.url('must be a URL'))),
-  AWS_REGION: optionalText,
-  /** HMAC key of list cursors; required by the functions that sign cursors (`lib/cursor.ts`). */
-  CURSOR_SECRET: optionalText,
-  /** Most items one owner may hold per kind. */
-  MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
-});
+const settingsSchema = v.object(
+  {
+    /** The single table. */
+    TABLE_NAME: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required')),
+    /** DynamoDB Local (or any endpoint override); unset on AWS. */
+    DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^https?:\/\/[^/]/, 'must be an http(s) URL'))),
+    AWS_REGION: optionalText,
+    /** HMAC key of list cursors; required by the functions that sign cursors (`lib/cursor.ts`). */
+    CURSOR_SECRET: optionalText,
+    /** Most items one owner may hold per kind. */
+    MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
+  },
+  'is required',
+);
 
 export type Settings = v.InferInput<typeof settingsSchema>;
 

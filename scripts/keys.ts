@@ -6,7 +6,7 @@
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
 import { parseArgs } from 'node:util';
-import { readLocalStack } from '#infra/local/settings.ts';
+import { localSettings, readLocalStack } from '#infra/local/settings.ts';
 import { type Config, loadConfig } from '#lib/config.ts';
 import { createApiKey, listApiKeys, OWNER_ID_PATTERN, revokeApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
@@ -26,7 +26,7 @@ function tableConfig(values: { table?: string; region?: string; endpoint?: strin
   if (values.table) {
     return loadConfig({ TABLE_NAME: values.table, AWS_REGION: values.region, DYNAMODB_ENDPOINT: values.endpoint });
   }
-  const local = readLocalStack();
+  const local = readLocalStack(localSettings(process.env).dataDir);
   if (!local)
     fail('No local stack found: start it with `npm start`, or pass --table and --region for a deployed table.');
   return loadConfig({ TABLE_NAME: local.tableName, DYNAMODB_ENDPOINT: values.endpoint ?? local.endpoint });

@@ -11,12 +11,13 @@ import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { rateLimits } from '../rate-limits.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startGateway } from './gateway.ts';
-import { dataDir, localTableName, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
+import { localSettings, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
 
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
 
 async function main() {
+  const { dataDir, tableName: localTableName } = localSettings(process.env);
   const port = Number(process.env.PORT ?? 3000);
   const dynamo = process.env.DYNAMODB_ENDPOINT
     ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: async () => {} }
@@ -37,16 +38,16 @@ async function main() {
       ...process.env,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       TABLE_NAME: localTableName,
-      CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret('cursor-secret'),
+      CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
     });
     const db = createDb(config);
-    writeLocalStack({ endpoint: dynamo.endpoint, tableName: localTableName });
+    writeLocalStack(dataDir, { endpoint: dynamo.endpoint, tableName: localTableName });
 
     // Keys are stored hashed, so the development key is kept in the (git-ignored) data folder to be shown again.
-    let key = persistedSecret(DEV_KEY_FILE, () => '');
+    let key = persistedSecret(dataDir, DEV_KEY_FILE, () => '');
     if (key === '' || (await ownerOfKey(db, key)) !== DEV_OWNER) {
       key = (await createApiKey(db, DEV_OWNER, 'development key')).key;
-      saveSecret(DEV_KEY_FILE, key);
+      saveSecret(dataDir, DEV_KEY_FILE, key);
     }
 
     // The reference page is generated, not committed: render it once so /docs works on a fresh clone.

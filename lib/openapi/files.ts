@@ -12,10 +12,11 @@ export const DOCS_PAGE_FILE = root('docs/api.html');
 
 const REDOCLY = root('node_modules/.bin/redocly');
 /** Keep the tool offline: no usage reports, no update checks. */
-export const REDOCLY_ENV = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+/** Redocly without telemetry or update notices; the rest of the caller's environment passes through. */
+const redoclyEnv = () => ({ ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' });
 
 export const redocly = (args: string[]) =>
-  promisify(execFile)(REDOCLY, args, { cwd: root('.'), env: REDOCLY_ENV, maxBuffer: 16 * 1024 * 1024 });
+  promisify(execFile)(REDOCLY, args, { cwd: root('.'), env: redoclyEnv(), maxBuffer: 16 * 1024 * 1024 });
 
 /** Renders the reference page with Redoc; `--inlineBundle` so it needs no network to display. */
 export async function buildDocsPage(spec = OPENAPI_FILE, output = DOCS_PAGE_FILE): Promise<void> {

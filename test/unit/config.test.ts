@@ -1,0 +1,101 @@
+/** Configuration as a value: one checked loader, defaults named once, and modules that read nothing at import. */
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '#infra/bundling.ts';
+import { atColdStart, ConfigError, loadConfig } from '#lib/config.ts';
+import { createCursorSigner } from '#lib/cursor.ts';
+
+const run = promisify(execFile);
+
+describe('loadConfig', () => {
+  it('reads every setting, with the defaults for those not given', () => {
+    // Act
+    const config = loadConfig({
+      TABLE_NAME: ' items ',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+      AWS_REGION: 'eu-west-1',
+      CURSOR_SECRET: 's3cret',
+      MAX_ITEMS_PER_OWNER: '25',
+    });
+    const minimal = loadConfig({ TABLE_NAME: 'items' });
+    // Assess
+    expect(config).toEqual({
+      tableName: 'items',
+      dynamodbEndpoint: 'http://127.0.0.1:8000',
+      region: 'eu-west-1',
+      cursorSecret: 's3cret',
+      maxItemsPerOwner: 25,
+    });
+    expect(minimal).toEqual({ tableName: 'items', maxItemsPerOwner: 10_000 });
+  });
+
+  it.each([
+    [{}, 'TABLE_NAME is required'],
+    [{ TABLE_NAME: '   ' }, 'TABLE_NAME is required'],
+    [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '0' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
+    [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '1e3' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
+    [{ TABLE_NAME: 't', DYNAMODB_ENDPOINT: 'localhost:8000' }, 'DYNAMODB_ENDPOINT must be an http(s) URL'],
+  ])('refuses %j, naming the setting', (env, message) => {
+    // Act / Assess
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('names every bad setting at once', () => {
+    // Act / Assess
+    expect(() => loadConfig({ MAX_ITEMS_PER_OWNER: '-1' })).toThrow(
+      /TABLE_NAME is required.*MAX_ITEMS_PER_OWNER must be a positive integer/,
+    );
+  });
+});
+
+describe('settings only some functions need', () => {
+  it('the cursor signer refuses to start without CURSOR_SECRET', () => {
+    // Act / Assess
+    expect(() => createCursorSigner(loadConfig({ TABLE_NAME: 't' }))).toThrow('CURSOR_SECRET is required');
+    expect(() => createCursorSigner(loadConfig({ TABLE_NAME: 't', CURSOR_SECRET: 'k' }))).not.toThrow();
+  });
+});
+
+describe('atColdStart', () => {
+  it('off Lambda, builds nothing and reads nothing: the handler says to use create(config)', () => {
+    // Prepare
+    let built = false;
+    // Act
+    const handler = atColdStart(() => {
+      built = true;
+      return () => 'handled';
+    });
+    // Assess
+    expect(built).toBe(false);
+    expect(() => handler()).toThrow(/create\(config\)/);
+  });
+});
+
+/** Every module of `lib/`, imported statically by a fresh script whose environment holds no setting. */
+function libModules(dir = join(projectRoot, 'lib')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? libModules(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+describe('imports', () => {
+  it('any lib/ module can be imported by a new script with an empty environment', { timeout: 60_000 }, async () => {
+    // Prepare
+    const modules = libModules();
+    const script = modules.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};`).join('\n');
+    // Act
+    const { stdout } = await run(
+      join(projectRoot, 'node_modules', '.bin', 'tsx'),
+      ['--input-type=module', '-e', `${script}\nconsole.log('imported ${modules.length}');`],
+      { cwd: projectRoot, env: { PATH: process.env.PATH ?? '' } },
+    );
+    // Assess
+    expect(modules.map((file) => relative(projectRoot, file))).toContain('lib/data/spaces.ts');
+    expect(stdout.trim()).toBe(`imported ${modules.length}`);
+  });
+});
