@@ -42,11 +42,11 @@ const quote = (value: string) =>
 
 /** Says which record was expected and what was found, for a client to show as it is. */
 export function mismatchMessage({ name, expected, found }: Mismatch): string {
-  const wanted = `a TXT record at ${name} with the value ${quote(expected)}`;
-  if (found.length === 0) return `No TXT record was found at ${name}: expected ${wanted}.`;
+  const wanted = `Expected a TXT record at ${name} with the value ${quote(expected)}`;
+  if (found.length === 0) return `${wanted}, found none.`;
   const shown = found.slice(0, MAX_QUOTED_VALUES).map(quote).join(', ');
   const more = found.length > MAX_QUOTED_VALUES ? ` and ${found.length - MAX_QUOTED_VALUES} more` : '';
-  return `The TXT records at ${name} do not hold the expected value: expected ${wanted}, found ${shown}${more}.`;
+  return `${wanted}, found ${shown}${more}.`;
 }
 
 /** Whether one of the TXT values is the token (surrounding white space is forgiven). */
