@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '#lib/config.ts';
+import { functionSizing } from '#infra/function-sizing.ts';
+import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/config.ts';
+import { createTxtResolver } from '#lib/dns/txt.ts';
 import {
   holdsToken,
   mismatchMessage,
@@ -63,6 +65,15 @@ describe('DNS settings', () => {
     // Assess
     expect(config.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53', '10.0.0.2:53']);
     expect(config.dnsTimeoutMs).toBe(250);
+  });
+
+  it('bound a lookup, its retry included, to half the function timeout at the longest setting', () => {
+    // Act
+    const { budgetMs } = createTxtResolver({ timeoutMs: load({}).dnsTimeoutMs });
+    const longest = createTxtResolver({ timeoutMs: DNS_TIMEOUT_MAX_MS });
+    // Assess: the rest of the 10 s is the DynamoDB reads and writes around the lookup.
+    expect(budgetMs).toBe(longest.budgetMs);
+    expect(longest.budgetMs).toBeLessThanOrEqual((functionSizing.timeoutSeconds * 1_000) / 2);
   });
 
   it.each([
