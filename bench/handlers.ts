@@ -66,7 +66,7 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     calls: 2,
     rounds: 2,
     reason:
-      'UpdateItem on the sequence for the id, then TransactWriteItems: item + global name guard + counter under quota.',
+      "UpdateItem on the sequence for the id, then TransactWriteItems: item + the owner's name guard + ConditionCheck that no active domain holds the global name guard + counter under quota.",
   },
   'destroy-space': {
     calls: 2,
@@ -77,7 +77,8 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
   'destroy-domain': {
     calls: 2,
     rounds: 2,
-    reason: 'GetItem for the name, then TransactWriteItems: item + name guard + counter.',
+    reason:
+      'GetItem for the name and status, then TransactWriteItems: item (status unchanged) + the name guards that status holds + counter.',
   },
   authorizer: {
     calls: 1,

@@ -4,8 +4,12 @@
  * scripts, the local gateway, benchmarks and tests build a `Config` themselves and never touch `process.env`.
  */
 import * as v from 'valibot';
+import { parseDnsServers } from '#lib/dns/servers.ts';
 
 type Env = Record<string, string | undefined>;
+
+/** The longest a DNS try may wait: two tries (plus the resolver's tick) stay far inside the 10 s function timeout. */
+export const DNS_TIMEOUT_MAX_MS = 2_000;
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
 const positiveInteger = (fallback: number) =>
@@ -32,6 +36,30 @@ const settingsSchema = v.object(
     CURSOR_SECRET: optionalText,
     /** Most items one owner may hold per kind. */
     MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
+    /**
+     * DNS servers that domain verification asks (`IP:port`, comma-separated; `lib/dns/servers.ts`): a test
+     * server, or one a developer runs for `npm start`. Unset on AWS: the Lambda's own resolver.
+     */
+    DNS_RESOLVER: v.optional(
+      v.pipe(
+        v.string(),
+        v.rawTransform(({ dataset, addIssue, NEVER }) => {
+          // Set but empty (`DNS_RESOLVER=`) is unset: the system's resolver.
+          if (dataset.value.trim() === '') return undefined;
+          try {
+            return parseDnsServers(dataset.value);
+          } catch (error) {
+            addIssue({ message: (error as Error).message });
+            return NEVER;
+          }
+        }),
+      ),
+    ),
+    /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/txt.ts`). At most 2 s. */
+    DNS_TIMEOUT_MS: v.pipe(
+      positiveInteger(DNS_TIMEOUT_MAX_MS),
+      v.maxValue(DNS_TIMEOUT_MAX_MS, `must be at most ${DNS_TIMEOUT_MAX_MS}`),
+    ),
   },
   'is required',
 );
@@ -44,6 +72,9 @@ export type Config = {
   region?: string;
   cursorSecret?: string;
   maxItemsPerOwner: number;
+  /** The DNS servers domain verification asks; absent: the system's (Lambda's) resolver. */
+  dnsServers?: string[];
+  dnsTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -61,6 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     tableName: settings.TABLE_NAME,
     maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
+    dnsTimeoutMs: settings.DNS_TIMEOUT_MS,
+    ...(settings.DNS_RESOLVER ? { dnsServers: settings.DNS_RESOLVER } : {}),
     ...(settings.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: settings.DYNAMODB_ENDPOINT } : {}),
     ...(settings.AWS_REGION ? { region: settings.AWS_REGION } : {}),
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),

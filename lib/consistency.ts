@@ -3,13 +3,16 @@
  * Query and reads the global domain-name guards with GetItem (no table walk), then reports every broken
  * invariant of the data model:
  *
- * - every space and domain has exactly its own name guard, pointing back to it (same owner, same id);
- * - every guard points to a live item that still holds that name;
+ * - every space has exactly its own name guard, pointing back to it (same owner, same id);
+ * - every domain holds its owner's name guard (in the partition) and, when active, the name's global guard,
+ *   both pointing back to it; a pending domain holds no global guard; no name is active under two domains.
+ *   Domains stored before verification existed (no `status`) are active and hold the global guard only;
+ * - every guard points to a live item that still holds that name (a global one, to an active domain);
  * - the per-owner counters equal the number of items, and are never negative (nor above a given quota);
  * - no id is above its sequence, so a future id can never collide with a stored one;
- * - each item's keys agree with its attributes (sort key, by-name index key, folded name).
+ * - each item's keys agree with its attributes (sort key, by-name index key, folded name; a domain's status).
  *
- * A domain guard is not in the owner's partition, so a guard left behind by a lost delete is only found
+ * A global domain guard is not in the owner's partition, so a guard left behind by a lost delete is only found
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -22,18 +25,22 @@ import {
   type Kind,
   nameGuardPrefix,
   nameSortKey,
+  ownerDomainNameGuardKey,
   ownerPartition,
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { kinds } from '#lib/routes.ts';
+import type { TableKey } from '#lib/table.ts';
 
 export type ViolationRule =
   | 'guard-without-item'
   | 'guard-mismatch'
   | 'item-without-guard'
   | 'duplicate-name'
+  | 'name-active-twice'
+  | 'pending-holds-name'
   | 'count-mismatch'
   | 'quota-exceeded'
   | 'id-above-sequence'
@@ -57,7 +64,6 @@ export type CheckOptions = {
 
 type Row = Record<string, unknown> & { pk: string; sk: string };
 
-const SPACE_GUARD_PREFIX = nameGuardPrefix('space');
 /** One count (or list) per kind of the registry. */
 const perKind = <Value>(value: (kind: Kind) => Value) =>
   Object.fromEntries(kinds.map((kind) => [kind, value(kind)])) as Record<Kind, Value>;
@@ -91,9 +97,18 @@ const keyOf = (row: { pk: string; sk: string }) => `${row.pk} ${row.sk}`;
 
 const kindOf = (row: Row): Kind | undefined => kinds.find((kind) => row.sk.startsWith(collectionPrefix(kind)));
 
-/** The guard an item must have, given its (already checked) name. */
-const guardKeyFor = (owner: string, kind: Kind, item: Row) =>
-  kind === 'space' ? spaceNameGuardKey(owner, String(item.fold)) : domainNameGuardKey(String(item.name));
+/**
+ * The guards an item must hold, and the global guard a pending domain must not. A space's guard and a domain's
+ * owner guard are in the partition; an active domain's global guard is not.
+ */
+function guardsFor(owner: string, kind: Kind, item: Row): { held: TableKey[]; notHeld?: TableKey } {
+  if (kind === 'space') return { held: [spaceNameGuardKey(owner, String(item.fold))] };
+  const name = String(item.name);
+  const global = domainNameGuardKey(name);
+  if (item.status === undefined) return { held: [global] };
+  const own = ownerDomainNameGuardKey(owner, name);
+  return item.status === 'active' ? { held: [own, global] } : { held: [own], notHeld: global };
+}
 
 function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: string) => void) {
   const { id, name, fold } = item;
@@ -104,6 +119,23 @@ function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: s
   if (item.sk !== itemKey(owner, kind, id).sk) report(`sort key does not match id ${id}`);
   if (item.lsi1sk !== nameSortKey(kind, expectedFold, id)) report('by-name index key does not match its name');
   if (item.kind !== kind) report(`kind "${String(item.kind)}" should be "${kind}"`);
+  if (kind === 'domain') checkDomainState(item, report);
+}
+
+/** No status (stored before verification existed), or a status with its token (and an active one's time). */
+function checkDomainState(item: Row, report: (detail: string) => void) {
+  const { status, verificationToken, verifiedAt } = item;
+  if (status === undefined) return;
+  if (status !== 'pending' && status !== 'active') return report(`status "${String(status)}" is not valid`);
+  if (typeof verificationToken !== 'string' || verificationToken === '') report('has no verification token');
+  if (status === 'active' && typeof verifiedAt !== 'string') report('is active without verified_at');
+}
+
+/** The other owner's domain a global guard points to, when it is live, active and of this name. */
+async function activeDomainOf(db: Db, guard: Row, name: string): Promise<Row | null> {
+  if (typeof guard.owner !== 'string' || typeof guard.id !== 'number') return null;
+  const item = await getRow(db, itemKey(guard.owner, 'domain', guard.id));
+  return item && item.name === name && (item.status ?? 'active') === 'active' ? item : null;
 }
 
 /** Checks one owner's items, guards, counters and sequences. An empty list of violations means consistent. */
@@ -134,15 +166,27 @@ export async function checkConsistency(db: Db, owner: string, options: CheckOpti
         add('duplicate-name', keyOf(item), `${kind}s ${other} and ${id} share the name "${fold}"`);
       names.set(fold, id);
 
-      const guardKey = guardKeyFor(owner, kind, item);
-      const guard = kind === 'space' ? bySortKey.get(guardKey.sk) : await getRow(db, guardKey);
-      if (!guard) add('item-without-guard', keyOf(item), `${kind} ${id} "${fold}" has no name guard`);
-      else if (guard.id !== id || guard.owner !== owner || guard.kind !== `${kind}-name`) {
-        add(
-          'guard-mismatch',
-          keyOf(guard),
-          `guard of ${kind} ${id} points to ${String(guard.kind)} ${String(guard.id)} of owner ${String(guard.owner)}`,
-        );
+      const { held, notHeld } = guardsFor(owner, kind, item);
+      for (const guardKey of held) {
+        const global = guardKey.pk !== ownerPartition(owner);
+        const guard = global ? await getRow(db, guardKey) : bySortKey.get(guardKey.sk);
+        const which = global ? 'global name guard' : 'name guard';
+        if (!guard) add('item-without-guard', keyOf(item), `${kind} ${id} "${fold}" has no ${which}`);
+        else if (guard.id !== id || guard.owner !== owner || guard.kind !== `${kind}-name`) {
+          const rival = global && guard.owner !== owner ? await activeDomainOf(db, guard, String(item.name)) : null;
+          add(
+            rival ? 'name-active-twice' : 'guard-mismatch',
+            keyOf(guard),
+            `${which} of ${kind} ${id} points to ${String(guard.kind)} ${String(guard.id)} of owner ${String(guard.owner)}` +
+              (rival ? ', also active under that name' : ''),
+          );
+        }
+      }
+      if (notHeld) {
+        const guard = await getRow(db, notHeld);
+        if (guard && guard.owner === owner && guard.id === id) {
+          add('pending-holds-name', keyOf(guard), `pending domain ${id} holds the global name "${fold}"`);
+        }
       }
     }
 
@@ -160,22 +204,26 @@ export async function checkConsistency(db: Db, owner: string, options: CheckOpti
     }
   }
 
-  // Space guards live in the partition: each must point to a live space that still holds its name.
+  // Space guards and domains' owner guards live in the partition: each must point to a live item of its name.
   const liveItem = (kind: Kind, id: unknown) =>
     typeof id === 'number' ? bySortKey.get(itemKey(owner, kind, id).sk) : undefined;
-  for (const guard of rows.filter((row) => row.sk.startsWith(SPACE_GUARD_PREFIX))) {
-    const fold = guard.sk.slice(SPACE_GUARD_PREFIX.length);
-    const item = liveItem('space', guard.id);
-    if (!item || item.fold !== fold) {
-      add(
-        'guard-without-item',
-        keyOf(guard),
-        `space name "${fold}" is held for ${String(guard.id)}, not a live space of that name`,
-      );
+  for (const kind of kinds) {
+    const prefix = nameGuardPrefix(kind);
+    for (const guard of rows.filter((row) => row.sk.startsWith(prefix))) {
+      const fold = guard.sk.slice(prefix.length);
+      const item = liveItem(kind, guard.id);
+      if (!item || item.fold !== fold) {
+        add(
+          'guard-without-item',
+          keyOf(guard),
+          `${kind} name "${fold}" is held for ${String(guard.id)}, not a live ${kind} of that name`,
+        );
+      }
     }
   }
 
-  // Domain guards are global: check the ones named, when they claim this owner.
+  // Global domain guards: check the ones named, when they claim this owner. A live domain of that name that
+  // is pending is reported above (pending-holds-name).
   for (const name of new Set(options.domainNames ?? [])) {
     const guard = await getRow(db, domainNameGuardKey(name));
     if (!guard || guard.owner !== owner) continue;

@@ -3,10 +3,11 @@
  * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
  * imported here, so the handlers' bundles carry no schema code.
  */
-import type { DomainItem } from '#lib/data/domains.ts';
+import { type DomainItem, statusOf } from '#lib/data/domains.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
 import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, Space } from '#lib/schemas/responses.ts';
+import { verificationName } from '#lib/verification.ts';
 
 export type {
   Deleted,
@@ -29,6 +30,13 @@ export const presentDomain = (item: DomainItem): Domain => ({
   id: item.id,
   name: item.name,
   unicode_name: unicodeName(item.name),
+  status: statusOf(item),
+  // Domains stored before verification existed have no record to publish.
+  verification: item.verificationToken
+    ? { type: 'TXT', name: verificationName(item.name), value: item.verificationToken }
+    : null,
+  verified_at: item.verifiedAt ?? null,
+  last_checked_at: item.lastCheckedAt ?? null,
   index_page: item.indexPage ?? null,
   not_found_page: item.notFoundPage ?? null,
   created_at: item.createdAt,

@@ -25,7 +25,11 @@ export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((colle
 
 /** What a route does to its collection, in the order each collection's routes are listed. */
 export const resourceActions = ['list', 'store', 'show', 'update', 'destroy'] as const;
-export type Action = (typeof resourceActions)[number];
+
+/** Actions only some collections have, on one item (`/{id}/<action>`), listed after the resource actions. */
+export const itemActions = { domains: ['verify'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
+
+export type Action = (typeof resourceActions)[number] | (typeof itemActions)[Collection][number];
 
 /** What a key may do: read (list, show) or write (store, update, destroy) one collection. */
 export type Access = 'read' | 'write';
@@ -78,7 +82,13 @@ function spec(collection: Collection, action: Action): RouteSpec {
       return { methods: ['GET'], item: false, actions: ['Query', 'GetItem'], settings: ['CURSOR_SECRET'] };
     case 'store':
       // UpdateItem allocates the id; the transaction Puts the item and its name guard and Updates the counter.
-      return { methods: ['POST'], item: false, actions: ['UpdateItem', 'PutItem'], settings: ['MAX_ITEMS_PER_OWNER'] };
+      // A domain's transaction also checks that no active domain holds the name (ConditionCheck).
+      return {
+        methods: ['POST'],
+        item: false,
+        actions: collection === 'domains' ? ['UpdateItem', 'PutItem', 'ConditionCheckItem'] : ['UpdateItem', 'PutItem'],
+        settings: ['MAX_ITEMS_PER_OWNER'],
+      };
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
     case 'update':
@@ -91,8 +101,12 @@ function spec(collection: Collection, action: Action): RouteSpec {
           collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
       };
     case 'destroy':
-      // GetItem reads the name; the transaction Deletes the item and its guard and Updates the counter.
+      // GetItem reads the name; the transaction Deletes the item and its guards and Updates the counter.
       return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'UpdateItem'] };
+    case 'verify':
+      // GetItem reads the domain; the transaction Puts the global name guard and Updates the item, or an
+      // UpdateItem records a check that found no match. DNS_RESOLVER stays unset on AWS (Lambda's resolver).
+      return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
   }
 }
 
@@ -104,16 +118,18 @@ function route(collection: Collection, action: Action): Route {
     collection,
     action,
     scope: scopeOf(collection, action),
-    path: item ? `${base}/{id}` : base,
+    path: !item ? base : isItemAction(action) ? `${base}/{id}/${action}` : `${base}/{id}`,
     handler: `${collection}/${action}`,
     ...rest,
     ...(settings ? { settings } : {}),
   };
 }
 
-/** Every route: each action on each collection. */
+const isItemAction = (action: Action) => !(resourceActions as readonly Action[]).includes(action);
+
+/** Every route: each resource action on each collection, then the collection's own item actions. */
 export const routes: readonly Route[] = /* @__PURE__ */ collectionNames.flatMap((collection) =>
-  resourceActions.map((action) => route(collection, action)),
+  [...resourceActions, ...itemActions[collection]].map((action) => route(collection, action)),
 );
 
 /** The routes a key with these scopes may call. */

@@ -33,7 +33,7 @@ async function main() {
   try {
     await ensureTable(dynamo.endpoint, localTableName);
     // The functions' settings, as the stack sets their environment; the rest of the environment passes through
-    // (MAX_ITEMS_PER_OWNER, say).
+    // (MAX_ITEMS_PER_OWNER, DNS_RESOLVER, DNS_TIMEOUT_MS, say).
     const config = loadConfig({
       ...process.env,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
@@ -68,6 +68,9 @@ async function main() {
     console.log(`API: ${gateway.url}/api/v1  (owner "${DEV_OWNER}")`);
     console.log(`Development key: ${key}`);
     console.log(`Reference: ${gateway.url}/docs  (OpenAPI: ${gateway.url}/api/v1/openapi.json)`);
+    console.log(
+      `Domain verification asks ${config.dnsServers ? `DNS_RESOLVER=${config.dnsServers.join(',')}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
+    );
     console.log('Try:');
     console.log(
       `  curl -s -H 'Accept: application/json' -H 'Authorization: Bearer ${key}' --data-urlencode 'name=Marketing' ${gateway.url}/api/v1/spaces`,

@@ -86,12 +86,26 @@ export function guardItem(key: TableKey, owner: string, kind: Kind, id: number) 
   return { ...key, kind: `${kind}-name`, owner, id };
 }
 
-/** Writes the item, its name guard and the counter in one transaction: all or nothing. */
+/**
+ * What a new item claims besides itself: a name guard it writes (`put`), or a guard that must not exist
+ * (`absent`: a name someone holds elsewhere, checked without being taken). Any claim that fails is a taken name.
+ */
+export type Claim = { put: TableKey } | { absent: TableKey };
+
+function claimItem(db: Db, owner: string, kind: Kind, id: number, claim: Claim) {
+  const ConditionExpression = 'attribute_not_exists(pk)';
+  if ('put' in claim) {
+    return { Put: { TableName: db.tableName, Item: guardItem(claim.put, owner, kind, id), ConditionExpression } };
+  }
+  return { ConditionCheck: { TableName: db.tableName, Key: claim.absent, ConditionExpression } };
+}
+
+/** Writes the item, its claims (name guards) and the counter in one transaction: all or nothing. */
 export async function insertItem<Item extends StoredItem>(
   db: Db,
   owner: string,
   kind: Kind,
-  guardKey: TableKey,
+  claims: readonly Claim[],
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
 ): Promise<Item> {
   const id = await allocateId(db, owner, kind);
@@ -99,56 +113,60 @@ export async function insertItem<Item extends StoredItem>(
   const item = { ...itemKey(owner, kind, id), lsi1sk: nameSortKey(kind, fields.fold, id), kind, ...fields } as Item;
   const failed = await transactWrite(db, [
     { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
-      Put: {
-        TableName: db.tableName,
-        Item: guardItem(guardKey, owner, kind, id),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    ...claims.map((claim) => claimItem(db, owner, kind, id, claim)),
     counterUpdate(db, owner, kind, 1),
   ]);
-  if (failed?.[1]) throw new NameTakenError();
-  if (failed?.[2]) throw new QuotaExceededError(kind, db.maxItemsPerOwner);
+  if (failed?.slice(1, -1).some(Boolean)) throw new NameTakenError();
+  if (failed?.at(-1)) throw new QuotaExceededError(kind, db.maxItemsPerOwner);
   if (failed) throw new Error(`Sequence for ${kind} handed out id ${id} twice`);
   return item;
 }
 
+/** A condition on an item, with the names and values it uses. */
+export type Condition = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+
+/**
+ * How an item lets go of its names when deleted: the guards it deletes (each must point back to it), and the
+ * state it must still be in for those to be the right guards (a domain verified meanwhile holds one more).
+ */
+export type Release = { guards: readonly TableKey[]; state?: Condition };
+
 const MAX_DELETE_ATTEMPTS = 5;
 
 /**
- * Deletes the item, releases its guard and decrements the counter in one transaction. The guard's key
- * depends on the name, so the item is read first and the delete is conditional on the name not having
- * changed since; a concurrent rename or delete makes it read again.
+ * Deletes the item, releases its guards and decrements the counter in one transaction. The guards depend on
+ * the item (its name, a domain's status), so the item is read first and the delete is conditional on it not
+ * having changed since; a concurrent rename, verification or delete makes it read again.
  */
-export async function deleteItem(
+export async function deleteItem<Item extends StoredItem>(
   db: Db,
   owner: string,
   kind: Kind,
   id: number,
-  guardKeyOf: (item: StoredItem) => TableKey,
+  releaseOf: (item: Item) => Release,
 ) {
   for (let attempt = 1; attempt <= MAX_DELETE_ATTEMPTS; attempt++) {
-    const item = await getItem(db, owner, kind, id);
+    const item = await getItem<Item>(db, owner, kind, id);
+    const { guards, state } = releaseOf(item);
     const failed = await transactWrite(db, [
       {
         Delete: {
           TableName: db.tableName,
           Key: itemKey(owner, kind, id),
-          ConditionExpression: '#fold = :fold',
-          ExpressionAttributeNames: { '#fold': 'fold' },
-          ExpressionAttributeValues: { ':fold': item.fold },
+          ConditionExpression: state ? `#fold = :fold AND (${state.expression})` : '#fold = :fold',
+          ExpressionAttributeNames: { '#fold': 'fold', ...state?.names },
+          ExpressionAttributeValues: { ':fold': item.fold, ...state?.values },
         },
       },
-      {
+      ...guards.map((key) => ({
         Delete: {
           TableName: db.tableName,
-          Key: guardKeyOf(item),
+          Key: key,
           ConditionExpression: '#id = :id AND #owner = :owner',
           ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
           ExpressionAttributeValues: { ':id': id, ':owner': owner },
         },
-      },
+      })),
       counterUpdate(db, owner, kind, -1),
     ]);
     if (!failed) return;

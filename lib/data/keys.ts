@@ -51,9 +51,21 @@ export const spaceNameGuardKey = (owner: string, fold: string): TableKey => ({
   sk: `${nameGuardPrefix('space')}${fold}`,
 });
 
-/** Domain names are unique across all owners: one global guard item per name. */
+/**
+ * An active domain's name is unique across all owners: one global guard item per name, held only by the
+ * active domain (`lib/data/domains.ts`). A pending domain holds no global name.
+ */
 export const domainNameGuardKey = (name: string): TableKey => ({
   pk: `${nameGuardPrefix('domain')}${name}`,
+  sk: `${nameGuardPrefix('domain')}${name}`,
+});
+
+/**
+ * One owner has each domain name once, pending or active: a guard in the owner's partition, like a space's.
+ * Domains stored before verification existed (active, without a `status`) hold only the global guard.
+ */
+export const ownerDomainNameGuardKey = (owner: string, name: string): TableKey => ({
+  pk: ownerPartition(owner),
   sk: `${nameGuardPrefix('domain')}${name}`,
 });
 

@@ -20,14 +20,12 @@ export type SpaceItem = StoredItem & { color: number };
 export type NewSpace = { name: string; color: number };
 export type SpaceChanges = { name?: string; color?: number };
 
-const guardKeyOf = (owner: string) => (item: Pick<StoredItem, 'fold'>) => spaceNameGuardKey(owner, item.fold);
-
 export const showSpace = (db: Db, owner: string, id: number) => getItem<SpaceItem>(db, owner, kind, id);
 
 export const listSpaces = (db: Db, owner: string, query: ListQuery) => listItems<SpaceItem>(db, owner, kind, query);
 
 export const storeSpace = (db: Db, owner: string, space: NewSpace) =>
-  insertItem<SpaceItem>(db, owner, kind, spaceNameGuardKey(owner, foldName(space.name)), (id, now) => ({
+  insertItem<SpaceItem>(db, owner, kind, [{ put: spaceNameGuardKey(owner, foldName(space.name)) }], (id, now) => ({
     id,
     name: space.name,
     fold: foldName(space.name),
@@ -36,7 +34,8 @@ export const storeSpace = (db: Db, owner: string, space: NewSpace) =>
     updatedAt: now,
   }));
 
-export const destroySpace = (db: Db, owner: string, id: number) => deleteItem(db, owner, kind, id, guardKeyOf(owner));
+export const destroySpace = (db: Db, owner: string, id: number) =>
+  deleteItem<SpaceItem>(db, owner, kind, id, (item) => ({ guards: [spaceNameGuardKey(owner, item.fold)] }));
 
 /** SET clauses for the plain fields; the name is handled apart because it moves the guard. */
 function setClauses(changes: SpaceChanges, now: string) {

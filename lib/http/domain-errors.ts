@@ -5,6 +5,7 @@
 import { type PageAttribute, PageLoopError } from '#lib/data/domains.ts';
 import { ValidationError } from '#lib/errors.ts';
 import { loopMessage } from '#lib/schemas/domains.ts';
+import { VerificationMismatchError } from '#lib/verification.ts';
 
 /** The request field of each stored page attribute. */
 const pageFields = {
@@ -17,4 +18,10 @@ export function rethrowPageLoop(error: unknown): never {
   if (!(error instanceof PageLoopError)) throw error;
   const fields = error.attributes.map((attribute) => pageFields[attribute]);
   throw new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
+}
+
+/** Rethrows a verification record that is missing or holds other values as a 422 on `verification`. */
+export function rethrowVerificationMismatch(error: unknown): never {
+  if (!(error instanceof VerificationMismatchError)) throw error;
+  throw ValidationError.field('verification', error.message);
 }

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
 import type { Kind } from '#lib/routes.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
+import { verificationName } from '#lib/verification.ts';
 
 const at = '2025-01-15T09:30:00.000Z';
 const later = '2025-02-03T16:05:12.345Z';
@@ -16,10 +17,26 @@ export const examples = {
     id: 4,
     name: 'example.com',
     unicode_name: 'example.com',
+    status: 'active',
+    verification: { type: 'TXT', name: verificationName('example.com'), value: 'q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU' },
+    verified_at: later,
+    last_checked_at: later,
     index_page: 'https://example.com/welcome',
     not_found_page: null,
     created_at: at,
-    updated_at: at,
+    updated_at: later,
+  } satisfies Domain,
+};
+
+/** What a store answers: a domain is pending, with the record to publish. */
+export const storedExamples: Record<Kind, object> = {
+  space: examples.space,
+  domain: {
+    ...examples.domain,
+    status: 'pending',
+    verified_at: null,
+    last_checked_at: null,
+    updated_at: examples.domain.created_at,
   } satisfies Domain,
 };
 

@@ -10,7 +10,8 @@ import {
   type Kind,
   type Route,
 } from '#lib/routes.ts';
-import { examples, listExample, requestExamples } from './examples.ts';
+import { VERIFICATION_PREFIX } from '#lib/verification.ts';
+import { examples, listExample, requestExamples, storedExamples } from './examples.ts';
 import { listParameterNames } from './parameters.ts';
 import { type ErrorName, errorStatus, JSON_TYPE, jsonContent, responseRef } from './responses.ts';
 
@@ -54,8 +55,17 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   }),
   store: (c) => ({
     summary: `Store a ${c.single}`,
-    description: `Stores a new ${c.single} for the key's owner. Send the fields as a form or as JSON.`,
-    success: [201, success(`The stored ${c.single}.`, single(c))],
+    description:
+      `Stores a new ${c.single} for the key's owner. Send the fields as a form or as JSON.` +
+      (c.single === 'domain'
+        ? ' The domain is `pending` and does not reserve its name: publish the TXT record of its `verification`, ' +
+          'then verify it. The name is refused only when it is active under another owner or when this owner ' +
+          'already has it.'
+        : ''),
+    success: [
+      201,
+      success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] })),
+    ],
     errors: WITH_BODY,
     more: { requestBody: requestBody(`Store${c.title}`) },
   }),
@@ -74,9 +84,23 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   }),
   destroy: (c) => ({
     summary: `Delete a ${c.single}`,
-    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? ', and its name is free to store again' : ''}.`,
+    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? '. Deleting an active domain frees its name for any owner to verify' : ''}.`,
     success: [200, success(`The ${c.single} is deleted.`, jsonContent('Deleted', deleted(c.single, c.item.id)))],
     errors: ['NotFound'],
+  }),
+  verify: (c) => ({
+    summary: `Verify a ${c.single}`,
+    description:
+      `Looks up the TXT record given in the ${c.single}'s \`verification\` (\`${VERIFICATION_PREFIX}.<name>\`). When ` +
+      'one of its values is the token and no other owner holds the name active, the domain becomes `active` and ' +
+      'holds the name across all owners, atomically: of several owners verifying one name at once, exactly one ' +
+      'wins. A record that is missing or holds other values answers 422 on `verification`, saying what was ' +
+      'expected and what was found; a name active under another owner answers 422 on `name`. Either way ' +
+      '`last_checked_at` records the check. Verifying an active domain checks again and answers 200 while the ' +
+      'record is there; an active domain stays active whatever the record says. A DNS lookup that times out or ' +
+      'fails (SERVFAIL) answers 503 with `Retry-After`. No body.',
+    success: [200, success(`The ${c.single}, verified.`, single(c))],
+    errors: ['NotFound', 'ValidationFailed'],
   }),
 };
 

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { collectionNames, collections, type Kind } from '#lib/routes.ts';
 import { DOMAIN_NAME_MAX, PAGE_URL_MAX, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { COLORS, SPACE_NAME_MAX, storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';
+import { VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 
 type Mode = 'store' | 'update';
 type FieldDocs = (mode: Mode) => Record<string, JsonSchema>;
@@ -48,7 +49,9 @@ const domainFields: FieldDocs = (mode) => ({
     maxLength: DOMAIN_NAME_MAX,
     description:
       'A DNS hostname with at least two labels. Trimmed and lowercased; a leading `http://` or `https://` and ' +
-      'a trailing `/` are removed; Unicode names are stored in punycode. Unique across all owners.',
+      'a trailing `/` are removed; Unicode names are stored in punycode, of at most ' +
+      `${VERIFIABLE_NAME_MAX} characters so that the verification record (\`${VERIFICATION_PREFIX}.<name>\`) ` +
+      'fits in DNS. Refused when this owner already has the name, or when it is active under another owner.',
     examples: ['example.com'],
   },
   index_page: pageField('of the index page', mode),

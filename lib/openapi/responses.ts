@@ -59,7 +59,8 @@ const errors = {
     'DEFAULT_5XX',
   ),
   ServiceUnavailable: thrown(
-    'The database is throttling or unavailable; retry after `Retry-After` seconds.',
+    'The database is throttling or unavailable, or (when verifying a domain) the DNS lookup timed out or ' +
+      'failed; retry after `Retry-After` seconds.',
     new ServiceUnavailableError(),
   ),
 };

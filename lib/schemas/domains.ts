@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
 import { pageHost } from '#lib/urls.ts';
+import { VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { characterCount, label, maxCharacters, text } from './fields.ts';
 
 /** A page on the domain itself would redirect to itself. */
@@ -34,6 +35,11 @@ export function normalizeDomainName(input: string): string | null {
   return labels.every((part) => LABEL.test(part)) ? ascii : null;
 }
 
+/** Names of 240 to 253 characters are valid in DNS, but `_ds-challenge.<name>` is not. */
+export const tooLongToVerify =
+  `The name field must not be greater than ${VERIFIABLE_NAME_MAX} characters in its ASCII (punycode) form, ` +
+  `so that its verification record (${VERIFICATION_PREFIX}.<name>) fits in DNS's 253.`;
+
 const domainName = v.pipe(
   text('name', { required: true }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -48,6 +54,11 @@ const domainName = v.pipe(
       return NEVER;
     }
     const normalized = normalizeDomainName(value);
+    // A valid DNS name, but its verification record's name would not be: it could never become active.
+    if (normalized !== null && normalized.length > VERIFIABLE_NAME_MAX) {
+      addIssue({ message: tooLongToVerify });
+      return NEVER;
+    }
     if (normalized === null) {
       // A Unicode name within the limit may still grow past it in punycode: say so, not "invalid".
       const tooLong = domainToASCII(bareDomainName(value)).length > DOMAIN_NAME_MAX;

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { MAX_ID } from '#lib/data/keys.ts';
 import { kinds } from '#lib/routes.ts';
+import { VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { DOMAIN_NAME_MAX, PAGE_URL_MAX } from './domains.ts';
 import { PER_PAGE_OPTIONS } from './list.ts';
 import { COLORS, SPACE_NAME_MAX } from './spaces.ts';
@@ -42,10 +43,37 @@ export const spaceSchema = v.strictObject({
 
 export const domainSchema = v.strictObject({
   id,
-  name: text(DOMAIN_NAME_MAX, 'Lowercase ASCII hostname (Unicode names in punycode); unique across all owners.'),
+  name: text(
+    DOMAIN_NAME_MAX,
+    'Lowercase ASCII hostname (Unicode names in punycode); active under at most one owner at a time.',
+  ),
   unicode_name: text(
     DOMAIN_NAME_MAX,
     'The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name.',
+  ),
+  status: v.pipe(
+    v.picklist(['pending', 'active']),
+    v.description(
+      '`pending` until verified: a pending domain does not reserve its name, other owners may store it too. ' +
+        '`active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners ' +
+        'until the domain is deleted. Only active domains are served.',
+    ),
+  ),
+  verification: nullable(
+    v.strictObject({
+      type: v.literal('TXT'),
+      name: text(
+        DOMAIN_NAME_MAX,
+        `Where to publish the record: \`${VERIFICATION_PREFIX}.\` followed by the domain's name.`,
+      ),
+      value: v.pipe(v.string(), v.description('The token the record must hold; random, unique per domain.')),
+    }),
+    'The DNS record that proves the domain is yours; null for domains stored before verification existed (they are active).',
+  ),
+  verified_at: nullable(timestamp('When the domain became active'), 'Null while pending (and for older domains).'),
+  last_checked_at: nullable(
+    timestamp('When a verification last looked the record up'),
+    'Null until the first verification that got an answer from DNS.',
   ),
   index_page: page('of the index page'),
   not_found_page: page('to redirect to when a page is not found'),

@@ -9,6 +9,8 @@ import type { Gateway } from '#infra/local/gateway.ts';
 import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns } from '#test/support/domains.ts';
 import { type Client, newClient, type Reply, send, startTestGateway } from '#test/support/http.ts';
 import { checkResponse, document, seen } from '#test/support/openapi.ts';
 
@@ -26,14 +28,19 @@ const operations: Operation[] = Object.entries(document.paths).flatMap(([path, i
 
 let gateway: Gateway;
 let client: Client;
+let dns: DnsTestServer;
 
 beforeAll(async () => {
+  dns = await startDnsServer();
   // The authorizer's answer is cached, so injected database faults reach the handlers, not the key lookup.
-  gateway = await startTestGateway({ authCacheTtlSeconds: 300 });
+  gateway = await startTestGateway({ config: configWithDns(dns), authCacheTtlSeconds: 300 });
   client = await newClient(gateway);
   expect((await client.get('/api/v1/spaces')).status).toBe(200);
 });
-afterAll(() => gateway.close());
+afterAll(async () => {
+  await gateway.close();
+  await dns.close();
+});
 
 const isSpaces = (op: Operation) => op.path.startsWith('/api/v1/spaces');
 const validBody = (op: Operation): Record<string, string> =>
@@ -44,12 +51,13 @@ const invalidBody = (op: Operation): Record<string, string> =>
   isSpaces(op) ? { color: '9' } : { index_page: 'not a url' };
 const hasBody = (op: Operation) => op.method !== 'GET' && op.method !== 'DELETE';
 
-/** The operation's path with an id of a fresh item of its collection. */
-async function pathWithItem(op: Operation): Promise<string> {
+/** The operation's path with an id of a fresh item of its collection; a domain's record is published unless not. */
+async function pathWithItem(op: Operation, { publish = true } = {}): Promise<string> {
   if (!op.path.includes('{id}')) return op.path;
-  const collection = op.path.replace('/{id}', '');
-  const stored = await client.post(collection, validBody(op));
-  return op.path.replace('{id}', String(stored.body.data.id));
+  const collection = op.path.slice(0, op.path.indexOf('/{id}'));
+  const { data } = (await client.post(collection, validBody(op))).body;
+  if (publish && data.verification) dns.setTxt(data.verification.name, [data.verification.value]);
+  return op.path.replace('{id}', String(data.id));
 }
 
 /** Fails every DynamoDB call the handlers make while `act` runs; the service logs it (kept off the output). */
@@ -97,10 +105,12 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   413: async (op) => client.request(op.method, await pathWithItem(op), { form: { name: 'x'.repeat(MAX_BODY_BYTES) } }),
   415: async (op) =>
     client.request(op.method, await pathWithItem(op), { body: 'name=x', headers: { 'Content-Type': 'text/plain' } }),
-  422: async (op) =>
-    hasBody(op)
+  422: async (op) => {
+    if (op.id === 'verifyDomain') return client.request(op.method, await pathWithItem(op, { publish: false }));
+    return hasBody(op)
       ? client.request(op.method, await pathWithItem(op), { form: invalidBody(op) })
-      : client.get(op.path, { cursor: 'not-a-cursor' }),
+      : client.get(op.path, { cursor: 'not-a-cursor' });
+  },
   500: (op) => withDatabaseFailure('ValidationException', () => validRequest(op)),
   503: (op) => withDatabaseFailure('ThrottlingException', () => validRequest(op)),
 };
@@ -119,8 +129,8 @@ describe.each(operations)('$id ($method $path)', (op) => {
 
 describe('coverage', () => {
   it('saw every operation answer, live, every status it documents but 429', () => {
-    // Assess: ten routes, PUT and PATCH being two methods of the update route.
-    expect(operations).toHaveLength(12);
+    // Assess: eleven routes, PUT and PATCH being two methods of the update route.
+    expect(operations).toHaveLength(13);
     for (const op of operations) {
       const live = op.statuses.filter((status) => status !== GATEWAY_ONLY);
       expect([...(seen.get(op.id) ?? [])].sort(), op.id).toEqual(live.sort());

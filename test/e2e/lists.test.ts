@@ -120,7 +120,19 @@ describe.concurrent.each(resources)('$path list', ({ path, other, nameOf }) => {
     expect(Object.keys(reply.body.data[0]).sort()).toEqual(
       path.endsWith('spaces')
         ? ['color', 'created_at', 'id', 'name', 'updated_at']
-        : ['created_at', 'id', 'index_page', 'name', 'not_found_page', 'unicode_name', 'updated_at'],
+        : [
+            'created_at',
+            'id',
+            'index_page',
+            'last_checked_at',
+            'name',
+            'not_found_page',
+            'status',
+            'unicode_name',
+            'updated_at',
+            'verification',
+            'verified_at',
+          ],
     );
     expect(parse(reply.body.links.first)).toEqual({ base: base(), query: effective() });
     expect(parse(reply.body.links.last)).toEqual({ base: base(), query: effective({ page: 3 }) });

@@ -10,21 +10,28 @@ import { ActionRecorder } from '#infra/local/dynamodb-recorder.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { grantedActions } from '#lib/routes.ts';
 import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns } from '#test/support/domains.ts';
 import { type Client, newClient, startTestGateway } from '#test/support/http.ts';
 
 const recorder = new ActionRecorder();
 let detach: () => void;
 let gateway: Gateway;
 let client: Client;
+let other: Client;
+let dns: DnsTestServer;
 
 beforeAll(async () => {
+  dns = await startDnsServer();
   detach = recorder.attach(db.client.middlewareStack as never);
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({ config: configWithDns(dns) });
   client = await newClient(gateway);
+  other = await newClient(gateway);
 });
 afterAll(async () => {
   detach();
   await gateway.close();
+  await dns.close();
 });
 
 async function exerciseSpaces() {
@@ -67,11 +74,30 @@ async function exerciseDomains() {
   await client.delete(`${base}/${ids[0]}`);
 }
 
+async function exerciseVerification() {
+  const base = '/api/v1/domains';
+  const name = `v-${randomUUID().slice(0, 8)}.example.com`;
+  const mine = (await client.post(base, { name })).body.data;
+  const theirs = (await other.post(base, { name })).body.data; // a pending name is not reserved
+  await client.request('POST', `${base}/${mine.id}/verify`); // no record: the check is recorded
+  dns.setTxt(mine.verification.name, [mine.verification.value, theirs.verification.value]);
+  await client.request('POST', `${base}/${mine.id}/verify`); // active: takes the global name
+  await client.request('POST', `${base}/${mine.id}/verify`); // re-check
+  await other.request('POST', `${base}/${theirs.id}/verify`); // taken
+  await client.post(base, { name }); // taken, by the active domain's global guard
+  await client.request('POST', `${base}/999999/verify`); // not found
+  dns.setMode(mine.verification.name, 'servfail');
+  await client.request('POST', `${base}/${mine.id}/verify`); // DNS fails: 503, nothing written
+  await client.delete(`${base}/${mine.id}`); // an active domain releases both guards
+  await other.delete(`${base}/${theirs.id}`); // a pending one its owner's guard
+}
+
 describe('DynamoDB actions per function', () => {
   it('equal the route table’s declared actions, for every route and the authorizer', async () => {
     // Act
     await exerciseSpaces();
     await exerciseDomains();
+    await exerciseVerification();
     // Assess
     const recorded = Object.fromEntries(
       Object.keys(grantedActions).map((name) => [name, [...(recorder.actions.get(name) ?? [])].sort()]),

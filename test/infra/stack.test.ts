@@ -23,12 +23,13 @@ const expectedTableActions: Record<string, string[]> = {
   'list-spaces': ['GetItem', 'Query'],
   'show-domain': ['GetItem'],
   'show-space': ['GetItem'],
-  'store-domain': ['PutItem', 'UpdateItem'],
+  'store-domain': ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
   'store-space': ['PutItem', 'UpdateItem'],
   'update-domain': ['GetItem', 'UpdateItem'],
   'update-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'destroy-domain': ['DeleteItem', 'GetItem', 'UpdateItem'],
   'destroy-space': ['DeleteItem', 'GetItem', 'UpdateItem'],
+  'verify-domain': ['GetItem', 'PutItem', 'UpdateItem'],
 };
 
 /** The source handler of a deployed function, by its id. */

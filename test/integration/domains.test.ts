@@ -4,6 +4,7 @@ import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, listDomains, PageLoopError, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
 import { HttpError, NameTakenError, NotFoundError } from '#lib/errors.ts';
 import { rethrowPageLoop } from '#lib/http/domain-errors.ts';
+import { expectConsistent } from '#test/reliability/helpers.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';
 
@@ -48,20 +49,23 @@ describe.concurrent('domains data module', () => {
     expect(await countItems(db, owner, 'space')).toBe(0);
   });
 
-  it('keeps a domain name unique across all owners until it is deleted', async () => {
+  it('stores a domain pending: its name is held for its owner only', async () => {
     // Prepare
     const [alice, bob] = [newOwner(), newOwner()];
     const name = newName();
     const stored = await storeDomain(db, alice, plain(name));
     // Act
-    const taken = rejection(storeDomain(db, bob, plain(name)));
     const takenBySelf = rejection(storeDomain(db, alice, plain(name)));
+    const elsewhere = await storeDomain(db, bob, plain(name));
     // Assess
-    expect(await taken).toBeInstanceOf(NameTakenError);
+    expect(stored).toMatchObject({ status: 'pending', verificationToken: expect.stringMatching(/^[\w-]{32}$/) });
+    expect(stored).not.toHaveProperty('verifiedAt');
+    expect(stored).not.toHaveProperty('lastCheckedAt');
     expect(await takenBySelf).toBeInstanceOf(NameTakenError);
-    expect(await countItems(db, bob, 'domain')).toBe(0);
-    await destroyDomain(db, alice, stored.id);
-    await expect(storeDomain(db, bob, plain(name))).resolves.toMatchObject({ name });
+    expect(elsewhere).toMatchObject({ name, status: 'pending' });
+    expect(elsewhere.verificationToken).not.toBe(stored.verificationToken);
+    expect(await countItems(db, alice, 'domain')).toBe(1);
+    await expectConsistent([alice, bob], { domainNames: [name] });
   });
 
   it('never reuses an id after a delete', async () => {

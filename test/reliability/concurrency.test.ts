@@ -5,17 +5,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns } from '#test/support/domains.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import { countBy, expectConsistent, expectErrorContract, NOT_FOUND, TAKEN } from './helpers.ts';
 
 let gateway: Gateway;
+let dns: DnsTestServer;
 /** Owners (and domain names) touched by the current test: checked after it. */
 let touched: { owners: string[]; domains: string[] };
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  dns = await startDnsServer();
+  gateway = await startTestGateway({ config: configWithDns(dns) });
 });
-afterAll(() => gateway.close());
+afterAll(async () => {
+  await gateway?.close();
+  await dns?.close();
+});
 
 afterEach(async () => {
   await expectConsistent(touched.owners, { domainNames: touched.domains });
@@ -68,20 +75,35 @@ describe('uniqueness under concurrent stores', () => {
     expect(list.items.map((space) => space.id)).toEqual([replies.find((r) => r.status === 201)?.body.data.id]);
   });
 
-  it('one domain name stored by 20 owners in parallel: exactly one owner gets it', async () => {
+  it('one domain name stored by 20 owners, then verified by all in parallel: exactly one owner gets it', async () => {
     // Prepare
     const name = `race-${randomUUID().slice(0, 8)}.example.com`;
     touched = { owners: [], domains: [name] };
     const clients = await times(20, () => owner());
-    // Act
-    const replies = await Promise.all(clients.map((client) => client.post('/api/v1/domains', { name })));
+    // Act: a pending domain reserves nothing, so every store succeeds; the verifications race for the name.
+    const stored = await Promise.all(clients.map((client) => client.post('/api/v1/domains', { name })));
+    const domains = stored.map((reply) => reply.body.data);
+    dns.setTxt(
+      `_ds-challenge.${name}`,
+      domains.map((domain) => domain.verification.value),
+    );
+    const replies = await Promise.all(
+      clients.map((client, index) => client.request('POST', `/api/v1/domains/${domains[index].id}/verify`)),
+    );
     // Assess
-    expect(statuses(replies)).toEqual({ 201: 1, 422: 19 });
-    for (const reply of replies.filter((r) => r.status === 422)) expect(reply.body.message).toBe(TAKEN);
-    const totals = await Promise.all(clients.map(async (client) => (await listAll(client, 'domains')).total));
-    expect(totals.filter((total) => total === 1)).toHaveLength(1);
-    expect(totals.filter((total) => total === 0)).toHaveLength(19);
-    expect(totals.indexOf(1)).toBe(replies.findIndex((reply) => reply.status === 201));
+    expect(statuses(stored)).toEqual({ 201: 20 });
+    expect(statuses(replies)).toEqual({ 200: 1, 422: 19 });
+    for (const reply of replies.filter((r) => r.status === 422)) {
+      expectErrorContract(reply, 422);
+      expect(reply.body).toEqual({ message: TAKEN, errors: { name: [TAKEN] }, status: 422 });
+    }
+    const shown = await Promise.all(
+      clients.map(async (client, index) => (await client.get(`/api/v1/domains/${domains[index].id}`)).body.data),
+    );
+    expect(shown.filter((domain) => domain.status === 'active')).toHaveLength(1);
+    expect(shown.findIndex((domain) => domain.status === 'active')).toBe(
+      replies.findIndex((reply) => reply.status === 200),
+    );
   });
 
   it('200 parallel stores of distinct names: 200 distinct ids, all listed, meta.total 200', async () => {

@@ -4,31 +4,53 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#lib/consistency.ts';
 import { guardItem } from '#lib/data/collection.ts';
-import { storeDomain } from '#lib/data/domains.ts';
+import { storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import {
   counterKey,
   domainNameGuardKey,
   itemKey,
   nameSortKey,
+  ownerDomainNameGuardKey,
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import { storeSpace } from '#lib/data/spaces.ts';
+import { createTxtResolver } from '#lib/dns/txt.ts';
+import { verificationName } from '#lib/verification.ts';
 import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { storeOldShapeDomain } from '#test/support/domains.ts';
 
+let dns: DnsTestServer;
 let owner: string;
+/** Names of the owner's active domain, pending domain and domain stored before verification existed. */
 let domainName: string;
+let pendingName: string;
+let oldName: string;
+let pendingId: number;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+});
+afterAll(() => dns?.close());
 
 beforeEach(async () => {
-  // Prepare: an owner with two spaces and a domain, stored through the data module.
+  // Prepare: an owner with two spaces and three domains (active, pending, old shape), through the data module.
   owner = `owner-${randomUUID()}`;
-  domainName = `checked-${randomUUID().slice(0, 8)}.example.com`;
+  [domainName, pendingName, oldName] = ['checked', 'pending', 'old'].map(
+    (label) => `${label}-${randomUUID().slice(0, 8)}.example.com`,
+  ) as [string, string, string];
   await storeSpace(db, owner, { name: 'Alpha', color: 1 });
   await storeSpace(db, owner, { name: 'Beta', color: 2 });
-  await storeDomain(db, owner, { name: domainName, indexPage: null, notFoundPage: null });
+  const active = await storeDomain(db, owner, { name: domainName, indexPage: null, notFoundPage: null });
+  dns.setTxt(verificationName(domainName), [active.verificationToken ?? '']);
+  const { lookupTxt } = createTxtResolver({ servers: [dns.address] });
+  await verifyDomain(db, lookupTxt, owner, active.id);
+  pendingId = (await storeDomain(db, owner, { name: pendingName, indexPage: null, notFoundPage: null })).id;
+  await storeOldShapeDomain(db, owner, oldName);
 });
 
 const put = (Item: Record<string, unknown>) => db.client.send(new PutCommand({ TableName: db.tableName, Item }));
@@ -45,17 +67,17 @@ const set = (Key: Record<string, string>, attribute: string, value: unknown) =>
   );
 
 async function rules(options: CheckOptions = {}): Promise<ViolationRule[]> {
-  const report = await checkConsistency(db, owner, { domainNames: [domainName], ...options });
+  const report = await checkConsistency(db, owner, { domainNames: [domainName, pendingName, oldName], ...options });
   return report.violations.map((violation) => violation.rule).sort();
 }
 
 describe('checkConsistency', () => {
   it('finds nothing wrong with data written by the data module', async () => {
     // Act
-    const report = await checkConsistency(db, owner, { domainNames: [domainName], maxItems: 2 });
+    const report = await checkConsistency(db, owner, { domainNames: [domainName, pendingName, oldName], maxItems: 3 });
     // Assess
     expect(report.violations).toEqual([]);
-    expect(report.items).toEqual({ space: 2, domain: 1 });
+    expect(report.items).toEqual({ space: 2, domain: 3 });
   });
 
   it('reports a space without its name guard', async () => {
@@ -65,11 +87,66 @@ describe('checkConsistency', () => {
     expect(await rules()).toEqual(['item-without-guard']);
   });
 
-  it('reports a domain without its global name guard', async () => {
+  it.each([
+    ['an active domain', () => domainName],
+    ['a domain stored before verification existed', () => oldName],
+  ])('reports %s without its global name guard', async (_, name) => {
     // Act
-    await remove(domainNameGuardKey(domainName));
+    await remove(domainNameGuardKey(name()));
     // Assess
     expect(await rules()).toEqual(['item-without-guard']);
+  });
+
+  it.each([
+    ['an active domain', () => domainName],
+    ['a pending domain', () => pendingName],
+  ])('reports %s without its name guard in the owner partition', async (_, name) => {
+    // Act
+    await remove(ownerDomainNameGuardKey(owner, name()));
+    // Assess
+    expect(await rules()).toEqual(['item-without-guard']);
+  });
+
+  it('reports a pending domain that holds its name globally', async () => {
+    // Act
+    await put(guardItem(domainNameGuardKey(pendingName), owner, 'domain', pendingId));
+    // Assess
+    expect(await rules()).toEqual(['pending-holds-name']);
+  });
+
+  it('reports a name active under two owners', async () => {
+    // Prepare: another owner's active domain of the same name, written without the guard transaction.
+    const other = `owner-${randomUUID()}`;
+    await put({
+      ...itemKey(other, 'domain', 1),
+      lsi1sk: nameSortKey('domain', domainName, 1),
+      ...{ kind: 'domain', id: 1, name: domainName, fold: domainName, status: 'active', verificationToken: 't' },
+    });
+    // Act
+    await put(guardItem(domainNameGuardKey(domainName), other, 'domain', 1));
+    // Assess
+    expect(await rules()).toEqual(['name-active-twice']);
+  });
+
+  it('reports a domain name guard in the partition left behind by a lost delete', async () => {
+    // Act
+    await put(guardItem(ownerDomainNameGuardKey(owner, 'gone.example.com'), owner, 'domain', 9));
+    // Assess
+    expect(await rules()).toEqual(['guard-without-item']);
+  });
+
+  it('reports a domain in an unknown status', async () => {
+    // Act
+    await set(itemKey(owner, 'domain', 1), 'status', 'verified');
+    // Assess
+    expect(await rules()).toEqual(['malformed-item']);
+  });
+
+  it('reports a pending domain without a verification token', async () => {
+    // Act
+    await set(itemKey(owner, 'domain', pendingId), 'verificationToken', '');
+    // Assess
+    expect(await rules()).toEqual(['malformed-item']);
   });
 
   it('reports a space name guard left behind by a lost delete', async () => {
@@ -134,6 +211,6 @@ describe('checkConsistency', () => {
 
   it('reports more items than the quota', async () => {
     // Assess
-    expect(await rules({ maxItems: 1 })).toEqual(['quota-exceeded']);
+    expect(await rules({ maxItems: 2 })).toEqual(['quota-exceeded']);
   });
 });

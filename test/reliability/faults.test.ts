@@ -18,6 +18,8 @@ import type { Gateway } from '#infra/local/gateway.ts';
 import { stages } from '#infra/stages.ts';
 import { dynamoClientConfig } from '#lib/dynamodb.ts';
 import { config, db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns, publish } from '#test/support/domains.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import {
   expectConsistent,
@@ -33,11 +35,13 @@ import {
 } from './helpers.ts';
 
 let gateway: Gateway;
+let dns: DnsTestServer;
 let injection: Injection | undefined;
 let checkAfter: { owners: string[]; domains: string[] } = { owners: [], domains: [] };
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  dns = await startDnsServer();
+  gateway = await startTestGateway({ config: configWithDns(dns) });
   // The 503s these tests provoke each log a warning; keep the test output for anything else.
   const warn = console.warn.bind(console);
   vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
@@ -47,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   await gateway.close();
+  await dns.close();
 });
 beforeEach(async () => {
   checkAfter = { owners: [], domains: [] };
@@ -222,7 +227,47 @@ const writeCases: WriteCase[] = [
     },
     unchanged: async (client) => expect((await client.get('/api/v1/domains')).body.meta.total).toBe(1),
   },
+  {
+    name: 'verify a domain',
+    prepare: async (client) => {
+      const { data } = (await client.post('/api/v1/domains', { name: pendingName(client) })).body;
+      publish(dns, data);
+      return { path: `/api/v1/domains/${data.id}/verify`, method: 'POST', form: {} };
+    },
+    unchanged: async (client) => {
+      expect((await client.get('/api/v1/domains')).body.data).toMatchObject([{ status: 'pending' }]);
+      // The name was not taken: another owner stores it (pending) and verifies it.
+      const other = await newClient(gateway);
+      checkAfter.owners.push(other.owner);
+      const { data } = (await other.post('/api/v1/domains', { name: pendingName(client) })).body;
+      publish(dns, data);
+      expect((await other.request('POST', `/api/v1/domains/${data.id}/verify`)).status).toBe(200);
+    },
+  },
+  {
+    name: 'delete an active domain',
+    prepare: async (client) => {
+      const { data } = (await client.post('/api/v1/domains', { name: pendingName(client) })).body;
+      publish(dns, data);
+      expect((await client.request('POST', `/api/v1/domains/${data.id}/verify`)).status).toBe(200);
+      return { path: `/api/v1/domains/${data.id}`, method: 'DELETE', form: {} };
+    },
+    unchanged: async (client) => {
+      expect((await client.get('/api/v1/domains')).body.data).toMatchObject([{ status: 'active' }]);
+      // The name is still held: another owner cannot store it.
+      expect((await (await newClient(gateway)).post('/api/v1/domains', { name: pendingName(client) })).status).toBe(
+        422,
+      );
+    },
+  },
 ];
+
+/** The name of the domain a write case verifies, one per owner (checked after the test). */
+function pendingName(client: Client): string {
+  const name = `proved-${client.owner.slice(-8)}.example.com`;
+  if (!checkAfter.domains.includes(name)) checkAfter.domains.push(name);
+  return name;
+}
 
 const isWrite = (owner: string) => (call: Parameters<FaultPlan['when']>[0]) =>
   ['TransactWriteItems', 'UpdateItem', 'PutItem', 'DeleteItem'].includes(call.operation) &&
@@ -280,6 +325,26 @@ describe('a failed write is never reported as done and leaves no partial state',
     const list = await client.get('/api/v1/spaces');
     expect(list.body.meta.total).toBe(1);
     expect(list.body.data).toEqual([reply.body.data]);
+  });
+});
+
+describe('a verification whose transaction answer is lost', () => {
+  it('is retried with the same token: active once, 200, the name held', async () => {
+    // Prepare
+    const client = await owner();
+    const { data } = (await client.post('/api/v1/domains', { name: pendingName(client) })).body;
+    publish(dns, data);
+    const fault = inject({
+      when: touches(client.owner, 'TransactWriteItems'),
+      after: (attempt) => (attempt === 1 ? serverError() : undefined),
+    });
+    // Act
+    const reply = await client.request('POST', `/api/v1/domains/${data.id}/verify`);
+    // Assess
+    expect(reply.status, reply.text).toBe(200);
+    expect(fault.attempts).toBe(2);
+    expect(reply.body.data.status).toBe('active');
+    expect((await client.get(`/api/v1/domains/${data.id}`)).body).toEqual(reply.body);
   });
 });
 

@@ -133,19 +133,23 @@ describe('lengths', () => {
     expect((await client.get(`/api/v1/spaces/${ascii.body.data.id}`)).body.data.name).toBe('n'.repeat(32));
   });
 
-  it('a domain name of 253 characters is stored; 254 is refused', async () => {
-    // Prepare: four labels of at most 63 characters, 253 in all.
+  it('a domain name of 239 characters is stored; 240 (no room for _ds-challenge.) and 254 are refused', async () => {
+    // Prepare: four labels of at most 63 characters, 239 in all.
     const tag = randomUUID().slice(0, 8);
     const named = (last: number) =>
       [`${tag}${'a'.repeat(55)}`, 'b'.repeat(63), 'c'.repeat(63), `${'d'.repeat(last)}.com`].join('.');
-    const [name, longer] = [named(57), named(58)];
-    expect([name.length, longer.length]).toEqual([253, 254]);
-    domainNames.push(name, longer);
+    const [name, unverifiable, longer] = [named(43), named(44), named(58)];
+    expect([name.length, unverifiable.length, longer.length]).toEqual([239, 240, 254]);
+    domainNames.push(name, unverifiable, longer);
     // Act
     const stored = await client.post('/api/v1/domains', { name });
+    const refused = await client.post('/api/v1/domains', { name: unverifiable });
     const long = await client.post('/api/v1/domains', { name: longer });
     // Assess
     expect(stored.status).toBe(201);
+    expect(stored.body.data.verification.name).toHaveLength(253);
+    expectErrorContract(refused, 422);
+    expect(refused.body.errors.name[0]).toMatch(/^The name field must not be greater than 239 characters/);
     expectErrorContract(long, 422);
     expect(long.body.errors.name).toEqual(['The name field must not be greater than 253 characters.']);
   });

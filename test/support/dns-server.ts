@@ -64,7 +64,8 @@ function chunksOf(record: TxtRecord): Buffer[] {
   return chunks;
 }
 
-export async function startDnsServer(): Promise<DnsTestServer> {
+/** `port`: serve on this port (UDP and TCP), for a server run by hand (`npm run dns`); a free one by default. */
+export async function startDnsServer({ port: wanted = 0 }: { port?: number } = {}): Promise<DnsTestServer> {
   const entries = new Map<string, Entry>();
   const counts = new Map<string, number>();
 
@@ -141,7 +142,7 @@ export async function startDnsServer(): Promise<DnsTestServer> {
     });
   });
 
-  const { udp, port } = await listenOnOneFreePort(answerUdp, tcp);
+  const { udp, port } = await listenOnOneFreePort(answerUdp, tcp, wanted);
   const entry = (name: string) => {
     const found = entries.get(key(name)) ?? {};
     entries.set(key(name), found);
@@ -180,17 +181,21 @@ export async function startDnsServer(): Promise<DnsTestServer> {
 
 const MAX_PORT_ATTEMPTS = 10;
 
-/** Binds UDP to a free port, then TCP to the same one; tries another port if that one's TCP side is taken. */
+/**
+ * Binds UDP to a free port (or the one wanted), then TCP to the same one; with a free port, tries another if
+ * that one's TCP side is taken.
+ */
 async function listenOnOneFreePort(
   onMessage: (udp: UdpSocket, message: Buffer, peer: RemoteInfo) => void,
   tcp: Server,
+  wanted: number,
 ): Promise<{ udp: UdpSocket; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const udp = createSocket('udp4');
     udp.on('message', (message, peer) => onMessage(udp, message, peer));
     await new Promise<void>((resolve, reject) => {
       udp.once('error', reject);
-      udp.bind(0, HOST, () => {
+      udp.bind(wanted, HOST, () => {
         udp.off('error', reject);
         resolve();
       });
@@ -207,7 +212,8 @@ async function listenOnOneFreePort(
       return { udp, port };
     } catch (error) {
       udp.close();
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === MAX_PORT_ATTEMPTS) throw error;
+      const retry = wanted === 0 && (error as { code?: string }).code === 'EADDRINUSE';
+      if (!retry || attempt === MAX_PORT_ATTEMPTS) throw error;
     }
   }
 }

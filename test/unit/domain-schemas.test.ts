@@ -107,20 +107,26 @@ describe('store domain schema', () => {
   /** Three labels of 63 characters, a last one of `last`, and three dots: 192 + `last` characters. */
   const nameOf = (last: number) => [label63, label63, label63, 'a'.repeat(last)].join('.');
 
-  it('accepts a 253-character name and rejects a 254-character one', () => {
+  it('accepts a 239-character name; refuses 240 to 253 (no room for the verification record) and 254', () => {
     // Prepare
-    const [longest, longer] = [nameOf(61), nameOf(62)];
+    const [longest, tooLongToVerify, longestInDns, longer] = [nameOf(47), nameOf(48), nameOf(61), nameOf(62)];
+    const verifyMessage =
+      'The name field must not be greater than 239 characters in its ASCII (punycode) form, so that its ' +
+      "verification record (_ds-challenge.<name>) fits in DNS's 253.";
     // Act / Assess
-    expect([longest.length, longer.length]).toEqual([253, 254]);
+    expect([longest.length, tooLongToVerify.length, longestInDns.length, longer.length]).toEqual([239, 240, 253, 254]);
+    expect(`_ds-challenge.${longest}`).toHaveLength(253);
     expect(validate(storeDomainSchema, { name: longest }).name).toBe(longest);
+    expect(errorsOf(storeDomainSchema, { name: tooLongToVerify })).toEqual({ name: [verifyMessage] });
+    expect(errorsOf(storeDomainSchema, { name: longestInDns })).toEqual({ name: [verifyMessage] });
     expect(errorsOf(storeDomainSchema, { name: longer })).toEqual({
       name: ['The name field must not be greater than 253 characters.'],
     });
   });
 
-  it('accepts a 253-character name written with a scheme and a trailing slash', () => {
+  it('accepts a 239-character name written with a scheme and a trailing slash', () => {
     // Prepare
-    const longest = nameOf(61);
+    const longest = nameOf(47);
     // Act
     const domain = validate(storeDomainSchema, { name: `https://${longest}/` });
     // Assess

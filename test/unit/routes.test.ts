@@ -31,6 +31,7 @@ describe('resource registry', () => {
       ['show-domain', 'domains', 'show', 'domains/show', '/api/v1/domains/{id}'],
       ['update-domain', 'domains', 'update', 'domains/update', '/api/v1/domains/{id}'],
       ['destroy-domain', 'domains', 'destroy', 'domains/destroy', '/api/v1/domains/{id}'],
+      ['verify-domain', 'domains', 'verify', 'domains/verify', '/api/v1/domains/{id}/verify'],
       ['list-spaces', 'spaces', 'list', 'spaces/list', '/api/v1/spaces'],
       ['store-space', 'spaces', 'store', 'spaces/store', '/api/v1/spaces'],
       ['show-space', 'spaces', 'show', 'spaces/show', '/api/v1/spaces/{id}'],
@@ -40,8 +41,10 @@ describe('resource registry', () => {
   });
 
   it.each(routes)('$name needs the scope its action implies', (route) => {
-    // Prepare: reads are list and show; every other action writes.
-    const access = { list: 'read', show: 'read', store: 'write', update: 'write', destroy: 'write' }[route.action];
+    // Prepare: reads are list and show; every other action writes (verify too: it changes the domain).
+    const access = { list: 'read', show: 'read', store: 'write', update: 'write', destroy: 'write', verify: 'write' }[
+      route.action
+    ];
     // Assess
     expect(route.scope).toBe(`${route.collection}:${access}`);
     expect(scopes).toContain(route.scope);
@@ -63,14 +66,14 @@ describe('resource registry', () => {
     const names = (granted: Parameters<typeof routesFor>[0]) => routesFor(granted).map((route) => route.name);
     // Assess
     expect(names(['spaces:read'])).toEqual(['list-spaces', 'show-space']);
-    expect(names(['domains:write'])).toEqual(['store-domain', 'update-domain', 'destroy-domain']);
+    expect(names(['domains:write'])).toEqual(['store-domain', 'update-domain', 'destroy-domain', 'verify-domain']);
     expect(names([...scopes])).toEqual(routes.map((route) => route.name));
     expect(names([])).toEqual([]);
   });
 });
 
 describe('route table', () => {
-  it('has the ten operations of the contract, PUT and PATCH sharing the update handler', () => {
+  it('has the eleven operations of the contract, PUT and PATCH sharing the update handler', () => {
     // Act
     const operations = routes.flatMap((route) => route.methods.map((method) => `${method} ${route.path}`)).sort();
     // Assess
@@ -84,6 +87,7 @@ describe('route table', () => {
           `PATCH /api/v1/${collection}/{id}`,
           `DELETE /api/v1/${collection}/{id}`,
         ])
+        .concat('POST /api/v1/domains/{id}/verify')
         .sort(),
     );
   });
@@ -95,6 +99,7 @@ describe('route table', () => {
     ['PUT', '/api/v1/spaces/7', 'spaces/update', { id: '7' }],
     ['PATCH', '/api/v1/spaces/7', 'spaces/update', { id: '7' }],
     ['DELETE', '/api/v1/domains/abc', 'domains/destroy', { id: 'abc' }],
+    ['POST', '/api/v1/domains/42/verify', 'domains/verify', { id: '42' }],
   ])('%s %s runs %s', (method, path, handler, pathParameters) => {
     // Act
     const match = matchRoute(method, path);
@@ -114,6 +119,9 @@ describe('route table', () => {
     ['DELETE', '/api/v1/spaces'],
     ['PUT', '/api/v1/spaces'],
     ['POST', '/api/v1/spaces/1'],
+    ['GET', '/api/v1/domains/1/verify'],
+    ['POST', '/api/v1/domains//verify'],
+    ['POST', '/api/v1/spaces/1/verify'],
     ['HEAD', '/api/v1/spaces'],
     ['OPTIONS', '/api/v1/spaces'],
     ['get', '/api/v1/spaces'],

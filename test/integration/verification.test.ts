@@ -1,0 +1,193 @@
+/**
+ * Domain verification in the data module, against DynamoDB Local and a real DNS server on 127.0.0.1: who holds
+ * a name (pending, active, stored before verification existed), the atomic activation, and deletes racing
+ * verifications. The consistency checker runs after each test.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countItems } from '#lib/data/collection.ts';
+import { destroyDomain, type LookupTxt, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { createTxtResolver, DnsUnavailableError } from '#lib/dns/txt.ts';
+import { NameTakenError, NotFoundError } from '#lib/errors.ts';
+import { VerificationMismatchError, verificationName } from '#lib/verification.ts';
+import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';
+import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { storeOldShapeDomain } from '#test/support/domains.ts';
+
+let dns: DnsTestServer;
+let lookupTxt: LookupTxt;
+let touched: { owners: string[]; names: string[] };
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  ({ lookupTxt } = createTxtResolver({ servers: [dns.address], timeoutMs: 250, tries: 2 }));
+});
+afterAll(() => dns?.close());
+afterEach(async () => {
+  await expectConsistent(touched.owners, { domainNames: touched.names });
+});
+
+const newOwner = () => `owner-${randomUUID()}`;
+const newName = () => `verify-${randomUUID().slice(0, 8)}.example`;
+
+/** Two owners and a name, checked after the test. */
+function begin() {
+  const [alice, bob, name] = [newOwner(), newOwner(), newName()];
+  touched = { owners: [alice, bob], names: [name] };
+  return { alice, bob, name };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const plain = (name: string) => ({ name, indexPage: null, notFoundPage: null });
+
+/** Publishes the tokens of these stored domains (same name) at their verification name. */
+const publish = (...items: { name: string; verificationToken?: string }[]) =>
+  dns.setTxt(
+    verificationName(items[0]?.name ?? ''),
+    items.map((item) => item.verificationToken ?? ''),
+  );
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('verifyDomain', () => {
+  it('activates a pending domain whose record holds its token, taking the global name', async () => {
+    // Prepare
+    const { alice, bob, name } = begin();
+    const stored = await storeDomain(db, alice, plain(name));
+    publish(stored);
+    // Act
+    const active = await verifyDomain(db, lookupTxt, alice, stored.id);
+    // Assess
+    expect(active).toMatchObject({
+      status: 'active',
+      verifiedAt: expect.any(String),
+      lastCheckedAt: active.verifiedAt,
+    });
+    expect(await showDomain(db, alice, stored.id)).toEqual(active);
+    expect(await rejection(storeDomain(db, bob, plain(name)))).toBeInstanceOf(NameTakenError);
+  });
+
+  it('records a check that found another value, and changes nothing else', async () => {
+    // Prepare
+    const { alice, name } = begin();
+    const stored = await storeDomain(db, alice, plain(name));
+    dns.setTxt(verificationName(stored.name), ['not-it']);
+    // Act
+    const error = await rejection(verifyDomain(db, lookupTxt, alice, stored.id));
+    // Assess
+    expect(error).toBeInstanceOf(VerificationMismatchError);
+    expect((error as VerificationMismatchError).mismatch).toEqual({
+      name: `_ds-challenge.${name}`,
+      expected: stored.verificationToken,
+      found: ['not-it'],
+    });
+    expect(await showDomain(db, alice, stored.id)).toEqual({ ...stored, lastCheckedAt: expect.any(String) });
+  });
+
+  it('writes nothing when DNS does not answer', async () => {
+    // Prepare
+    const { alice, name } = begin();
+    const stored = await storeDomain(db, alice, plain(name));
+    dns.setMode(verificationName(stored.name), 'servfail');
+    // Act
+    const error = await rejection(verifyDomain(db, lookupTxt, alice, stored.id));
+    // Assess
+    expect(error).toBeInstanceOf(DnsUnavailableError);
+    expect(await showDomain(db, alice, stored.id)).toEqual(stored);
+  });
+
+  it('answers 404 without a lookup for a domain that is not the owner’s', async () => {
+    // Prepare
+    const { alice, bob, name } = begin();
+    const stored = await storeDomain(db, alice, plain(name));
+    publish(stored);
+    // Act / Assess
+    await expect(verifyDomain(db, lookupTxt, bob, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(dns.queries(verificationName(stored.name))).toBe(0);
+  });
+
+  it('deletes racing verifications never leave a name held by a deleted domain', async () => {
+    // Prepare: 8 owners, each with a pending domain of its own name, published.
+    const pairs = Array.from({ length: 8 }, () => ({ owner: newOwner(), name: newName() }));
+    touched = { owners: pairs.map((pair) => pair.owner), names: pairs.map((pair) => pair.name) };
+    const stored = await Promise.all(
+      pairs.map(async ({ owner, name }) => ({ owner, item: await storeDomain(db, owner, plain(name)) })),
+    );
+    for (const { item } of stored) publish(item);
+    // Act: each domain is verified and deleted at about the same time, the delete a little later each time,
+    // so that some deletes read a pending domain that a verification activates before the delete commits.
+    const outcomes = await Promise.all(
+      stored.map(({ owner, item }, index) =>
+        Promise.allSettled([
+          verifyDomain(db, lookupTxt, owner, item.id),
+          sleep(index * 15).then(() => destroyDomain(db, owner, item.id)),
+        ]),
+      ),
+    );
+    // Assess: every delete succeeded; a verification either came first or found the domain gone.
+    for (const [verified, deleted] of outcomes) {
+      expect(deleted.status).toBe('fulfilled');
+      if (verified.status === 'rejected') expect(verified.reason).toBeInstanceOf(NotFoundError);
+    }
+    for (const { owner } of stored) expect(await countItems(db, owner, 'domain')).toBe(0);
+  });
+});
+
+describe('a delete that read a pending domain which is verified before the delete commits', () => {
+  it('reads it again and releases the global name too', async () => {
+    // Prepare
+    const { alice, bob, name } = begin();
+    const stored = await storeDomain(db, alice, plain(name));
+    publish(stored);
+    let verified: unknown;
+    const fault = injectFault({
+      when: (call) =>
+        call.operation === 'TransactWriteItems' && 'Delete' in ((call.body.TransactItems as object[])[0] ?? {}),
+      meanwhile: (attempt) => {
+        if (attempt === 1) return verifyDomain(db, lookupTxt, alice, stored.id).then((item) => (verified = item));
+        return undefined;
+      },
+    });
+    // Act
+    try {
+      await destroyDomain(db, alice, stored.id);
+    } finally {
+      fault.remove();
+    }
+    // Assess: the first delete transaction was refused (the status changed), the second one freed the name.
+    expect(verified).toMatchObject({ status: 'active' });
+    expect(fault.attempts).toBe(2);
+    await expect(storeDomain(db, bob, plain(name))).resolves.toMatchObject({ status: 'pending' });
+  });
+});
+
+describe('domains stored before verification existed', () => {
+  it('hold their name against the same owner and every other, until deleted', async () => {
+    // Prepare
+    const { alice, bob, name } = begin();
+    const id = await storeOldShapeDomain(db, alice, name);
+    // Act
+    const own = await rejection(storeDomain(db, alice, plain(name)));
+    const other = await rejection(storeDomain(db, bob, plain(name)));
+    const shown = await showDomain(db, alice, id);
+    const verified = await verifyDomain(db, lookupTxt, alice, id);
+    await destroyDomain(db, alice, id);
+    const afterDelete = await storeDomain(db, bob, plain(name));
+    // Assess
+    expect(own).toBeInstanceOf(NameTakenError);
+    expect(other).toBeInstanceOf(NameTakenError);
+    expect(shown).not.toHaveProperty('status');
+    expect(verified).toEqual(shown);
+    expect(dns.queries(verificationName(name))).toBe(0);
+    expect(afterDelete).toMatchObject({ name, status: 'pending' });
+    expect(await countItems(db, alice, 'domain')).toBe(0);
+  });
+});
