@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       AWS_REGION: 'eu-west-1',
       CURSOR_SECRET: 's3cret',
       MAX_ITEMS_PER_OWNER: '25',
+      DNS_RESOLVER: '127.0.0.1:5353, [::1]',
+      DNS_TIMEOUT_MS: '500',
     });
     const minimal = loadConfig({ TABLE_NAME: 'items' });
     // Assess
@@ -29,8 +31,10 @@ describe('loadConfig', () => {
       region: 'eu-west-1',
       cursorSecret: 's3cret',
       maxItemsPerOwner: 25,
+      dnsServers: ['127.0.0.1:5353', '[::1]:53'],
+      dnsTimeoutMs: 500,
     });
-    expect(minimal).toEqual({ tableName: 'items', maxItemsPerOwner: 10_000 });
+    expect(minimal).toEqual({ tableName: 'items', maxItemsPerOwner: 10_000, dnsTimeoutMs: 2_000 });
   });
 
   it.each([
@@ -39,6 +43,8 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '0' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
     [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '1e3' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
     [{ TABLE_NAME: 't', DYNAMODB_ENDPOINT: 'localhost:8000' }, 'DYNAMODB_ENDPOINT must be an http(s) URL'],
+    [{ TABLE_NAME: 't', DNS_RESOLVER: 'dns.example:53' }, 'DNS_RESOLVER'],
+    [{ TABLE_NAME: 't', DNS_TIMEOUT_MS: '5000' }, 'DNS_TIMEOUT_MS must be at most 2000'],
   ])('refuses %j, naming the setting', (env, message) => {
     // Act / Assess
     expect(() => loadConfig(env)).toThrow(ConfigError);
