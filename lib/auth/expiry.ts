@@ -12,6 +12,13 @@ const DURATION = /^(\d{1,9})([smhd])$/;
 /** A date, or a date and time with `Z` or an offset: a time without a zone would depend on the machine. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
+/** `YYYY-MM-DD` names a day that exists (Date.parse reads 2025-02-30 as 2 March). */
+function isCalendarDate(date: string): boolean {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
+}
+
 /** Seconds in `<N>s`, `<N>m`, `<N>h` or `<N>d` (N a whole number), or null when the text is not one. */
 export function parseDuration(text: string): number | null {
   const match = DURATION.exec(text.trim());
@@ -51,7 +58,8 @@ export function expiryFrom({ expiresIn, expiresAt }: ExpiryOptions, now: Date = 
     return new Date(now.getTime() + seconds * 1000).toISOString();
   }
   if (expiresAt !== undefined) {
-    const time = ISO_INSTANT.test(expiresAt.trim()) ? Date.parse(expiresAt.trim()) : Number.NaN;
+    const text = expiresAt.trim();
+    const time = ISO_INSTANT.test(text) && isCalendarDate(text.slice(0, 10)) ? Date.parse(text) : Number.NaN;
     if (Number.isNaN(time)) {
       throw new InvalidDurationError(
         `--expires-at must be an ISO 8601 date (2026-01-31, midnight UTC) or date-time with a zone (2026-01-31T18:00:00Z); got "${expiresAt}".`,
