@@ -62,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => detach());
 
 describe('DynamoDB round trips per operation', () => {
-  it('authorizes a key with one GetItem', async () => {
+  it('authorizes a key with one GetItem, and records its use alongside (one round trip)', async () => {
     // Prepare
     const authorize = await loadFunction<AuthorizerHandler>(authorizerName, config, db);
     recorder.reset();
@@ -70,7 +70,8 @@ describe('DynamoDB round trips per operation', () => {
     const result = await authorize(directAuthorizerEvent(key), lambdaContext(authorizerName));
     // Assess
     expect(result.principalId).toBe(owner);
-    expect(recorder.commands()).toEqual(['GetItem']);
+    expect(recorder.commands().sort()).toEqual(['GetItem', 'UpdateItem']);
+    expect(recorder.rounds).toBe(1);
   });
 
   it('stores with the id allocation and one transaction (2 sequential calls)', async () => {
