@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { hashApiKey, keyFromAuthorization } from '#lib/auth/api-key.ts';
 import { AUTHORIZATION_REFUSED, authorizerResult } from '#lib/auth/policy.ts';
 import { atColdStart, type Config } from '#lib/config.ts';
-import { LAST_USE_RESOLUTION_SECONDS, lookUpKey, recordKeyUse } from '#lib/data/api-keys.ts';
+import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale, lookUpKey, recordKeyUse } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
 import { log } from '#lib/log.ts';
@@ -11,10 +11,11 @@ import { log } from '#lib/log.ts';
 const UNAUTHORIZED = 'Unauthorized';
 
 /**
- * How long the answer may wait for the last-use write once the lookup is done. The two are sent together and
- * take about as long, so the write is normally done first; this bounds what a slow write can add.
+ * How long the answer may wait for the last-use write. By then the request has normally left, and DynamoDB
+ * applies a write whether or not its answer is read before Lambda freezes the function; this bounds what a slow
+ * write adds to the one answer an hour per key that records its use.
  */
-export const LAST_USE_WAIT_MS = 100;
+export const LAST_USE_WAIT_MS = 25;
 
 export type AuthorizerOptions = {
   /** Record each key's last use (on by default; off only to measure what recording costs). */
@@ -23,17 +24,11 @@ export type AuthorizerOptions = {
   lastUseWaitMs?: number;
 };
 
-/** Resolves when the promise settles or after `ms`, whichever is first; never rejects. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Waits for the promise to settle, or `ms`, whichever comes first. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const done = await Promise.race([
-    promise.then(() => true),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(resolve, ms, false);
-    }),
-  ]);
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
-  return done;
 }
 
 /**
@@ -42,9 +37,10 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
  * never Allow). A valid key gets a policy allowing exactly the routes its scopes cover, on the whole stage
  * (the answer is cached per key and reused on every route), so API Gateway answers 403 for the others.
  *
- * Alongside the lookup, a conditional UpdateItem records the key's last use (at most once a minute per key).
- * It is awaited, so that Lambda does not freeze it half-done, but for at most `LAST_USE_WAIT_MS` after the
- * lookup; whatever happens to it, it never changes the answer.
+ * Last use: when the key's recorded use is over an hour old (`LAST_USE_RESOLUTION_SECONDS`), a conditional
+ * UpdateItem records this one. Every other run, i.e. nearly all of a busy key's, only reads. The write is
+ * awaited, so that Lambda does not freeze it unsent, for at most `LAST_USE_WAIT_MS`; it never changes the
+ * answer (a failure is logged as a warning).
  * Neither the key nor its hash nor the header is logged.
  */
 export const create = (config: Config, db = createDb(config), options: AuthorizerOptions = {}) => {
@@ -70,14 +66,13 @@ export const create = (config: Config, db = createDb(config), options: Authorize
     }
     const hash = hashApiKey(key);
     const now = new Date();
-    const recording = recordLastUse ? record(hash, now) : undefined;
     const found = await lookUpKey(db, hash, now);
-    if (recording && !(await settledWithin(recording, lastUseWaitMs))) {
-      log('warn', 'Last use not recorded', { error: 'still pending when the answer was ready' });
-    }
     if (!found.found) {
       log('info', AUTHORIZATION_REFUSED, { reason: found.reason, ...(found.prefix ? { prefix: found.prefix } : {}) });
       throw new Error(UNAUTHORIZED);
+    }
+    if (recordLastUse && lastUseIsStale(found.lastUsedAt, now, lastUseResolutionSeconds)) {
+      await within(record(hash, now), lastUseWaitMs);
     }
     return authorizerResult(event.methodArn, found.owner, found.scopes);
   };

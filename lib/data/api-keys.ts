@@ -55,8 +55,15 @@ type StoredKey = {
 /** Owner ids are opaque to the API; keep them printable and bounded so they are safe in keys and logs. */
 export const OWNER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;
 
-/** The last use is recorded at most once per this many seconds per key (and once per authorizer cache miss). */
-export const LAST_USE_RESOLUTION_SECONDS = 60;
+/**
+ * The last use is recorded at most once per this many seconds per key: the listing's "last used" is the start
+ * of the latest hour in which the key was used. Most authorizer runs then only read (see `functions/authorizer.ts`).
+ */
+export const LAST_USE_RESOLUTION_SECONDS = 3_600;
+
+/** Is a recorded last use (none: never) older than the resolution, so that a use now should be recorded? */
+export const lastUseIsStale = (lastUsedAt: string | undefined, now: Date, resolutionSeconds: number): boolean =>
+  lastUsedAt === undefined || !(Date.parse(lastUsedAt) > now.getTime() - resolutionSeconds * 1000);
 
 /** A rotated key's default grace: the old key keeps working this long. */
 export const DEFAULT_GRACE_SECONDS = 24 * 3_600;
@@ -80,7 +87,7 @@ function recordOf(item: StoredKey, now: Date, lastUsedAt = item.lastUsedAt): Api
 
 /** Why a key is refused; `prefix` is known for a key that exists. */
 export type KeyLookup =
-  | { found: true; owner: string; prefix: string; scopes: Scope[] }
+  | { found: true; owner: string; prefix: string; scopes: Scope[]; lastUsedAt?: string }
   | { found: false; reason: 'unknown' | 'revoked' | 'expired'; prefix?: string };
 
 /** The key with this hash, if it may be used now. One strongly consistent GetItem. */
@@ -92,7 +99,8 @@ export async function lookUpKey(db: Db, hash: string, now: Date = new Date()): P
   const item = Item as StoredKey;
   const state = keyState(item, now);
   if (state !== 'active') return { found: false, reason: state, prefix: item.prefix };
-  return { found: true, owner: item.owner, prefix: item.prefix, scopes: storedScopes(item.scopes) };
+  const lastUsed = item.lastUsedAt === undefined ? {} : { lastUsedAt: item.lastUsedAt };
+  return { found: true, owner: item.owner, prefix: item.prefix, scopes: storedScopes(item.scopes), ...lastUsed };
 }
 
 /** Who holds this key, or null for an unknown, revoked or expired key. */
@@ -104,8 +112,8 @@ export async function ownerOfKey(db: Db, key: string, now: Date = new Date()): P
 /**
  * Records that the key with this hash was used at `now`: one conditional UpdateItem on its hash item, which
  * writes only for a key that exists and may be used, and only when the recorded use is older than
- * `resolutionSeconds` (never moving it back). Returns whether it wrote. It needs nothing read first, so the
- * authorizer sends it alongside its lookup.
+ * `resolutionSeconds` (so concurrent or retried calls write once, and never move it back). Returns whether it
+ * wrote.
  */
 export async function recordKeyUse(
   db: Db,

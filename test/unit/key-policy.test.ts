@@ -8,6 +8,7 @@ import { policyAllows } from '#infra/local/lambda.ts';
 import { expiryFrom, isExpired, parseDuration, parseGrace } from '#lib/auth/expiry.ts';
 import { authorizerResult, policyFor, stageArn } from '#lib/auth/policy.ts';
 import { allScopes, parseScopes, type Scope, storedScopes } from '#lib/auth/scopes.ts';
+import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale } from '#lib/data/api-keys.ts';
 import { routes } from '#lib/routes.ts';
 
 const API = 'arn:aws:execute-api:eu-west-1:123456789012:abcdef1234';
@@ -197,5 +198,23 @@ describe('lifetimes', () => {
     expect(isExpired('2025-03-01T12:00:00.001Z', now)).toBe(false);
     expect(isExpired('2025-03-01T12:00:00.000Z', now)).toBe(true);
     expect(isExpired('garbage', now)).toBe(true);
+  });
+});
+
+describe('last use', () => {
+  const now = new Date('2025-03-01T12:00:00.000Z');
+
+  it('is recorded when none is, or when the recorded one is at least the resolution old', () => {
+    // Act / Assess
+    expect(lastUseIsStale(undefined, now, 3_600)).toBe(true);
+    expect(lastUseIsStale('2025-03-01T11:00:00.000Z', now, 3_600)).toBe(true);
+    expect(lastUseIsStale('2025-03-01T11:00:00.001Z', now, 3_600)).toBe(false);
+    expect(lastUseIsStale('2025-03-01T12:00:00.000Z', now, 0)).toBe(true);
+    expect(lastUseIsStale('garbage', now, 3_600)).toBe(true);
+  });
+
+  it('has a resolution of an hour', () => {
+    // Assess
+    expect(LAST_USE_RESOLUTION_SECONDS).toBe(3_600);
   });
 });
