@@ -132,6 +132,59 @@ describe('keys are handled only by their hash', () => {
   });
 });
 
+describe('recording the last use never refuses or holds up a valid key', () => {
+  const lastUseWrite = (call: WireCall) =>
+    call.operation === 'UpdateItem' && JSON.stringify(call.body).includes('APIKEY#');
+
+  it('a failed last-use write is logged as a warning and the key is served', async () => {
+    // Prepare: a key never used (its first use is recorded), and a write DynamoDB refuses.
+    const fresh = await newClient(gateway);
+    const warnings: unknown[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((entry: unknown) => void warnings.push(entry));
+    injection = injectFault({
+      when: lastUseWrite,
+      before: () =>
+        Object.assign(new Error('Injected: no write'), {
+          name: 'AccessDeniedException',
+          $metadata: { httpStatusCode: 400 },
+        }),
+    });
+    try {
+      // Act
+      const reply = await fresh.get(spaces);
+      // Assess
+      expect(reply.status).toBe(200);
+      expect(injection.attempts).toBe(1);
+      await vi.waitFor(() =>
+        expect(warnings).toContainEqual({
+          message: 'Last use not recorded',
+          error: 'AccessDeniedException',
+          statusCode: 400,
+        }),
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a slow last-use write does not hold up the answer', async () => {
+    // Prepare: a write that takes 2 s to reach DynamoDB.
+    const fresh = await newClient(gateway);
+    injection = injectFault({
+      when: lastUseWrite,
+      meanwhile: () => new Promise((resolve) => setTimeout(resolve, 2_000)),
+    });
+    // Act
+    const started = performance.now();
+    const reply = await fresh.get(spaces);
+    const elapsed = performance.now() - started;
+    // Assess: answered long before the write is done (the authorizer waits for it 25 ms at most).
+    expect(reply.status).toBe(200);
+    expect(injection.attempts).toBe(1);
+    expect(elapsed).toBeLessThan(1_500);
+  });
+});
+
 describe('logs never hold the key or the Authorization header', () => {
   it('across accepted, refused, failing and erroring requests', async () => {
     // Prepare: capture every way output leaves the process.
