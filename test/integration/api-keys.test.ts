@@ -158,8 +158,9 @@ describe.concurrent('api keys data module', () => {
       lastUsedAt: null,
       state: 'active',
     });
-    expect(byLabel.expired).toMatchObject({ state: 'expired', revoked: false });
-    expect(byLabel.revoked).toMatchObject({ state: 'revoked', revoked: true });
+    expect(byLabel.expired).toMatchObject({ prefix: expired.record.prefix, state: 'expired', revoked: false });
+    expect(byLabel.revoked).toMatchObject({ prefix: revoked.record.prefix, state: 'revoked', revoked: true });
+    expect(byLabel.reader?.prefix).toBe(reader.record.prefix);
   });
 
   it('revokes a key by its prefix, leaving the owner’s other keys working', async () => {
