@@ -5,6 +5,7 @@
 import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
 import { authorizerActions, authorizerHandler, type Route, routes } from '#lib/routes.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
@@ -81,6 +82,7 @@ export class ServiceStack extends Stack {
       table,
       functions: this.functions,
       firewall,
+      refusals: { function: authorizerHandler, message: AUTHORIZATION_REFUSED },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });

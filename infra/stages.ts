@@ -22,7 +22,8 @@ export type StageConfig = {
     /**
      * How long API Gateway reuses an authorizer answer for the same Authorization header. It is also the
      * revocation bound: a revoked or expired key is refused within this period. It costs at most one
-     * authorizer run (one GetItem) per key per period; docs/deployment.md gives the figure.
+     * authorizer run (one GetItem; once an hour an UpdateItem for the key's last use) per key per period;
+     * docs/deployment.md gives the figure.
      */
     authorizerCacheTtl: Duration;
   };

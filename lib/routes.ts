@@ -138,8 +138,8 @@ export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((
 /** The authorizer is not a route, but it is bundled and deployed the same way. */
 export const authorizerHandler = 'authorizer';
 
-/** The authorizer only looks the key up. */
-export const authorizerActions: readonly TableAction[] = ['GetItem'];
+/** The authorizer looks the key up (GetItem) and records its last use (a conditional UpdateItem). */
+export const authorizerActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
 /** Every deployed function's DynamoDB grant, by function name (the route's name, or the authorizer's). */
 export const grantedActions: Readonly<Record<string, readonly TableAction[]>> = Object.fromEntries([

@@ -1,20 +1,38 @@
 /**
  * API key tool.
- *   keys create --owner <ownerId> [--name <label>]   prints the new key alone on the last line
- *   keys list --owner <ownerId>                      prefix, label, created, revoked (never the key)
+ *   keys create --owner <ownerId> [--name <label>] [--scopes <s,…>] [--expires-in <N>d | --expires-at <date>]
+ *                                                    prints the new key alone on the last line
+ *   keys list --owner <ownerId> [--json]             prefix, label, scopes, created, expires, last used, state
+ *   keys rotate <prefix> [--grace <N>h]              a new key (last line); the old one expires after the grace
  *   keys revoke <prefix>
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
 import { parseArgs } from 'node:util';
 import { localSettings, readLocalStack } from '#infra/local/settings.ts';
+import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/expiry.ts';
+import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/scopes.ts';
 import { type Config, loadConfig } from '#lib/config.ts';
-import { createApiKey, listApiKeys, OWNER_ID_PATTERN, revokeApiKey } from '#lib/data/api-keys.ts';
+import {
+  type ApiKeyRecord,
+  ApiKeyStateError,
+  createApiKey,
+  listApiKeys,
+  OWNER_ID_PATTERN,
+  revokeApiKey,
+  rotateApiKey,
+} from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 
+const TABLE = '[--table <name> --region <region>]';
 const USAGE = `Usage:
-  npm run --silent keys -- create --owner <ownerId> [--name <label>] [--table <name> --region <region>]
-  npm run --silent keys -- list --owner <ownerId> [--table <name> --region <region>]
-  npm run --silent keys -- revoke <prefix> [--table <name> --region <region>]`;
+  npm run --silent keys -- create --owner <ownerId> [--name <label>] [--scopes <scope,…>]
+                                  [--expires-in <N>d|<N>h | --expires-at <ISO date>] ${TABLE}
+  npm run --silent keys -- list --owner <ownerId> [--json] ${TABLE}
+  npm run --silent keys -- rotate <prefix> [--grace <N>h] [--expires-in <N>d | --expires-at <ISO date>] ${TABLE}
+  npm run --silent keys -- revoke <prefix> ${TABLE}
+
+Scopes: ${allScopes.join(', ')} (default: all; <collection>:* is both of a collection's).
+A new key is printed alone on the last line, once. A rotated key keeps working for the grace (default 24h).`;
 
 function fail(message: string): never {
   console.error(message);
@@ -43,6 +61,20 @@ function explain(error: unknown, config: Config | undefined): string {
   return message;
 }
 
+const COLUMNS = ['prefix', 'label', 'scopes', 'created', 'expires', 'last used', 'state'];
+
+/** One tab-separated line per key, under a header line. */
+const row = (record: ApiKeyRecord) =>
+  [
+    record.prefix,
+    record.label,
+    record.scopes.join(','),
+    record.createdAt,
+    record.expiresAt ?? 'never',
+    record.lastUsedAt ?? 'never',
+    record.state,
+  ].join('\t');
+
 let config: Config | undefined;
 
 async function main() {
@@ -51,6 +83,11 @@ async function main() {
     options: {
       owner: { type: 'string' },
       name: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-in': { type: 'string' },
+      'expires-at': { type: 'string' },
+      grace: { type: 'string' },
+      json: { type: 'boolean' },
       table: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
@@ -63,39 +100,89 @@ async function main() {
     return;
   }
   if (!command) fail(USAGE);
+  const known = ['create', 'list', 'rotate', 'revoke'];
+  if (!known.includes(command)) fail(`Unknown command "${command}".\n${USAGE}`);
 
-  config = tableConfig(values);
-  const db = createDb(config);
+  // Every option is checked before the table is touched.
   const owner = () => {
     if (!values.owner) fail(`--owner is required.\n${USAGE}`);
     if (!OWNER_ID_PATTERN.test(values.owner))
       fail('--owner must be 1-64 characters of letters, digits, and _ . @ - (starting with a letter or digit).');
     return values.owner;
   };
+  const prefix = () => argument ?? fail(`${command} needs the key's prefix (see \`list\`).\n${USAGE}`);
+  const expiry = { expiresIn: values['expires-in'], expiresAt: values['expires-at'] };
+  let scopes: ReturnType<typeof parseScopes> | undefined;
+  let expiresAt: string | undefined;
+  let graceSeconds: number | undefined;
+  try {
+    if (values.scopes !== undefined) {
+      if (command !== 'create') fail('--scopes is only for create (a rotated key keeps its scopes).');
+      scopes = parseScopes(values.scopes);
+    }
+    expiresAt = expiryFrom(expiry);
+    if (values.grace !== undefined) {
+      if (command !== 'rotate') fail('--grace is only for rotate.');
+      graceSeconds = parseGrace(values.grace);
+    }
+  } catch (error) {
+    if (error instanceof InvalidScopesError || error instanceof InvalidDurationError) fail(error.message);
+    throw error;
+  }
+  if (expiresAt !== undefined && command !== 'create' && command !== 'rotate') {
+    fail('--expires-in and --expires-at are for create and rotate.');
+  }
 
+  config = tableConfig(values);
+  const db = createDb(config);
   switch (command) {
     case 'create': {
-      const { key, record } = await createApiKey(db, owner(), values.name ?? '');
-      console.log(`Created key ${record.prefix}… for owner ${record.owner}. It is shown only once:`);
+      const { key, record } = await createApiKey(db, owner(), values.name ?? '', { scopes, expiresAt });
+      const expires = record.expiresAt ? `expires ${record.expiresAt}` : 'never expires';
+      console.log(`Created key ${record.prefix}… for owner ${record.owner}: ${record.scopes.join(', ')}; ${expires}.`);
+      console.log('It is shown only once:');
       console.log(key);
       return;
     }
     case 'list': {
       const records = await listApiKeys(db, owner());
-      if (records.length === 0) console.log('No keys.');
-      for (const record of records) {
-        console.log([record.prefix, record.createdAt, record.revoked ? 'revoked' : 'active', record.label].join('\t'));
+      if (values.json) {
+        console.log(JSON.stringify(records, null, 2));
+        return;
+      }
+      if (records.length === 0) {
+        console.log('No keys.');
+        return;
+      }
+      console.log(COLUMNS.join('\t'));
+      for (const record of records) console.log(row(record));
+      return;
+    }
+    case 'rotate': {
+      try {
+        const rotated = await rotateApiKey(db, prefix(), {
+          ...(graceSeconds === undefined ? {} : { graceSeconds }),
+          ...(expiresAt === undefined ? {} : { expiresAt }),
+        });
+        const { previous, record } = rotated;
+        const expires = record.expiresAt ? `expires ${record.expiresAt}` : 'never expires';
+        console.log(`Key ${previous.prefix} keeps working until ${previous.expiresAt}.`);
+        console.log(`New key ${record.prefix}… (${record.scopes.join(', ')}; ${expires}). It is shown only once:`);
+        console.log(rotated.key);
+      } catch (error) {
+        if (error instanceof ApiKeyStateError) fail(error.message);
+        throw error;
       }
       return;
     }
     case 'revoke': {
-      if (!argument) fail(`revoke needs the key's prefix.\n${USAGE}`);
-      if (!(await revokeApiKey(db, argument))) fail(`No key with prefix ${argument}.`);
-      console.log(`Revoked ${argument}.`);
+      const revoked = prefix();
+      if (!(await revokeApiKey(db, revoked))) fail(`No key with prefix ${revoked}.`);
+      console.log(
+        `Revoked ${revoked}. It is refused within the authorizer cache period (the stage's authorizerCacheTtl).`,
+      );
       return;
     }
-    default:
-      fail(`Unknown command "${command}".\n${USAGE}`);
   }
 }
 

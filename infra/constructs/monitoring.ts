@@ -17,6 +17,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { type StageConfig, serviceName } from '../stages.ts';
@@ -27,8 +28,13 @@ export type MonitoringProps = {
   stage: Stage;
   table: Table;
   /** Every function, by a short name used in alarm names. */
-  functions: ReadonlyMap<string, IFunction>;
+  functions: ReadonlyMap<string, IFunction & { readonly logGroup: ILogGroup }>;
   firewall: ApiFirewall;
+  /**
+   * A function that fails some invocations by design, and the message it logs for each (the authorizer throws
+   * to answer 401): its errors alarm counts only the other failures.
+   */
+  refusals?: { function: string; message: string };
 };
 
 /** What the handlers send to DynamoDB (`lib/data`): item reads and updates, queries, write transactions. */
@@ -38,7 +44,7 @@ export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { config, stage, table, functions, firewall }: MonitoringProps) {
+  constructor(scope: Construct, id: string, { config, stage, table, functions, firewall, refusals }: MonitoringProps) {
     super(scope, id);
     const prefix = `${serviceName}-${config.stage}`;
     const { period, evaluationPeriods } = config.alarms;
@@ -74,7 +80,30 @@ export class Monitoring extends Construct {
 
     for (const [name, fn] of functions) {
       const errors = fn.metricErrors({ period, statistic: 'Sum' });
-      alarm(`${name}-errors`, errors, config.alarms.functionErrors, `${name}: invocations that failed`);
+      if (refusals?.function === name) {
+        // Lambda counts a refusal (a thrown `Unauthorized`) as an error; one log line per refusal tells them apart.
+        const refused = new MetricFilter(this, `${name}-refusals`, {
+          logGroup: fn.logGroup,
+          metricNamespace: `${serviceName}/${config.stage}`,
+          metricName: `${name}-refusals`,
+          filterPattern: FilterPattern.stringValue('$.message.message', '=', refusals.message),
+          metricValue: '1',
+        }).metric({ statistic: 'Sum', period });
+        const failures = new MathExpression({
+          expression: 'errors - FILL(refused, 0)',
+          usingMetrics: { errors, refused },
+          label: `${name} failures (refusals excluded)`,
+          period,
+        });
+        alarm(
+          `${name}-errors`,
+          failures,
+          config.alarms.functionErrors,
+          `${name}: failed invocations, refusals excluded`,
+        );
+      } else {
+        alarm(`${name}-errors`, errors, config.alarms.functionErrors, `${name}: invocations that failed`);
+      }
       const throttles = fn.metricThrottles({ period, statistic: 'Sum' });
       alarm(`${name}-throttles`, throttles, 0, `${name}: invocations refused for lack of concurrency`);
     }

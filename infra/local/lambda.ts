@@ -16,7 +16,7 @@ import type {
 import type { Config } from '#lib/config.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
-import { matchRoute } from '#lib/routes.ts';
+import { scopes as allScopes, matchRoute, type Scope } from '#lib/routes.ts';
 import { functionEntry } from '../bundling.ts';
 import { functionSizing } from '../function-sizing.ts';
 
@@ -204,8 +204,10 @@ export type DirectRequest = {
   method: string;
   /** Path under the stage, with the query string if any: `/api/v1/spaces?page=2`. */
   url: string;
-  /** The authorizer's verdict: who the key belongs to. */
+  /** The authorizer's verdict: who the key belongs to… */
   owner: string;
+  /** … and what it may do (default: every scope). */
+  scopes?: readonly Scope[];
   form?: Record<string, string>;
   /** Further headers the client (or a CDN in front) sends. */
   headers?: Record<string, string>;
@@ -225,7 +227,14 @@ function directSpec(method: string, url: string, headers: Record<string, string>
 }
 
 /** The proxy event after the authorizer allowed the request for `owner`. */
-export function directEvent({ method, url, owner, form, headers = {} }: DirectRequest): APIGatewayProxyEvent {
+export function directEvent({
+  method,
+  url,
+  owner,
+  scopes = allScopes,
+  form,
+  headers = {},
+}: DirectRequest): APIGatewayProxyEvent {
   const body = form ? new URLSearchParams(form).toString() : null;
   const contentType: Record<string, string> =
     body === null ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -235,7 +244,7 @@ export function directEvent({ method, url, owner, form, headers = {} }: DirectRe
   if (!event) throw new Error(`No route for ${method} ${url}`);
   return authorizedEvent(event, {
     principalId: owner,
-    context: { ownerId: owner },
+    context: { ownerId: owner, scopes: scopes.join(',') },
     policyDocument: { Version: '2012-10-17', Statement: [] },
   });
 }

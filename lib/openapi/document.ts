@@ -6,20 +6,28 @@
 
 import { KEY_PREFIX } from '#lib/auth/api-key.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
-import { apiBasePath, routes } from '#lib/routes.ts';
+import { apiBasePath, collectionNames, collections, routes, scopes } from '#lib/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
-import { documentPath, operation, requestBodies, tags } from './operations.ts';
+import { documentPath, operation, requestBodies, SECURITY_SCHEME, tags } from './operations.ts';
 import { parameters } from './parameters.ts';
 import { requestSchemas } from './requests.ts';
 import { errorResponses, headers } from './responses.ts';
 import { responseSchemas } from './schemas.ts';
 
+const scopeList = scopes.map((scope) => `\`${scope}\``).join(', ');
+
 const description = `
 Domains and spaces that belong to the owner of an API key.
 
-**Authentication.** Every request carries \`Authorization: Bearer <key>\`. A missing, unknown or revoked key
-answers 401.
+**Authentication.** Every request carries \`Authorization: Bearer <key>\`. A missing, malformed, unknown, revoked
+or expired key answers 401. A revoked or expired key is refused within the authorizer cache period.
+
+**Scopes.** A key holds scopes: ${scopeList}. Each operation names the one it needs in its \`security\`; a key
+without it answers 403 \`{"message": "This action is unauthorized.", "status": 403}\`.
+
+**Limits.** Each key has a rate limit of its own (requests per minute); over it, or over the API's overall
+rate, the answer is 429 with \`Retry-After\`.
 
 **Bodies.** Send \`application/x-www-form-urlencoded\` (as \`curl --data-urlencode\` does) or
 \`application/json\`, at most ${MAX_BODY_BYTES / 1024} KiB. Fields that are not listed are ignored.
@@ -30,6 +38,24 @@ answers 401.
 **Lists.** The list query's invalid values fall back to their defaults. Follow \`links.next\` (it carries a
 cursor) to page through; \`page\` alone also works, at the cost of a walk over the pages before it.
 `.trim();
+
+/** What each scope allows, by scope: `spaces:read` lists and shows spaces. */
+const scopeDescriptions = Object.fromEntries(
+  collectionNames.flatMap((name) => {
+    const plural = `${collections[name].kind}s`;
+    return [
+      [`${name}:read`, `List and show ${plural}.`],
+      [`${name}:write`, `Store, update and delete ${plural}.`],
+    ];
+  }),
+);
+
+const schemeDescription = [
+  `An API key (\`${KEY_PREFIX}…\`), created with \`npm run keys -- create --owner <ownerId> [--scopes <scope,…>]\`.`,
+  'A key holds one or more scopes (all of them by default); each operation lists the one it needs:',
+  '',
+  ...Object.entries(scopeDescriptions).map(([scope, text]) => `- \`${scope}\`: ${text}`),
+].join('\n');
 
 export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
@@ -56,7 +82,7 @@ export function buildDocument() {
         },
       },
     ],
-    security: [{ ApiKey: [] }],
+    security: [{ [SECURITY_SCHEME]: [] }],
     tags: tags({
       domains: 'A domain name, with an optional index page and an optional 404 page.',
       spaces: 'A named container with a color code.',
@@ -64,11 +90,12 @@ export function buildDocument() {
     paths,
     components: {
       securitySchemes: {
-        ApiKey: {
+        [SECURITY_SCHEME]: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: `${KEY_PREFIX}…`,
-          description: `An API key (\`${KEY_PREFIX}…\`), created with \`npm run keys -- create --owner <ownerId>\`.`,
+          description: schemeDescription,
+          'x-scopes': scopeDescriptions,
         },
       },
       schemas: { ...responseSchemas(), ...requestSchemas() },

@@ -17,6 +17,9 @@ import { type ErrorName, errorStatus, JSON_TYPE, jsonContent, responseRef } from
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
+/** The bearer key scheme of `components.securitySchemes`. */
+export const SECURITY_SCHEME = 'ApiKey';
+
 /** A registry collection as the document shows it: its names, and an example item. */
 type Title = (typeof collections)[Collection]['title'];
 type Documented = { name: Collection; single: Kind; title: Title; tag: string; item: { id: number } };
@@ -26,7 +29,7 @@ const documented = (name: Collection): Documented => {
   return { name, single: kind, title, tag, item: examples[kind] };
 };
 
-const ALWAYS: ErrorName[] = ['Unauthenticated', 'TooManyRequests', 'ServerError', 'ServiceUnavailable'];
+const ALWAYS: ErrorName[] = ['Unauthenticated', 'Forbidden', 'TooManyRequests', 'ServerError', 'ServiceUnavailable'];
 const WITH_BODY: ErrorName[] = ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed'];
 
 const success = (description: string, content: object) => ({
@@ -127,7 +130,9 @@ export function operation(route: Route, method: HttpMethod) {
     operationId: operationId(action, collection, method),
     tags: [collection.tag],
     summary: spec.summary,
-    description: spec.description,
+    description: `${spec.description}\n\nNeeds the \`${route.scope}\` scope (403 without it).`,
+    // The key's scope this operation needs (OpenAPI 3.1 lets a non-OAuth scheme list the roles required).
+    security: [{ [SECURITY_SCHEME]: [route.scope] }],
     ...(route.path.includes('{id}') ? { parameters: [{ $ref: '#/components/parameters/Id' }] } : {}),
     ...spec.more,
     responses: {

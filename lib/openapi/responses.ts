@@ -40,8 +40,12 @@ const errors = {
     new BadRequestError('The request body is not valid JSON.'),
   ),
   Unauthenticated: thrown(
-    'The `Authorization: Bearer <key>` header is missing, malformed, unknown or revoked.',
+    'The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired.',
     new UnauthenticatedError(),
+  ),
+  Forbidden: gateway(
+    "The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs.",
+    'ACCESS_DENIED',
   ),
   NotFound: thrown("No such id for this key's owner (another owner's ids are not found either).", new NotFoundError()),
   PayloadTooLarge: thrown(
@@ -53,7 +57,10 @@ const errors = {
     new UnsupportedMediaTypeError(),
   ),
   ValidationFailed: thrown('A field is invalid; `errors` has the messages by field.', new NameTakenError()),
-  TooManyRequests: gateway("Over the API's request rate; retry after `Retry-After` seconds.", 'THROTTLED'),
+  TooManyRequests: gateway(
+    "Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds.",
+    'THROTTLED',
+  ),
   ServerError: gateway(
     'An unexpected failure; it is logged with the request id, and the body holds no details.',
     'DEFAULT_5XX',

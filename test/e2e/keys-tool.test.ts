@@ -27,6 +27,26 @@ async function keys(...args: string[]) {
   return { stdout, stderr, lines: stdout.trimEnd().split('\n') };
 }
 
+/** Runs the tool and expects it to fail; returns what it printed. */
+async function keysFailing(...args: string[]) {
+  return keys(...args).then(
+    (result) => {
+      throw new Error(`expected the key tool to fail: ${result.stdout}`);
+    },
+    // The tool's message is the last line (npx may print warnings of its own first).
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      ...error,
+      message: error.stderr.trim().split('\n').at(-1) ?? '',
+    }),
+  );
+}
+
+/** The list's rows as objects, by the header's column names. */
+function rows(lines: string[]): Record<string, string>[] {
+  const [header, ...body] = lines.map((line) => line.split('\t'));
+  return body.map((cells) => Object.fromEntries((header ?? []).map((name, index) => [name, cells[index] ?? ''])));
+}
+
 describe('key tool (scripts/keys.ts)', () => {
   it('creates a key that authenticates, lists it without the key, and revokes it', { timeout: 120_000 }, async () => {
     // Prepare
@@ -45,24 +65,103 @@ describe('key tool (scripts/keys.ts)', () => {
 
     // Act: list
     const listed = await keys('list', '--owner', owner);
-    // Assess: prefix, label and state, never the key
+    // Assess: a header, then prefix, label, scopes, created, expires, last used and state; never the key
     expect(listed.stdout).not.toContain(key);
     expect(listed.stderr).not.toContain(key);
-    expect(listed.lines).toHaveLength(1);
-    const [prefix, createdAt, state, label] = (listed.lines[0] as string).split('\t');
-    expect(key.startsWith(prefix as string)).toBe(true);
-    expect((prefix as string).length).toBeLessThan(key.length / 2);
-    expect(createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    expect(state).toBe('active');
-    expect(label).toBe('ci key');
+    expect(listed.lines[0]).toBe('prefix\tlabel\tscopes\tcreated\texpires\tlast used\tstate');
+    const [row] = rows(listed.lines);
+    expect(rows(listed.lines)).toHaveLength(1);
+    const prefix = row?.prefix as string;
+    expect(key.startsWith(prefix)).toBe(true);
+    expect(prefix.length).toBeLessThan(key.length / 2);
+    expect(row).toMatchObject({
+      label: 'ci key',
+      scopes: 'domains:read,domains:write,spaces:read,spaces:write',
+      expires: 'never',
+      state: 'active',
+    });
+    expect(row?.created).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(row?.['last used']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     // Act: revoke
-    await keys('revoke', prefix as string);
+    await keys('revoke', prefix);
     const refused = await api.get('/api/v1/spaces');
     const after = await keys('list', '--owner', owner);
     // Assess
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual(UNAUTHENTICATED);
-    expect(after.lines[0]?.split('\t')[2]).toBe('revoked');
+    expect(rows(after.lines)[0]?.state).toBe('revoked');
+  });
+
+  it('creates a scoped key that expires, and rotates it', { timeout: 120_000 }, async () => {
+    // Prepare
+    const owner = `tool-${randomUUID()}`;
+    const start = Date.now();
+    // Act: create with --scopes and --expires-in
+    const created = await keys(
+      'create',
+      '--owner',
+      owner,
+      '--name',
+      'reader',
+      '--scopes',
+      'domains:read,spaces:read',
+      '--expires-in',
+      '30d',
+    );
+    const key = created.lines.at(-1) as string;
+    const api = keyClient(gateway, key);
+    const read = await api.get('/api/v1/spaces');
+    const write = await api.post('/api/v1/spaces', { name: 'Not allowed' });
+    const [row] = rows((await keys('list', '--owner', owner)).lines);
+    // Assess
+    expect(read.status).toBe(200);
+    expect(write.status).toBe(403);
+    expect(row).toMatchObject({ label: 'reader', scopes: 'domains:read,spaces:read', state: 'active' });
+    const expires = Date.parse(row?.expires ?? '');
+    expect(expires - start).toBeGreaterThanOrEqual(30 * 86_400_000 - 1_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
+
+    // Act: rotate with a grace
+    const rotation = await keys('rotate', row?.prefix as string, '--grace', '2h');
+    const next = rotation.lines.at(-1) as string;
+    const nextRead = await keyClient(gateway, next).get('/api/v1/domains');
+    const nextWrite = await keyClient(gateway, next).post('/api/v1/spaces', { name: 'Still not' });
+    const oldRead = await api.get('/api/v1/domains');
+    const listed = rows((await keys('list', '--owner', owner)).lines);
+    // Assess: the new key alone on the last line, with the same label and scopes; the old one for 2 h more
+    expect(next).toMatch(/^dsk_[A-Za-z0-9_-]{43}$/);
+    expect(next).not.toBe(key);
+    expect([nextRead.status, nextWrite.status, oldRead.status]).toEqual([200, 403, 200]);
+    expect(listed).toHaveLength(2);
+    const [old, rotated] = listed;
+    expect(Date.parse(old?.expires ?? '') - start).toBeGreaterThanOrEqual(7_200_000 - 1_000);
+    expect(Date.parse(old?.expires ?? '') - Date.now()).toBeLessThanOrEqual(7_200_000);
+    expect(rotated).toMatchObject({ label: 'reader', scopes: 'domains:read,spaces:read', state: 'active' });
+    expect(next.startsWith(rotated?.prefix as string)).toBe(true);
+  });
+
+  it('refuses an unknown scope, a bad lifetime and an unknown prefix with a clear message, and writes nothing', {
+    timeout: 120_000,
+  }, async () => {
+    // Prepare
+    const owner = `tool-${randomUUID()}`;
+    // Act
+    const scope = await keysFailing('create', '--owner', owner, '--scopes', 'spaces:read,domains:delete');
+    const expiresIn = await keysFailing('create', '--owner', owner, '--expires-in', 'soon');
+    const past = await keysFailing('create', '--owner', owner, '--expires-at', '2001-01-01');
+    const grace = await keysFailing('rotate', 'dsk_whatever', '--grace', '1.5h');
+    const unknown = await keysFailing('rotate', 'dsk_nothere1');
+    const listed = await keys('list', '--owner', owner);
+    // Assess
+    expect(scope.message).toBe(
+      'Unknown scope "domains:delete". The scopes are: domains:read, domains:write, spaces:read, spaces:write.',
+    );
+    expect(expiresIn.message).toMatch(/--expires-in must be a positive whole number and a unit \(d, h, m or s\)/);
+    expect(past.message).toMatch(/--expires-at 2001-01-01 is in the past/);
+    expect(grace.message).toMatch(/--grace must be a whole number and a unit/);
+    expect(unknown.message).toBe('No key with prefix dsk_nothere1.');
+    for (const failure of [scope, expiresIn, past, grace, unknown]) expect(failure.code).toBe(2);
+    expect(listed.stdout.trim()).toBe('No keys.');
   });
 });

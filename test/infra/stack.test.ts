@@ -18,7 +18,7 @@ import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
 /** The DynamoDB actions each function issues (read off `lib/data`), written out independently of the stack. */
 const expectedTableActions: Record<string, string[]> = {
-  authorizer: ['GetItem'],
+  authorizer: ['GetItem', 'UpdateItem'],
   'list-domains': ['GetItem', 'Query'],
   'list-spaces': ['GetItem', 'Query'],
   'show-domain': ['GetItem'],
@@ -518,12 +518,50 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         ].sort(),
       );
       for (const [name, fn] of s.functions) {
+        if (name === 'authorizer') continue; // below: its refusals are not failures
         const errors = alarms.find((alarm) => alarm.AlarmName === `domains-spaces-${stage}-${name}-errors`);
         expect(errors).toMatchObject({ MetricName: 'Errors', Dimensions: [{ Value: { Ref: fn.id } }] });
       }
       const [topicId] = s.only('AWS::SNS::Topic');
       for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       s.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    });
+
+    it('alarms on the authorizer’s failures, not on the keys it refuses (which Lambda counts as errors)', () => {
+      // Prepare
+      const authorizer = s.functions.get('authorizer');
+      const alarm = s
+        .ofType('AWS::CloudWatch::Alarm')
+        .map(([, resource]) => resource.Properties)
+        .find((props) => props.AlarmName === `domains-spaces-${stage}-authorizer-errors`);
+      const filters = s.ofType('AWS::Logs::MetricFilter').map(([, resource]) => resource.Properties);
+      const logGroup = s
+        .ofType('AWS::Logs::LogGroup')
+        .find(([, resource]) => resource.Properties.LogGroupName === `/aws/lambda/domains-spaces-${stage}-authorizer`);
+      // Assess: one log line per refusal (what the authorizer logs), counted by a metric filter…
+      expect(filters).toEqual([
+        {
+          LogGroupName: { Ref: logGroup?.[0] },
+          FilterPattern: '{ $.message.message = "Authorization refused" }',
+          MetricTransformations: [
+            { MetricNamespace: `domains-spaces/${stage}`, MetricName: 'authorizer-refusals', MetricValue: '1' },
+          ],
+        },
+      ]);
+      // … and subtracted from the function's errors.
+      expect(alarm?.Threshold).toBe(config.alarms.functionErrors);
+      const metrics = alarm?.Metrics as Record<string, unknown>[];
+      expect(metrics.find((metric) => metric.Expression)).toMatchObject({ Expression: 'errors - FILL(refused, 0)' });
+      const stat = (id: string) => metrics.find((metric) => metric.Id === id) as { MetricStat: { Metric: object } };
+      expect(stat('errors').MetricStat.Metric).toMatchObject({
+        MetricName: 'Errors',
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Value: { Ref: authorizer?.id } }],
+      });
+      expect(stat('refused').MetricStat.Metric).toMatchObject({
+        MetricName: 'authorizer-refusals',
+        Namespace: `domains-spaces/${stage}`,
+      });
     });
 
     it('outputs the API URL and the table name', () => {

@@ -2,11 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import { createApiKey, listApiKeys, ownerOfKey, revokeApiKey } from '#lib/data/api-keys.ts';
-import { apiKeyKey } from '#lib/data/keys.ts';
+import { allScopes } from '#lib/auth/scopes.ts';
+import {
+  type ApiKeyStateError,
+  createApiKey,
+  listApiKeys,
+  lookUpKey,
+  ownerOfKey,
+  recordKeyUse,
+  revokeApiKey,
+  rotateApiKey,
+} from '#lib/data/api-keys.ts';
+import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
 import { db } from '#test/support/database.ts';
+import { putOldShapeKey, secondsFromNow } from '#test/support/keys.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
+
+const getItem = async (Key: Record<string, unknown>) =>
+  (await db.client.send(new GetCommand({ TableName: db.tableName, Key, ConsistentRead: true }))).Item;
+
+/** The three items of a key, as stored. */
+const itemsOf = async (key: string, owner: string) =>
+  Promise.all([
+    getItem(apiKeyKey(hashApiKey(key))),
+    getItem(apiKeyPrefixKey(displayPrefix(key))),
+    getItem(ownerApiKeyKey(owner, displayPrefix(key))),
+  ]);
 
 describe.concurrent('api keys data module', () => {
   it('creates a key that maps to its owner, stored only as a hash', async () => {
@@ -14,17 +36,71 @@ describe.concurrent('api keys data module', () => {
     const owner = newOwner();
     // Act
     const { key, record } = await createApiKey(db, owner, 'ci');
-    const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: apiKeyKey(hashApiKey(key)) }));
+    const Item = await getItem(apiKeyKey(hashApiKey(key)));
     // Assess
     expect(await ownerOfKey(db, key)).toBe(owner);
-    expect(record).toMatchObject({ owner, label: 'ci', revoked: false, prefix: displayPrefix(key) });
+    expect(record).toMatchObject({ owner, label: 'ci', revoked: false, prefix: displayPrefix(key), state: 'active' });
     expect(Item).toMatchObject({ owner, revoked: false });
     expect(JSON.stringify(Item)).not.toContain(key);
+  });
+
+  it('gives a new key every scope and no expiry by default, on all three items', async () => {
+    // Prepare
+    const owner = newOwner();
+    // Act
+    const { key, record } = await createApiKey(db, owner, 'default');
+    // Assess
+    expect(record).toMatchObject({ scopes: [...allScopes], expiresAt: null, lastUsedAt: null });
+    for (const item of await itemsOf(key, owner)) {
+      expect(item?.scopes).toEqual([...allScopes]);
+      expect(item).not.toHaveProperty('expiresAt');
+    }
+    expect(await lookUpKey(db, hashApiKey(key))).toEqual({
+      found: true,
+      owner,
+      prefix: displayPrefix(key),
+      scopes: [...allScopes],
+    });
+  });
+
+  it('stores the scopes and expiry it is given on all three items', async () => {
+    // Prepare
+    const owner = newOwner();
+    const expiresAt = secondsFromNow(3_600).toISOString();
+    // Act
+    const { key, record } = await createApiKey(db, owner, 'read', { scopes: ['spaces:read'], expiresAt });
+    // Assess
+    expect(record).toMatchObject({ scopes: ['spaces:read'], expiresAt, state: 'active' });
+    for (const item of await itemsOf(key, owner)) expect(item).toMatchObject({ scopes: ['spaces:read'], expiresAt });
+    expect(await lookUpKey(db, hashApiKey(key))).toMatchObject({ found: true, scopes: ['spaces:read'] });
+  });
+
+  it('refuses to create a key with no scope or an unknown one', async () => {
+    // Act / Assess
+    await expect(createApiKey(db, newOwner(), 'none', { scopes: [] })).rejects.toThrow(/Invalid scopes/);
+    await expect(createApiKey(db, newOwner(), 'bad', { scopes: ['spaces:admin' as never] })).rejects.toThrow(
+      /Invalid scopes/,
+    );
   });
 
   it('knows no owner for an unknown key', async () => {
     // Act / Assess
     expect(await ownerOfKey(db, generateApiKey())).toBeNull();
+    expect(await lookUpKey(db, hashApiKey(generateApiKey()))).toEqual({ found: false, reason: 'unknown' });
+  });
+
+  it('refuses an expired key, from the instant it expires', async () => {
+    // Prepare
+    const owner = newOwner();
+    const expiresAt = secondsFromNow(60);
+    const { key } = await createApiKey(db, owner, 'short', { expiresAt: expiresAt.toISOString() });
+    const hash = hashApiKey(key);
+    // Act
+    const before = await lookUpKey(db, hash, new Date(expiresAt.getTime() - 1));
+    const at = await lookUpKey(db, hash, expiresAt);
+    // Assess
+    expect(before.found).toBe(true);
+    expect(at).toEqual({ found: false, reason: 'expired', prefix: displayPrefix(key) });
   });
 
   it('lists an owner’s keys without the key itself', async () => {
@@ -45,6 +121,48 @@ describe.concurrent('api keys data module', () => {
     expect(listed).not.toContain(hashApiKey(first.key));
   });
 
+  it('lists prefix, label, scopes, created, expires, last used and state of each key', async () => {
+    // Prepare: an active key used once, a read-only one expiring later, one expired, one revoked.
+    const owner = newOwner();
+    const used = await createApiKey(db, owner, 'used');
+    const usedAt = new Date();
+    await recordKeyUse(db, hashApiKey(used.key), usedAt);
+    const later = secondsFromNow(86_400).toISOString();
+    const reader = await createApiKey(db, owner, 'reader', {
+      scopes: ['domains:read', 'spaces:read'],
+      expiresAt: later,
+    });
+    const soon = secondsFromNow(60);
+    const expired = await createApiKey(db, owner, 'expired', { expiresAt: soon.toISOString() });
+    const revoked = await createApiKey(db, owner, 'revoked');
+    await revokeApiKey(db, revoked.record.prefix);
+    // Act
+    const records = await listApiKeys(db, owner, new Date(soon.getTime() + 1));
+    // Assess
+    const byLabel = Object.fromEntries(records.map((record) => [record.label, record]));
+    expect(Object.keys(byLabel)).toEqual(['used', 'reader', 'expired', 'revoked']);
+    expect(byLabel.used).toEqual({
+      prefix: used.record.prefix,
+      owner,
+      label: 'used',
+      scopes: [...allScopes],
+      createdAt: used.record.createdAt,
+      expiresAt: null,
+      lastUsedAt: usedAt.toISOString(),
+      revoked: false,
+      state: 'active',
+    });
+    expect(byLabel.reader).toMatchObject({
+      scopes: ['domains:read', 'spaces:read'],
+      expiresAt: later,
+      lastUsedAt: null,
+      state: 'active',
+    });
+    expect(byLabel.expired).toMatchObject({ prefix: expired.record.prefix, state: 'expired', revoked: false });
+    expect(byLabel.revoked).toMatchObject({ prefix: revoked.record.prefix, state: 'revoked', revoked: true });
+    expect(byLabel.reader?.prefix).toBe(reader.record.prefix);
+  });
+
   it('revokes a key by its prefix, leaving the owner’s other keys working', async () => {
     // Prepare
     const owner = newOwner();
@@ -55,6 +173,7 @@ describe.concurrent('api keys data module', () => {
     // Assess
     expect(done).toBe(true);
     expect(await ownerOfKey(db, revoked.key)).toBeNull();
+    expect(await lookUpKey(db, hashApiKey(revoked.key))).toMatchObject({ found: false, reason: 'revoked' });
     expect(await ownerOfKey(db, kept.key)).toBe(owner);
     const records = await listApiKeys(db, owner);
     expect(records.find((record) => record.prefix === revoked.record.prefix)?.revoked).toBe(true);
@@ -69,5 +188,172 @@ describe.concurrent('api keys data module', () => {
   it.each(['', 'has space', 'slash/owner', '#hash', 'x'.repeat(65)])('refuses the owner id %j', async (owner) => {
     // Act / Assess
     await expect(createApiKey(db, owner, 'x')).rejects.toThrow(/Invalid owner id/);
+  });
+});
+
+describe.concurrent('last use', () => {
+  it('is written on the hash item, then at most once per resolution, and never moved back', async () => {
+    // Prepare
+    const { key } = await createApiKey(db, newOwner(), 'used');
+    const hash = hashApiKey(key);
+    const first = new Date();
+    // Act
+    const wrote = await recordKeyUse(db, hash, first, 60);
+    const again = await recordKeyUse(db, hash, new Date(first.getTime() + 30_000), 60);
+    const earlier = await recordKeyUse(db, hash, new Date(first.getTime() - 120_000), 0);
+    const stored = (await getItem(apiKeyKey(hash)))?.lastUsedAt;
+    const later = new Date(first.getTime() + 61_000);
+    const afterResolution = await recordKeyUse(db, hash, later, 60);
+    // Assess
+    expect([wrote, again, earlier, afterResolution]).toEqual([true, false, false, true]);
+    expect(stored).toBe(first.toISOString());
+    expect((await getItem(apiKeyKey(hash)))?.lastUsedAt).toBe(later.toISOString());
+  });
+
+  it('is not written for an unknown, revoked or expired key, and creates no item', async () => {
+    // Prepare
+    const owner = newOwner();
+    const unknown = hashApiKey(generateApiKey());
+    const revoked = await createApiKey(db, owner, 'revoked');
+    await revokeApiKey(db, revoked.record.prefix);
+    const expired = await createApiKey(db, owner, 'expired', { expiresAt: secondsFromNow(60).toISOString() });
+    // Act
+    const written = await Promise.all([
+      recordKeyUse(db, unknown),
+      recordKeyUse(db, hashApiKey(revoked.key)),
+      recordKeyUse(db, hashApiKey(expired.key), secondsFromNow(120)),
+    ]);
+    // Assess
+    expect(written).toEqual([false, false, false]);
+    expect(await getItem(apiKeyKey(unknown))).toBeUndefined();
+    expect((await getItem(apiKeyKey(hashApiKey(revoked.key))))?.lastUsedAt).toBeUndefined();
+  });
+});
+
+describe.concurrent('keys written before scopes and expiry', () => {
+  it('keep working with every scope and no expiry, are listed as such, and record their use', async () => {
+    // Prepare
+    const owner = newOwner();
+    const { key, prefix } = await putOldShapeKey(db, owner, 'legacy');
+    // Act
+    const found = await lookUpKey(db, hashApiKey(key), secondsFromNow(10 * 365 * 86_400));
+    const recorded = await recordKeyUse(db, hashApiKey(key));
+    const [record] = await listApiKeys(db, owner);
+    // Assess
+    expect(found).toEqual({ found: true, owner, prefix, scopes: [...allScopes] });
+    expect(recorded).toBe(true);
+    expect(record).toMatchObject({ prefix, label: 'legacy', scopes: [...allScopes], expiresAt: null, state: 'active' });
+    expect(record?.lastUsedAt).toMatch(/^\d{4}-/);
+  });
+
+  it('can be revoked and rotated', async () => {
+    // Prepare
+    const owner = newOwner();
+    const revoked = await putOldShapeKey(db, owner, 'to revoke');
+    const rotated = await putOldShapeKey(db, owner, 'to rotate');
+    // Act
+    await revokeApiKey(db, revoked.prefix);
+    const next = await rotateApiKey(db, rotated.prefix, { graceSeconds: 3_600 });
+    // Assess
+    expect(await lookUpKey(db, hashApiKey(revoked.key))).toMatchObject({ found: false, reason: 'revoked' });
+    expect(next.record).toMatchObject({ owner, label: 'to rotate', scopes: [...allScopes], expiresAt: null });
+    expect(await lookUpKey(db, hashApiKey(rotated.key))).toMatchObject({ found: true });
+    expect(await lookUpKey(db, hashApiKey(rotated.key), secondsFromNow(3_601))).toMatchObject({ reason: 'expired' });
+  });
+});
+
+describe.concurrent('rotation', () => {
+  it('makes a new key with the same owner, label and scopes, and expires the old one after the grace', async () => {
+    // Prepare
+    const owner = newOwner();
+    const old = await createApiKey(db, owner, 'ci', { scopes: ['domains:read', 'spaces:write'] });
+    const now = new Date();
+    // Act
+    const { key, record, previous } = await rotateApiKey(db, old.record.prefix, { graceSeconds: 7_200, now });
+    // Assess
+    const graceEnd = new Date(now.getTime() + 7_200_000);
+    expect(record).toMatchObject({ owner, label: 'ci', scopes: ['domains:read', 'spaces:write'], expiresAt: null });
+    expect(record.prefix).not.toBe(old.record.prefix);
+    expect(previous).toMatchObject({ prefix: old.record.prefix, expiresAt: graceEnd.toISOString(), state: 'active' });
+    expect(await lookUpKey(db, hashApiKey(key))).toMatchObject({ found: true, owner, scopes: record.scopes });
+    expect(await lookUpKey(db, hashApiKey(old.key), new Date(graceEnd.getTime() - 1))).toMatchObject({ found: true });
+    expect(await lookUpKey(db, hashApiKey(old.key), graceEnd)).toMatchObject({ found: false, reason: 'expired' });
+    for (const item of await itemsOf(old.key, owner)) expect(item?.expiresAt).toBe(graceEnd.toISOString());
+    expect((await listApiKeys(db, owner)).map((listed) => listed.prefix)).toEqual([old.record.prefix, record.prefix]);
+  });
+
+  it('defaults to a 24 h grace; a grace of 0 stops the old key at once', async () => {
+    // Prepare
+    const owner = newOwner();
+    const first = await createApiKey(db, owner, 'a');
+    const second = await createApiKey(db, owner, 'b');
+    const now = new Date();
+    // Act
+    const byDefault = await rotateApiKey(db, first.record.prefix, { now });
+    await rotateApiKey(db, second.record.prefix, { graceSeconds: 0 });
+    // Assess
+    expect(byDefault.previous.expiresAt).toBe(new Date(now.getTime() + 86_400_000).toISOString());
+    expect(await lookUpKey(db, hashApiKey(second.key))).toMatchObject({ found: false, reason: 'expired' });
+  });
+
+  it('keeps an old key’s sooner expiry, and gives the new key the old one’s lifetime unless told otherwise', async () => {
+    // Prepare: created now, expiring in 1 h (a lifetime of 1 h).
+    const owner = newOwner();
+    const created = new Date();
+    const expiresAt = new Date(created.getTime() + 3_600_000).toISOString();
+    const old = await createApiKey(db, owner, 'short', { expiresAt, now: created });
+    const other = await createApiKey(db, owner, 'other', { expiresAt, now: created });
+    const now = new Date(created.getTime() + 60_000);
+    const chosen = new Date(now.getTime() + 86_400_000).toISOString();
+    // Act
+    const inherited = await rotateApiKey(db, old.record.prefix, { now });
+    const told = await rotateApiKey(db, other.record.prefix, { now, expiresAt: chosen });
+    // Assess
+    expect(inherited.previous.expiresAt).toBe(expiresAt);
+    expect(inherited.record.expiresAt).toBe(new Date(now.getTime() + 3_600_000).toISOString());
+    expect(told.record.expiresAt).toBe(chosen);
+  });
+
+  it('refuses an unknown, revoked or expired key, and writes nothing', async () => {
+    // Prepare
+    const owner = newOwner();
+    const revoked = await createApiKey(db, owner, 'revoked');
+    await revokeApiKey(db, revoked.record.prefix);
+    const expired = await createApiKey(db, owner, 'expired', { expiresAt: secondsFromNow(60).toISOString() });
+    // Act
+    const outcomes = await Promise.all(
+      [
+        rotateApiKey(db, 'dsk_nothere'),
+        rotateApiKey(db, revoked.record.prefix),
+        rotateApiKey(db, expired.record.prefix, { now: secondsFromNow(120) }),
+      ].map((rotation) =>
+        rotation.then(
+          () => 'rotated',
+          (error: ApiKeyStateError) => error.reason,
+        ),
+      ),
+    );
+    // Assess
+    expect(outcomes).toEqual(['not-found', 'revoked', 'expired']);
+    expect(await listApiKeys(db, owner)).toHaveLength(2);
+  });
+
+  it('is atomic under concurrent rotations of one key: every new key works, the old one’s expiry is one of theirs', async () => {
+    // Prepare
+    const owner = newOwner();
+    const old = await createApiKey(db, owner, 'raced', { scopes: ['spaces:read'] });
+    // Act
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, index) => rotateApiKey(db, old.record.prefix, { graceSeconds: 600 + index })),
+    );
+    // Assess
+    const rotated = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    expect(rotated.length).toBeGreaterThan(0);
+    for (const { key } of rotated) expect(await lookUpKey(db, hashApiKey(key))).toMatchObject({ found: true });
+    const listed = await listApiKeys(db, owner);
+    expect(listed).toHaveLength(1 + rotated.length);
+    const expiries = new Set((await itemsOf(old.key, owner)).map((item) => item?.expiresAt));
+    expect(expiries.size).toBe(1);
+    expect(rotated.map((result) => result.previous.expiresAt)).toContain([...expiries][0]);
   });
 });

@@ -95,8 +95,9 @@ describe('which Authorization headers are accepted', () => {
 });
 
 describe('keys are handled only by their hash', () => {
-  it('the authorizer looks a key up with one GetItem on its SHA-256 hash; the key itself never goes to DynamoDB', async () => {
-    // Prepare
+  it('the authorizer looks a key up with one GetItem on its SHA-256 hash and records its use on it; the key itself never goes to DynamoDB', async () => {
+    // Prepare: a key never used, so that the authorizer records its use.
+    const fresh = await newClient(gateway);
     const calls: WireCall[] = [];
     injection = injectFault({
       when: (call) => {
@@ -105,13 +106,18 @@ describe('keys are handled only by their hash', () => {
       },
     });
     // Act
-    const reply = await client.get(spaces);
-    // Assess
-    expect(reply.status).toBe(200);
-    const lookups = calls.filter((call) => JSON.stringify(call.body).includes('APIKEY#'));
-    expect(lookups.map((call) => call.operation)).toEqual(['GetItem']);
-    expect(JSON.stringify(lookups[0]?.body)).toContain(hashApiKey(client.key));
-    for (const call of calls) expect(JSON.stringify(call.body)).not.toContain(client.key);
+    const first = await fresh.get(spaces);
+    const firstCalls = calls.splice(0);
+    const second = await fresh.get(spaces);
+    // Assess: the first use is recorded (GetItem, then UpdateItem); within the hour, the next only reads.
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const lookups = (list: WireCall[]) => list.filter((call) => JSON.stringify(call.body).includes('APIKEY#'));
+    expect(lookups(firstCalls).map((call) => call.operation)).toEqual(['GetItem', 'UpdateItem']);
+    expect(lookups(calls).map((call) => call.operation)).toEqual(['GetItem']);
+    for (const lookup of [...lookups(firstCalls), ...lookups(calls)]) {
+      expect(JSON.stringify(lookup.body)).toContain(hashApiKey(fresh.key));
+    }
+    for (const call of [...firstCalls, ...calls]) expect(JSON.stringify(call.body)).not.toContain(fresh.key);
   });
 
   it('the stored key record holds the hash and a display prefix, never the key', async () => {
@@ -123,6 +129,59 @@ describe('keys are handled only by their hash', () => {
     expect(Item).toMatchObject({ owner: client.owner, revoked: false, prefix: displayPrefix(client.key) });
     expect(JSON.stringify(Item)).not.toContain(client.key);
     expect(displayPrefix(client.key).length).toBeLessThan(client.key.length / 3);
+  });
+});
+
+describe('recording the last use never refuses or holds up a valid key', () => {
+  const lastUseWrite = (call: WireCall) =>
+    call.operation === 'UpdateItem' && JSON.stringify(call.body).includes('APIKEY#');
+
+  it('a failed last-use write is logged as a warning and the key is served', async () => {
+    // Prepare: a key never used (its first use is recorded), and a write DynamoDB refuses.
+    const fresh = await newClient(gateway);
+    const warnings: unknown[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((entry: unknown) => void warnings.push(entry));
+    injection = injectFault({
+      when: lastUseWrite,
+      before: () =>
+        Object.assign(new Error('Injected: no write'), {
+          name: 'AccessDeniedException',
+          $metadata: { httpStatusCode: 400 },
+        }),
+    });
+    try {
+      // Act
+      const reply = await fresh.get(spaces);
+      // Assess
+      expect(reply.status).toBe(200);
+      expect(injection.attempts).toBe(1);
+      await vi.waitFor(() =>
+        expect(warnings).toContainEqual({
+          message: 'Last use not recorded',
+          error: 'AccessDeniedException',
+          statusCode: 400,
+        }),
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a slow last-use write does not hold up the answer', async () => {
+    // Prepare: a write that takes 2 s to reach DynamoDB.
+    const fresh = await newClient(gateway);
+    injection = injectFault({
+      when: lastUseWrite,
+      meanwhile: () => new Promise((resolve) => setTimeout(resolve, 2_000)),
+    });
+    // Act
+    const started = performance.now();
+    const reply = await fresh.get(spaces);
+    const elapsed = performance.now() - started;
+    // Assess: answered long before the write is done (the authorizer waits for it 25 ms at most).
+    expect(reply.status).toBe(200);
+    expect(injection.attempts).toBe(1);
+    expect(elapsed).toBeLessThan(1_500);
   });
 });
 

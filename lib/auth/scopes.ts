@@ -1,0 +1,52 @@
+/**
+ * What a key may do: the scopes of the route table (`lib/routes.ts`), read from the key tool's `--scopes` and
+ * from stored key items. A key created before scopes existed has none stored and may do everything.
+ */
+import { type Scope, scopes } from '#lib/routes.ts';
+
+export type { Scope };
+
+/** Every scope, in the route table's order: a new key's default, and what a key of the old shape holds. */
+export const allScopes: readonly Scope[] = scopes;
+
+export class InvalidScopesError extends Error {
+  override name = 'InvalidScopesError';
+}
+
+const isScope = (value: unknown): value is Scope => typeof value === 'string' && allScopes.includes(value as Scope);
+
+/** In the route table's order, each once. */
+const ordered = (granted: Iterable<Scope>): Scope[] => {
+  const set = new Set(granted);
+  return allScopes.filter((scope) => set.has(scope));
+};
+
+/**
+ * A comma-separated list, as `--scopes` takes it: `domains:read,spaces:read`; `<collection>:*` stands for
+ * both of a collection's scopes. Throws, naming the scopes there are, on an unknown one or on none.
+ */
+export function parseScopes(text: string): Scope[] {
+  const granted: Scope[] = [];
+  for (const part of text.split(',')) {
+    const name = part.trim();
+    if (name === '') continue;
+    const matches = name.endsWith(':*')
+      ? allScopes.filter((scope) => scope.startsWith(name.slice(0, -1)))
+      : allScopes.filter((scope) => scope === name);
+    if (matches.length === 0) {
+      throw new InvalidScopesError(`Unknown scope "${name}". The scopes are: ${allScopes.join(', ')}.`);
+    }
+    granted.push(...matches);
+  }
+  if (granted.length === 0) throw new InvalidScopesError(`Give at least one scope: ${allScopes.join(', ')}.`);
+  return ordered(granted);
+}
+
+/**
+ * The scopes a stored key holds. An item written before keys had scopes has no `scopes` attribute: it keeps
+ * every scope. A scope this version does not know (written by a newer one) grants nothing.
+ */
+export function storedScopes(value: unknown): Scope[] {
+  if (!Array.isArray(value)) return [...allScopes];
+  return ordered(value.filter(isScope));
+}

@@ -1,0 +1,33 @@
+/** API keys as tests need them: in the shape written before scopes and expiry, and at a given moment. */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
+import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
+import type { Db } from '#lib/dynamodb.ts';
+
+/**
+ * A key written exactly as the key tool wrote it before scopes, expiry and last use existed: three items
+ * (hash, prefix, owner listing) with owner, label, prefix, createdAt and revoked, and nothing else.
+ */
+export async function putOldShapeKey(
+  db: Db,
+  owner: string,
+  label = 'old shape',
+): Promise<{ key: string; prefix: string }> {
+  const key = generateApiKey();
+  const hash = hashApiKey(key);
+  const record = { prefix: displayPrefix(key), owner, label, createdAt: new Date().toISOString(), revoked: false };
+  const put = (Item: Record<string, unknown>) => ({ Put: { TableName: db.tableName, Item } });
+  await db.client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        put({ ...apiKeyKey(hash), kind: 'api-key', ...record }),
+        put({ ...apiKeyPrefixKey(record.prefix), kind: 'api-key-prefix', hash, ...record }),
+        put({ ...ownerApiKeyKey(owner, record.prefix), kind: 'owner-api-key', hash, ...record }),
+      ],
+    }),
+  );
+  return { key, prefix: record.prefix };
+}
+
+/** A moment `seconds` from now (negative: in the past). */
+export const secondsFromNow = (seconds: number) => new Date(Date.now() + seconds * 1000);
