@@ -53,6 +53,7 @@ describe('the authorizer policy', () => {
           `${API}/dev/PUT/api/v1/domains/*`,
           `${API}/dev/PATCH/api/v1/domains/*`,
           `${API}/dev/DELETE/api/v1/domains/*`,
+          `${API}/dev/POST/api/v1/domains/*/verify`,
           `${API}/dev/GET/api/v1/spaces`,
           `${API}/dev/GET/api/v1/spaces/*`,
         ],
