@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTxtResolver, DnsUnavailableError, MAX_LOOKUP_BUDGET_MS, type TxtLookup } from '#lib/dns/txt.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { rejection } from '#test/support/fixtures.ts';
 
 let dns: DnsTestServer;
 beforeAll(async () => {
@@ -18,15 +19,6 @@ const uniqueName = (label = 'txt') => `_${label}-${++sequence}.example.com`;
 
 /** The values found, sorted (DNS does not order a record set), or the answer itself when none. */
 const sortedValues = (found: TxtLookup) => (found.kind === 'found' ? [...found.values].sort() : found);
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe.concurrent('TXT lookups against a real DNS server', () => {
   it('finds a single TXT value', async () => {

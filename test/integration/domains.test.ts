@@ -6,7 +6,7 @@ import { HttpError, NameTakenError, NotFoundError } from '#lib/errors.ts';
 import { rethrowPageLoop } from '#lib/http/domain-errors.ts';
 import { expectConsistent } from '#test/reliability/helpers.ts';
 import { db } from '#test/support/database.ts';
-import { listQuery as query } from '#test/support/fixtures.ts';
+import { listQuery as query, rejection } from '#test/support/fixtures.ts';
 
 const newOwner = () => `owner-${randomUUID()}`;
 /** Domain names are unique across owners, so every test uses its own. */
@@ -22,15 +22,6 @@ function httpBody(act: () => unknown) {
     throw error;
   }
   throw new Error('expected an HttpError');
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe.concurrent('domains data module', () => {

@@ -14,6 +14,7 @@ import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { storeOldShapeDomain } from '#test/support/domains.ts';
+import { rejection } from '#test/support/fixtures.ts';
 
 let dns: DnsTestServer;
 let lookupTxt: LookupTxt;
@@ -47,15 +48,6 @@ const publish = (...items: { name: string; verificationToken?: string }[]) =>
     verificationName(items[0]?.name ?? ''),
     items.map((item) => item.verificationToken ?? ''),
   );
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('verifyDomain', () => {
   it('activates a pending domain whose record holds its token, taking the global name', async () => {

@@ -23,3 +23,13 @@ export function errorsOf(schema: Parameters<typeof validate>[0], input: unknown)
     return error.errors;
   }
 }
+
+/** What a promise rejects with; fails when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
