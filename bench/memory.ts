@@ -90,6 +90,8 @@ async function main() {
         {
           BENCH_EVENTS: file,
           BENCH_BUNDLE: pathToFileURL(bundle).href,
+          // As on Lambda: the bundle binds its handler to the environment while it initialises.
+          AWS_LAMBDA_FUNCTION_NAME: name,
           AWS_REGION: 'local',
           NODE_OPTIONS: '',
         },
