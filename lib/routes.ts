@@ -35,6 +35,14 @@ export const scopes: readonly Scope[] = /* @__PURE__ */ collectionNames.flatMap(
   `${collection}:write` as const,
 ]);
 
+/** The change feed (`/events`) spans every collection: it is not one of them. */
+export const feed = 'events';
+export type Feed = typeof feed;
+
+/** A route's scope: one collection's, or `*:read`, any read scope (the feed, which shows what those allow). */
+export type RouteScope = Scope | '*:read';
+export const anyRead = '*:read';
+
 export const accessOf = (action: Action): Access => (action === 'list' || action === 'show' ? 'read' : 'write');
 export const scopeOf = (collection: Collection, action: Action): Scope => `${collection}:${accessOf(action)}`;
 
@@ -50,10 +58,10 @@ export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER';
 export type Route = {
   /** Logical name, used for the Lambda's id and name: `<action>-<collection>` for lists, else `<action>-<kind>`. */
   name: string;
-  collection: Collection;
+  collection: Collection | Feed;
   action: Action;
   /** The scope a key needs to call this route. */
-  scope: Scope;
+  scope: RouteScope;
   methods: readonly HttpMethod[];
   path: string;
   /** The function's source file under `functions/`, without extension; each exports `handler`. */
@@ -77,22 +85,30 @@ function spec(collection: Collection, action: Action): RouteSpec {
       // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
       return { methods: ['GET'], item: false, actions: ['Query', 'GetItem'], settings: ['CURSOR_SECRET'] };
     case 'store':
-      // UpdateItem allocates the id; the transaction Puts the item and its name guard and Updates the counter.
-      return { methods: ['POST'], item: false, actions: ['UpdateItem', 'PutItem'], settings: ['MAX_ITEMS_PER_OWNER'] };
+      // UpdateItem allocates the id while GetItem reads the feed's position (and the idempotency record); the
+      // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the feed.
+      return {
+        methods: ['POST'],
+        item: false,
+        actions: ['UpdateItem', 'GetItem', 'PutItem'],
+        settings: ['MAX_ITEMS_PER_OWNER'],
+      };
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
     case 'update':
-      // A conditional UpdateItem (GetItem when nothing changes); renaming a space moves its name guard in a
-      // transaction (Update the item, Delete the old guard, Put the new one). Domain names never change.
+      // GetItem reads the item and the feed's position; the transaction Puts the item (if its version is the
+      // one read) and its event and Updates the feed; renaming a space also moves its name guard (Delete the
+      // old one, Put the new one). Domain names never change.
       return {
         methods: ['PUT', 'PATCH'],
         item: true,
         actions:
-          collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
+          collection === 'spaces' ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] : ['GetItem', 'PutItem', 'UpdateItem'],
       };
     case 'destroy':
-      // GetItem reads the name; the transaction Deletes the item and its guard and Updates the counter.
-      return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'UpdateItem'] };
+      // GetItem reads the item and the feed's position; the transaction Deletes the item and its guard, Puts
+      // the event and Updates the counter and the feed.
+      return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'] };
   }
 }
 
@@ -111,13 +127,32 @@ function route(collection: Collection, action: Action): Route {
   };
 }
 
-/** Every route: each action on each collection. */
-export const routes: readonly Route[] = /* @__PURE__ */ collectionNames.flatMap((collection) =>
-  resourceActions.map((action) => route(collection, action)),
-);
+/**
+ * The change feed: every collection's events, oldest first. Any read scope lets a key call it; the handler shows
+ * only the events of the collections the key may read. GetItem reads the feed's position, Query the events.
+ */
+const eventsRoute: Route = {
+  name: 'list-events',
+  collection: feed,
+  action: 'list',
+  scope: anyRead,
+  methods: ['GET'],
+  path: `${apiBasePath}/${feed}`,
+  handler: `${feed}/list`,
+  actions: ['GetItem', 'Query'],
+};
+
+/** Every route: each action on each collection, then the change feed. */
+export const routes: readonly Route[] = /* @__PURE__ */ [
+  ...collectionNames.flatMap((collection) => resourceActions.map((action) => route(collection, action))),
+  eventsRoute,
+];
+
+const allows = (granted: readonly Scope[], scope: RouteScope) =>
+  scope === anyRead ? granted.some((entry) => entry.endsWith(':read')) : granted.includes(scope);
 
 /** The routes a key with these scopes may call. */
-export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((r) => granted.includes(r.scope));
+export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((r) => allows(granted, r.scope));
 
 /** The authorizer is not a route, but it is bundled and deployed the same way. */
 export const authorizerHandler = 'authorizer';

@@ -1,11 +1,18 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { NotFoundError } from '#lib/errors.ts';
 import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
-import { deleteItem, getItem, insertItem, type ListQuery, listItems, type StoredItem } from './collection.ts';
-import { itemFromFailedCondition } from './condition.ts';
-import { domainNameGuardKey, itemKey } from './keys.ts';
+import type { WriteOptions } from './changes.ts';
+import {
+  deleteItem,
+  getItem,
+  insertItem,
+  type ListQuery,
+  listItems,
+  type StoredItem,
+  updateItem,
+} from './collection.ts';
+import { domainNameGuardKey } from './keys.ts';
+import { assertVersion, versionOf } from './version.ts';
 
 const kind = 'domain';
 
@@ -35,61 +42,55 @@ const matchesName = (item: DomainItem, search: string) => domainNameMatches(item
 export const listDomains = (db: Db, owner: string, query: ListQuery) =>
   listItems<DomainItem>(db, owner, kind, query, matchesName);
 
-export const storeDomain = (db: Db, owner: string, domain: NewDomain) =>
-  insertItem<DomainItem>(db, owner, kind, domainNameGuardKey(domain.name), (id, now) => ({
-    id,
-    name: domain.name,
-    fold: domain.name,
-    indexPage: domain.indexPage,
-    notFoundPage: domain.notFoundPage,
-    createdAt: now,
-    updatedAt: now,
-  }));
+export const storeDomain = (db: Db, owner: string, domain: NewDomain, options?: WriteOptions<DomainItem>) =>
+  insertItem<DomainItem>(
+    db,
+    owner,
+    kind,
+    domainNameGuardKey(domain.name),
+    (id, now) => ({
+      id,
+      name: domain.name,
+      fold: domain.name,
+      indexPage: domain.indexPage,
+      notFoundPage: domain.notFoundPage,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    options,
+  );
 
-export const destroyDomain = (db: Db, owner: string, id: number) =>
-  deleteItem(db, owner, kind, id, (item) => domainNameGuardKey(item.name));
+export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions<StoredItem>) =>
+  deleteItem(db, owner, kind, id, (item) => domainNameGuardKey(item.name), options);
 
 /**
- * One conditional write: the item must exist and no new page may point at the domain's own name.
- * The stored name is only known to DynamoDB, so the loop check is part of the condition.
+ * Updates a domain's pages (`updateItem`: read, then one transaction with the event, conditional on the
+ * version read). The name never changes, so the read one is the one a page must not point at.
  */
-export async function updateDomain(db: Db, owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
+export async function updateDomain(
+  db: Db,
+  owner: string,
+  id: number,
+  changes: DomainChanges,
+  options: WriteOptions<DomainItem> = {},
+): Promise<DomainItem> {
   const present = pageAttributes.filter((field) => changes[field] !== undefined);
-  if (present.length === 0) return showDomain(db, owner, id);
-  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':updatedAt': new Date().toISOString() };
-  const sets = ['#updatedAt = :updatedAt'];
-  const conditions = ['attribute_exists(pk)'];
-  for (const field of present) {
-    const value = changes[field] as string | null;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    sets.push(`#${field} = :${field}`);
-    if (value !== null) {
-      // DynamoDB refuses an unused name, so `#name` is only declared when a page is set (not cleared).
-      names['#name'] = 'name';
-      values[`:${field}Host`] = hostOf(value);
-      conditions.push(`#name <> :${field}Host`);
-    }
+  if (present.length === 0) {
+    const current = await showDomain(db, owner, id);
+    assertVersion(options.ifMatch, versionOf(current));
+    return current;
   }
-  try {
-    const { Attributes } = await db.client.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: itemKey(owner, kind, id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return Attributes as DomainItem;
-  } catch (error) {
-    const current = itemFromFailedCondition<DomainItem>(error);
-    if (!current) throw new NotFoundError();
-    const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
-    throw new PageLoopError(loops);
-  }
+  return updateItem<DomainItem>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => {
+      const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
+      if (loops.length > 0) throw new PageLoopError(loops);
+      const pages = Object.fromEntries(present.map((field) => [field, changes[field]]));
+      return { item: { ...current, ...pages, updatedAt: now } };
+    },
+    options,
+  );
 }
