@@ -103,7 +103,9 @@ function spec(collection: Collection, action: Action): RouteSpec {
         methods: ['PUT', 'PATCH'],
         item: true,
         actions:
-          collection === 'spaces' ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] : ['GetItem', 'PutItem', 'UpdateItem'],
+          collection === 'spaces'
+            ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']
+            : ['GetItem', 'PutItem', 'UpdateItem'],
       };
     case 'destroy':
       // GetItem reads the item and the feed's position; the transaction Deletes the item and its guard, Puts

@@ -43,6 +43,9 @@ export const sequenceKey = (owner: string, kind: Kind): TableKey => ({
 /** The owner's change feed: the id of its last event, advanced in the transaction of every change. */
 export const eventSequenceKey = (owner: string): TableKey => ({ pk: ownerPartition(owner), sk: 'SEQUENCE#event' });
 
+/** The owner's event tickets: each change takes the next one as its event id (`changes.ts`). */
+export const eventTicketKey = (owner: string): TableKey => ({ pk: ownerPartition(owner), sk: 'SEQUENCE#event-ticket' });
+
 /** `EVENT#`: the sort key prefix of an owner's events, in id order. */
 export const EVENT_PREFIX = 'EVENT#';
 export const eventKey = (owner: string, id: number): TableKey => ({

@@ -2,8 +2,8 @@
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
 import { padId } from '#lib/data/keys.ts';
 import { type Collection, collections } from '#lib/routes.ts';
-import type { EventList } from '#lib/schemas/responses.ts';
 import type { EventParams } from '#lib/schemas/events.ts';
+import type { EventList } from '#lib/schemas/responses.ts';
 import type { ApiRequest } from './handler.ts';
 import { basePath } from './pagination.ts';
 

@@ -2,9 +2,9 @@
 
 import * as v from 'valibot';
 import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
-import type { EventList } from '#lib/schemas/responses.ts';
 import type { Kind } from '#lib/routes.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
+import type { EventList } from '#lib/schemas/responses.ts';
 
 const at = '2025-01-15T09:30:00.000Z';
 const later = '2025-02-03T16:05:12.345Z';

@@ -149,7 +149,9 @@ export function operation(route: Route, method: HttpMethod) {
     tags: [collection?.tag ?? EVENTS_TAG],
     summary: spec.summary,
     description: spec.description,
-    ...(parameters.length > 0 ? { parameters: parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })) } : {}),
+    ...(parameters.length > 0
+      ? { parameters: parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })) }
+      : {}),
     ...spec.more,
     responses: Object.fromEntries(
       [

@@ -78,7 +78,9 @@ export type ErrorName = keyof typeof errors;
 
 export const errorStatus = (name: ErrorName) => errors[name].example.status;
 
-export const responseRef = (name: ErrorName | keyof typeof otherResponses) => ({ $ref: `#/components/responses/${name}` });
+export const responseRef = (name: ErrorName | keyof typeof otherResponses) => ({
+  $ref: `#/components/responses/${name}`,
+});
 
 export const headers = {
   RetryAfter: {
@@ -93,7 +95,7 @@ export const headers = {
   },
   ETag: {
     description:
-      "The resource's version, a strong entity tag (`\"3\"`) that changes with every change of the resource. Send it back in `If-Match` to change the resource only if nobody else did meanwhile, or in `If-None-Match` to get 304 while it is unchanged.",
+      'The resource\'s version, a strong entity tag (`"3"`) that changes with every change of the resource. Send it back in `If-Match` to change the resource only if nobody else did meanwhile, or in `If-None-Match` to get 304 while it is unchanged.',
     required: true,
     schema: { type: 'string', pattern: '^"\\d+"$' },
     example: '"3"',
