@@ -307,18 +307,18 @@ export async function commitChange<Result>(
     if (cancelled === null) return null;
     if (cancelled) {
       const { failed } = cancelled;
-      const [sequenceAt, eventAt, recordAt] = [items.length, items.length + 1, items.length + 2];
+      const [sequenceAt, recordAt] = [items.length, items.length + 2];
       if (idempotency && failed[recordAt]) {
         const record = live(await readItem(db, idempotencyKey(owner, idempotency.key)));
         if (record) replay(record, idempotency as IdempotentRequest<unknown>);
         throw new ConflictError();
       }
-      if (!failed[sequenceAt]) {
-        if (failed[eventAt]) throw new Error(`Event ${change.ticket} of ${owner} exists beyond its sequence`);
-        return failed.slice(0, items.length);
-      }
+      // Its own conditions are facts about the state the transaction met, overtaken or not: the caller's.
+      const own = failed.slice(0, items.length);
+      if (own.some(Boolean)) return own;
+      if (!failed[sequenceAt]) throw new Error(`Event ${change.ticket} of ${owner} exists beyond its sequence`);
     }
-    // Overtaken: a later ticket committed first. Its own conditions are evaluated again with the new ticket.
+    // Overtaken: a later ticket committed first, and nothing else failed. Again, with a new ticket.
     if (attempt >= MAX_OVERTAKEN) throw new ServiceUnavailableError();
     change.ticket = await takeTicket(db, owner);
   }
