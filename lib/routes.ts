@@ -159,6 +159,12 @@ export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((
 /** The authorizer is not a route, but it is bundled and deployed the same way. */
 export const authorizerHandler = 'authorizer';
 
+/**
+ * The change feed's EventBridge Pipes enrichment (on AWS): not a route, and it has no table access (the pipe
+ * reads the stream).
+ */
+export const eventPublisherHandler = `${feed}/publish`;
+
 /** The authorizer only looks the key up. */
 export const authorizerActions: readonly TableAction[] = ['GetItem'];
 
