@@ -85,8 +85,9 @@ function spec(collection: Collection, action: Action): RouteSpec {
       // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
       return { methods: ['GET'], item: false, actions: ['Query', 'GetItem'], settings: ['CURSOR_SECRET'] };
     case 'store':
-      // UpdateItem allocates the id while GetItem reads the feed's position (and the idempotency record); the
-      // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the feed.
+      // UpdateItem allocates the id and takes the event ticket, GetItem reads an Idempotency-Key's record; the
+      // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the
+      // event sequence.
       return {
         methods: ['POST'],
         item: false,
@@ -96,9 +97,9 @@ function spec(collection: Collection, action: Action): RouteSpec {
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
     case 'update':
-      // GetItem reads the item and the feed's position; the transaction Puts the item (if its version is the
-      // one read) and its event and Updates the feed; renaming a space also moves its name guard (Delete the
-      // old one, Put the new one). Domain names never change.
+      // GetItem reads the item while UpdateItem takes the event ticket; the transaction Puts the item (if its
+      // version is the one read) and its event and Updates the event sequence; renaming a space also moves its
+      // name guard (Delete the old one, Put the new one). Domain names never change.
       return {
         methods: ['PUT', 'PATCH'],
         item: true,
@@ -108,8 +109,8 @@ function spec(collection: Collection, action: Action): RouteSpec {
             : ['GetItem', 'PutItem', 'UpdateItem'],
       };
     case 'destroy':
-      // GetItem reads the item and the feed's position; the transaction Deletes the item and its guard, Puts
-      // the event and Updates the counter and the feed.
+      // GetItem reads the item while UpdateItem takes the event ticket; the transaction Deletes the item and
+      // its guard, Puts the event and Updates the counter and the event sequence.
       return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'] };
   }
 }
@@ -131,7 +132,7 @@ function route(collection: Collection, action: Action): Route {
 
 /**
  * The change feed: every collection's events, oldest first. Any read scope lets a key call it; the handler shows
- * only the events of the collections the key may read. GetItem reads the feed's position, Query the events.
+ * only the events of the collections the key may read. GetItem reads the event sequence, Query the events.
  */
 const eventsRoute: Route = {
   name: 'list-events',

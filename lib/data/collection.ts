@@ -145,7 +145,7 @@ export type ItemChange<Item> = {
 const MAX_UPDATE_ATTEMPTS = 5;
 
 /**
- * Changes an item: reads it (and the feed's position, in parallel), checks If-Match against its version,
+ * Changes an item: reads it (while taking the change's ticket), checks If-Match against its version,
  * lets `apply` compute the item after the change, and writes it with its event in one transaction on the
  * condition that the version is still the one read. A concurrent change makes it read again; If-Match is
  * checked again on that read, so it always holds for the version the write was conditional on.

@@ -27,12 +27,22 @@ afterAll(async () => {
   await gateway.close();
 });
 
+/** A store with an Idempotency-Key, then its replay. */
+async function idempotentStore(path: string, form: Record<string, string>) {
+  const headers = { 'Idempotency-Key': randomUUID() };
+  await client.request('POST', path, { form, headers });
+  await client.request('POST', path, { form, headers }); // replayed
+}
+
 async function exerciseSpaces() {
   const base = '/api/v1/spaces';
   const names = Array.from({ length: 12 }, (_, index) => `Space ${index} ${randomUUID().slice(0, 6)}`);
   const ids: number[] = [];
   for (const name of names) ids.push((await client.post(base, { name, color: '2' })).body.data.id);
   await client.post(base, { name: names[0] as string }); // name taken
+  await idempotentStore(base, { name: `Keyed ${randomUUID().slice(0, 6)}` });
+  await client.request('PATCH', `${base}/${ids[3]}`, { form: { color: '3' }, headers: { 'If-Match': '"9"' } }); // 412
+  await client.request('GET', `${base}/${ids[3]}`, { headers: { 'If-None-Match': '"1"' } }); // 304
   const first = await client.get(base, { sort_by: 'name', sort: 'asc' });
   await client.get(first.body.links.next.replace(gateway.url, '')); // cursor page
   await client.get(base, { page: 2 }); // offset walk
@@ -54,6 +64,8 @@ async function exerciseDomains() {
   const ids: number[] = [];
   for (const name of names) ids.push((await client.post(base, { name })).body.data.id);
   await client.post(base, { name: names[0] as string }); // name taken
+  await idempotentStore(base, { name: `keyed-${randomUUID().slice(0, 8)}.example.com` });
+  await client.request('DELETE', `${base}/${ids[4]}`, { headers: { 'If-Match': '"9"' } }); // 412
   const first = await client.get(base, { sort_by: 'name' });
   await client.get(first.body.links.next.replace(gateway.url, ''));
   await client.get(base, { page: 2 });
@@ -67,11 +79,19 @@ async function exerciseDomains() {
   await client.delete(`${base}/${ids[0]}`);
 }
 
+async function exerciseEvents() {
+  const first = await client.get('/api/v1/events', { per_page: 10 });
+  await client.get(first.body.links.next.replace(gateway.url, ''));
+  await client.get('/api/v1/events', { type: 'domain.' });
+  await client.get('/api/v1/events', { after: 'not-an-id' }); // 422
+}
+
 describe('DynamoDB actions per function', () => {
   it('equal the route table’s declared actions, for every route and the authorizer', async () => {
     // Act
     await exerciseSpaces();
     await exerciseDomains();
+    await exerciseEvents();
     // Assess
     const recorded = Object.fromEntries(
       Object.keys(grantedActions).map((name) => [name, [...(recorder.actions.get(name) ?? [])].sort()]),
