@@ -8,15 +8,19 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#lib/consistency.ts';
 import { guardItem } from '#lib/data/collection.ts';
 import { storeDomain } from '#lib/data/domains.ts';
+import { listEvents } from '#lib/data/events.ts';
 import {
   counterKey,
   domainNameGuardKey,
+  eventKey,
+  eventSequenceKey,
+  eventTicketKey,
   itemKey,
   nameSortKey,
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
-import { storeSpace } from '#lib/data/spaces.ts';
+import { destroySpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { db } from '#test/support/database.ts';
 
 let owner: string;
@@ -135,5 +139,72 @@ describe('checkConsistency', () => {
   it('reports more items than the quota', async () => {
     // Assess
     expect(await rules({ maxItems: 1 })).toEqual(['quota-exceeded']);
+  });
+});
+
+describe('checkConsistency of the change feed', () => {
+  /** The events of the owner, oldest first (three: two spaces and a domain created). */
+  async function events() {
+    return (await listEvents(db, owner, { after: 0, perPage: 100, types: [] })).events;
+  }
+  const eventAt = async (index: number) => eventKey(owner, Number((await events())[index]?.id));
+
+  it('finds nothing wrong after updates and deletes through the data module', async () => {
+    // Act
+    await updateSpace(db, owner, 1, { color: 4 });
+    await updateSpace(db, owner, 1, { name: 'Alpha Two' });
+    await destroySpace(db, owner, 2);
+    // Assess
+    expect(await rules()).toEqual([]);
+    expect((await events()).map((event) => event.type)).toEqual([
+      'space.created',
+      'space.created',
+      'domain.created',
+      'space.updated',
+      'space.updated',
+      'space.deleted',
+    ]);
+  });
+
+  it('reports an event above the event sequence, and a sequence above the tickets handed out', async () => {
+    // Act
+    await set(eventSequenceKey(owner), 'last', 2);
+    await set(eventTicketKey(owner), 'issued', 1);
+    // Assess
+    expect(await rules()).toEqual(['event-above-sequence', 'sequence-above-tickets']);
+  });
+
+  it('reports a lost event: the item changed without one', async () => {
+    // Act: an update whose event is gone (the item's version moved on, the resource's last event did not).
+    await updateSpace(db, owner, 1, { color: 6 });
+    await remove((await eventAt(3)) as { pk: string; sk: string });
+    // Assess
+    expect(await rules()).toEqual(['item-without-event']);
+  });
+
+  it('reports a change recorded twice or skipped in a resource’s versions', async () => {
+    // Act: two updates, then the first one's event is gone: the versions jump from 1 to 3.
+    await updateSpace(db, owner, 1, { color: 5 });
+    await updateSpace(db, owner, 1, { color: 6 });
+    await remove((await eventAt(3)) as { pk: string; sk: string });
+    // Assess
+    expect(await rules()).toEqual(['version-gap']);
+  });
+
+  it('reports an item changed behind the feed’s back (its state is not its last event’s)', async () => {
+    // Act
+    await set(itemKey(owner, 'space', 1), 'color', 6);
+    // Assess
+    expect(await rules()).toEqual(['item-without-event']);
+  });
+
+  it('reports an item gone without its delete event, and a malformed event', async () => {
+    // Act
+    await remove(itemKey(owner, 'space', 2));
+    await set(counterKey(owner, 'space'), 'total', 1);
+    await remove(spaceNameGuardKey(owner, 'beta'));
+    await set(await eventAt(2), 'type', 'domain.vanished');
+    // Assess
+    expect(await rules()).toEqual(['event-without-item', 'item-without-event', 'malformed-event']);
   });
 });
