@@ -7,13 +7,23 @@ export const tableDefinition = {
   sortKey: 'sk',
   /** Sorts an owner's items by case-folded name; a local index so reads stay strongly consistent. */
   byNameIndex: { indexName: 'byName', sortKey: 'lsi1sk' },
+  /**
+   * Epoch seconds after which DynamoDB deletes an item (TTL): events after 30 days, idempotency records after
+   * 24 hours. Readers ignore an expired item that TTL has not deleted yet (that can take a day or two).
+   */
+  timeToLiveAttribute: 'expiresAt',
+  /** New images of changed items, which EventBridge Pipes filters down to the change feed's events (on AWS). */
+  streamViewType: 'NEW_IMAGE',
 } as const;
 
 export type TableKey = { pk: string; sk: string };
 
-/** CreateTable input for DynamoDB Local and tests; CDK builds the same table from `tableDefinition`. */
+/**
+ * CreateTable input for DynamoDB Local and tests; CDK builds the same table from `tableDefinition`. TTL is not
+ * part of CreateTable: `ensureTable` (infra/local/dynamodb-local.ts) turns it on with `timeToLiveInput`.
+ */
 export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, byNameIndex } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, streamViewType } = tableDefinition;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
@@ -35,5 +45,12 @@ export function createTableInput(tableName: string) {
         Projection: { ProjectionType: 'ALL' as const },
       },
     ],
+    StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
   };
 }
+
+/** UpdateTimeToLive input that turns on the table's TTL attribute. */
+export const timeToLiveInput = (tableName: string) => ({
+  TableName: tableName,
+  TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+});
