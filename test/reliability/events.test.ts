@@ -173,7 +173,8 @@ describe('a poller while writers commit', () => {
     expect([...statuses].every((status) => [200, 201, 404, 422].includes(status))).toBe(true);
     expect(writes.filter((write) => write.status === 422).length).toBeGreaterThan(0);
     const feed = await expectFeedIsHistory(client, writes, polled);
-    expect(feed.length).toBeGreaterThan(40);
+    // The random workload did produce a real history (not a few writes that all failed).
+    expect(feed.length).toBeGreaterThan(20);
   });
 
   it('under injected DynamoDB failures: failed writes (503) leave no event, the others are exactly in the feed', async () => {
