@@ -169,7 +169,8 @@ function eventItems<Result>(db: Db, change: Change<Result>, event: ChangeEvent, 
           eventId: ticket,
           type: event.type,
           createdAt: now.toISOString(),
-          data: eventData(event.kind, event.item),
+          // The resource as the API answers it, as JSON text: kept exactly, field order included.
+          data: JSON.stringify(eventData(event.kind, event.item)),
           // The resource's version after the change: the consistency checker follows each resource's versions.
           version: event.version,
           [timeToLiveAttribute]: expiresAt,
