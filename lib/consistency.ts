@@ -278,7 +278,12 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
     const id = Number(event.sk.slice(EVENT_PREFIX.length));
     const type = String(event.type);
     const kind = kinds.find((candidate) => type.startsWith(`${candidate}.`));
-    const data = event.data as { id?: unknown } | undefined;
+    let data: { id?: unknown } | undefined;
+    try {
+      data = JSON.parse(String(event.data)) as { id?: unknown };
+    } catch {
+      data = undefined;
+    }
     if (event.eventId !== id || !eventTypes.includes(type as never) || !kind || typeof data?.id !== 'number') {
       add('malformed-event', keyOf(event), `event ${id}: ${type}, data id ${String(data?.id)}`);
       continue;
@@ -316,7 +321,11 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
         continue;
       }
       const data = canonical(eventData(kind, item as never));
-      if (last.type === `${kind}.deleted` || last.version !== version || canonical(last.data) !== data) {
+      if (
+        last.type === `${kind}.deleted` ||
+        last.version !== version ||
+        canonical(JSON.parse(String(last.data))) !== data
+      ) {
         add(
           'item-without-event',
           keyOf(item),

@@ -37,6 +37,6 @@ export function busEvent(record: StreamRecord): BusEvent | null {
     id: padId(item.eventId as number),
     type: item.type as FeedEvent['type'],
     created_at: item.createdAt as string,
-    data: item.data,
+    data: JSON.parse(item.data as string),
   };
 }

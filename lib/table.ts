@@ -12,7 +12,7 @@ export const tableDefinition = {
    * 24 hours. Readers ignore an expired item that TTL has not deleted yet (that can take a day or two).
    */
   timeToLiveAttribute: 'expiresAt',
-  /** New images of changed items, which EventBridge Pipes filters down to the change feed's events (on AWS). */
+  /** New images of changed items, which EventBridge Pipes filters down to the change feed's events (AWS only). */
   streamViewType: 'NEW_IMAGE',
 } as const;
 
@@ -20,10 +20,12 @@ export type TableKey = { pk: string; sk: string };
 
 /**
  * CreateTable input for DynamoDB Local and tests; CDK builds the same table from `tableDefinition`. TTL is not
- * part of CreateTable: `ensureTable` (infra/local/dynamodb-local.ts) turns it on with `timeToLiveInput`.
+ * part of CreateTable: `ensureTable` (infra/local/dynamodb-local.ts) turns it on with `timeToLiveInput`. The
+ * stream is AWS's only (it feeds the event bus; nothing reads it locally, and DynamoDB Local slows down as
+ * it keeps every record).
  */
 export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, byNameIndex, streamViewType } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex } = tableDefinition;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
@@ -45,7 +47,6 @@ export function createTableInput(tableName: string) {
         Projection: { ProjectionType: 'ALL' as const },
       },
     ],
-    StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
   };
 }
 

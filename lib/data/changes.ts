@@ -40,13 +40,7 @@ import { tableDefinition } from '#lib/table.ts';
 import type { StoredItem } from './collection.ts';
 import { eventKey, eventSequenceKey, eventTicketKey, idempotencyKey, type Kind } from './keys.ts';
 import { IdempotentReplay, type RecordedOutcome } from './outcome.ts';
-import {
-  type Cancellation,
-  type FailedConditions,
-  type TransactItem,
-  type TransactItems,
-  transactWriteItems,
-} from './transact.ts';
+import { type FailedConditions, type TransactItem, type TransactItems, transactWrite } from './transact.ts';
 import type { VersionMatch } from './version.ts';
 
 export const EVENT_RETENTION_DAYS = 30;
@@ -181,7 +175,8 @@ function eventItems<Result>(db: Db, change: Change<Result>, event: ChangeEvent, 
           eventId: ticket,
           type: event.type,
           createdAt: now.toISOString(),
-          data: eventData(event.kind, event.item),
+          // The resource as the API answers it, as JSON text: kept exactly, field order included.
+          data: JSON.stringify(eventData(event.kind, event.item)),
           // The resource's version after the change: the consistency checker follows each resource's versions.
           version: event.version,
           [timeToLiveAttribute]: expiresAt,
@@ -303,22 +298,21 @@ export async function commitChange<Result>(
     const line = lineOf(db, owner);
     await line.enter(change.ticket);
     let committed = 0;
-    let cancelled: Cancellation | null | undefined;
+    let failed: FailedConditions | null | undefined;
     try {
       // A later ticket of this process committed already: this one can only fail, so it is not sent.
       if (change.ticket > line.committed) {
         const now = new Date();
         const extra = eventItems(db, change, event, now);
         if (idempotency) extra.push(recordItem(db, owner, idempotency, result, now));
-        cancelled = await transactWriteItems(db, [...items, ...extra]);
-        if (!cancelled) committed = change.ticket;
+        failed = await transactWrite(db, [...items, ...extra]);
+        if (!failed) committed = change.ticket;
       }
     } finally {
       leaveLine(db, owner, line, committed);
     }
-    if (cancelled === null) return null;
-    if (cancelled) {
-      const { failed } = cancelled;
+    if (failed === null) return null;
+    if (failed) {
       const [sequenceAt, recordAt] = [items.length, items.length + 2];
       if (idempotency && failed[recordAt]) {
         const record = live(await readItem(db, idempotencyKey(owner, idempotency.key)));

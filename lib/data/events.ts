@@ -18,13 +18,14 @@ export type EventQuery = {
 /** A page of events, and where the next page starts: after `last`, the last event read (matching or not). */
 export type EventPage = { events: FeedEvent[]; last: number; more: boolean };
 
-type EventRow = { eventId: number; type: EventType; createdAt: string; data: unknown };
+/** An event item: `data` is the resource's JSON (`changes.ts`). */
+export type EventRow = { eventId: number; type: EventType; createdAt: string; data: string };
 
 export const presentEvent = (row: EventRow): FeedEvent => ({
   id: padId(row.eventId),
   type: row.type,
   created_at: row.createdAt,
-  data: row.data,
+  data: JSON.parse(row.data),
 });
 
 /** `begins_with` on the type for each requirement (any of its prefixes), all requirements together. */

@@ -45,7 +45,7 @@ const eventItem = {
   eventId: 42,
   type: 'domain.updated',
   createdAt: at,
-  data: domain,
+  data: JSON.stringify(domain),
   version: 3,
   expiresAt: 1_900_000_000,
 };
