@@ -11,7 +11,7 @@ export const tableDefinition = {
    * Epoch seconds after which DynamoDB deletes an item (TTL): events after 30 days, idempotency records after
    * 24 hours. Readers ignore an expired item that TTL has not deleted yet (that can take a day or two).
    */
-  timeToLiveAttribute: 'expiresAt',
+  timeToLiveAttribute: 'ttl',
   /** New images of changed items, which EventBridge Pipes filters down to the change feed's events (AWS only). */
   streamViewType: 'NEW_IMAGE',
 } as const;

@@ -218,8 +218,8 @@ function recordItem<Result>(db: Db, owner: string, request: IdempotentRequest<Re
         [timeToLiveAttribute]: seconds + IDEMPOTENCY_RETENTION_HOURS * 3600,
       },
       // An expired record that TTL has not deleted yet no longer holds the key.
-      ConditionExpression: 'attribute_not_exists(pk) OR #expiresAt < :now',
-      ExpressionAttributeNames: { '#expiresAt': timeToLiveAttribute },
+      ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now',
+      ExpressionAttributeNames: { '#ttl': timeToLiveAttribute },
       ExpressionAttributeValues: { ':now': seconds },
     },
   } satisfies TransactItem;

@@ -634,7 +634,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it('keeps the TTL attribute and streams new images of the table', () => {
       s.template.hasResourceProperties('AWS::DynamoDB::Table', {
-        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
         StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       });
     });

@@ -24,6 +24,10 @@ const domain = {
   id: 4,
   name: 'xn--bcher-kva.de',
   unicode_name: 'bücher.de',
+  status: 'active',
+  verification: { type: 'TXT', name: '_ds-challenge.xn--bcher-kva.de', value: 'k3Yp0q9d6Zb1m8Xc2Vt7Ln4Rw5Hs0Ja1' },
+  verified_at: at,
+  last_checked_at: at,
   index_page: 'https://www.example.org/',
   not_found_page: null,
   created_at: at,
@@ -47,7 +51,7 @@ const eventItem = {
   createdAt: at,
   data: JSON.stringify(domain),
   version: 3,
-  expiresAt: 1_900_000_000,
+  ttl: 1_900_000_000,
 };
 
 describe('the change feed publisher', () => {
