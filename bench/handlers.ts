@@ -10,6 +10,7 @@ import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { matchRoute } from '#lib/routes.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,
@@ -28,23 +29,28 @@ export const OVERHEAD_BUDGET_MS = 1;
 export const designTargets: Record<string, { calls: number; rounds: number; reason: string }> = {
   'show-space': { calls: 1, rounds: 1, reason: 'GetItem by key (owner partition + id), strongly consistent.' },
   'show-domain': { calls: 1, rounds: 1, reason: 'GetItem by key (owner partition + id), strongly consistent.' },
-  'update-space': {
+  'show-space (If-None-Match, 304)': {
     calls: 1,
     rounds: 1,
-    reason:
-      'One conditional UpdateItem returning ALL_NEW; a missing item comes back from the failed condition, so nothing is read first.',
+    reason: 'The same GetItem: the ETag is the item’s version, compared in the handler.',
   },
-  'update-space (rename)': {
-    calls: 2,
+  'update-space': {
+    calls: 3,
     rounds: 2,
     reason:
-      'The conditional UpdateItem (same folded name?) fails and returns the old item (ReturnValuesOnConditionCheckFailure), which names the guard to release; TransactWriteItems then updates the item, deletes the old name guard and puts the new one atomically.',
+      'GetItem of the item (its event carries the whole resource after the change, and a transaction returns nothing) in parallel with UpdateItem taking the change’s event ticket; TransactWriteItems then puts the item on the condition that its version is the one read, puts the event and moves the event sequence.',
+  },
+  'update-space (rename)': {
+    calls: 3,
+    rounds: 2,
+    reason:
+      'As an update; the transaction also deletes the old name guard and puts the new one. (Before: a failed conditional UpdateItem returned the old item, then the transaction.)',
   },
   'update-domain': {
-    calls: 1,
-    rounds: 1,
+    calls: 3,
+    rounds: 2,
     reason:
-      'One conditional UpdateItem; the "page must not point at the domain itself" check is part of the condition, since only DynamoDB knows the stored name.',
+      'As update-space; the "page must not point at the domain itself" check uses the name read (names never change).',
   },
   'list-spaces': {
     calls: 2,
@@ -58,28 +64,40 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     reason: 'Query for one page in parallel with GetItem of the owner counter: one round trip of latency.',
   },
   'store-space': {
-    calls: 2,
+    calls: 3,
     rounds: 2,
     reason:
-      'UpdateItem ADD on the owner sequence allocates the id (it is part of the key, and a transaction cannot return values); TransactWriteItems then puts the item and its name guard and bumps the counter under the quota condition, all or nothing.',
+      'UpdateItem ADD on the owner sequence allocates the id (it is part of the key, and a transaction cannot return values) in parallel with UpdateItem ADD taking the event ticket (the event id); TransactWriteItems then puts the item, its name guard and its event, bumps the counter under the quota condition and moves the event sequence, all or nothing.',
+  },
+  'store-space (Idempotency-Key)': {
+    calls: 4,
+    rounds: 2,
+    reason:
+      'As store-space, with GetItem of the key’s record in the same first round trip; the transaction also puts the record (the answer, recorded with the write).',
   },
   'store-domain': {
-    calls: 2,
+    calls: 3,
     rounds: 2,
     reason:
-      "UpdateItem on the sequence for the id, then TransactWriteItems: item + the owner's name guard + ConditionCheck that no active domain holds the global name guard + counter under quota.",
+      "UpdateItem for the id and UpdateItem for the event ticket in parallel, then TransactWriteItems: item + the owner's name guard + ConditionCheck that no active domain holds the global name guard + event + counter under quota + event sequence.",
   },
   'destroy-space': {
-    calls: 2,
+    calls: 3,
     rounds: 2,
     reason:
-      "GetItem reads the name (the guard's key depends on it); TransactWriteItems deletes the item (if the name is unchanged) and its guard and decrements the counter.",
+      "GetItem reads the item (the guard's key depends on its name, the event carries its last state) in parallel with the event ticket; TransactWriteItems deletes the item (if its version is unchanged) and its guard, puts the event, decrements the counter and moves the event sequence.",
   },
   'destroy-domain': {
+    calls: 3,
+    rounds: 2,
+    reason:
+      'GetItem of the item (name, status, last state) and the event ticket in parallel, then TransactWriteItems: item (version unchanged) + the name guards its status holds + event + counter + event sequence.',
+  },
+  'list-events': {
     calls: 2,
     rounds: 2,
     reason:
-      'GetItem for the name and status, then TransactWriteItems: item (status unchanged) + the name guards that status holds + counter.',
+      'GetItem of the event sequence first (every event up to it has committed or never will), then one Query of the events after `after` up to it.',
   },
   authorizer: {
     calls: 1,
@@ -115,6 +133,8 @@ export type OperationResult = {
   sdkClientP50: Spread;
   overheadShareP50: number;
   calls: { commands: string[]; count: number; min: number; max: number; roundTrips: number };
+  /** Capacity units per invocation (median), as DynamoDB (Local) reports them: transactions cost two per item. */
+  capacity: { write: number; read: number };
   target: { calls: number; rounds: number; reason: string };
 };
 
@@ -126,9 +146,19 @@ export type HandlerSection = {
   operations: OperationResult[];
 };
 
-type Sample = { total: number; sdk: number; http: number; commands: string; rounds: number };
+type Sample = {
+  total: number;
+  sdk: number;
+  http: number;
+  commands: string;
+  rounds: number;
+  write: number;
+  read: number;
+};
 
 const invocations = Number(process.env.BENCH_INVOCATIONS ?? (quick ? 200 : 2_000));
+/** The operations of the change feed issue (idempotency keys, conditional requests, the feed) exist. */
+const changeFeed = matchRoute('GET', '/api/v1/events') !== undefined;
 const warmup = quick ? 20 : 200;
 /** The measured invocations are also cut into this many consecutive blocks, to show how stable a figure is. */
 const blocks = 4;
@@ -148,7 +178,7 @@ function spread(samples: Sample[], pick: (sample: Sample) => number, p: number):
 async function main() {
   const config = loadConfig(process.env);
   const db = createDb(config);
-  const recorder = new DynamoRecorder();
+  const recorder = new DynamoRecorder({ capacity: true });
   const detach = recorder.attach(db.client.middlewareStack as never);
 
   const samples = new Map<string, Sample[]>();
@@ -175,6 +205,7 @@ async function main() {
     invoke: (index: number) => Promise<Result>,
     check: (result: Result) => boolean,
   ): Promise<Result[]> {
+    progress(`handlers: ${name}`);
     const kept: Sample[] = [];
     const results: Result[] = [];
     for (let index = 0; index < count; index++) {
@@ -185,12 +216,15 @@ async function main() {
       if (!check(result)) throw new Error(`${name}: unexpected result ${JSON.stringify(result).slice(0, 300)}`);
       results.push(result);
       if (index < warmup) continue;
+      const { write, read } = recorder.capacity();
       kept.push({
         total,
         sdk: recorder.sdkMs,
         http: recorder.httpMs,
         commands: recorder.commands().join(' + '),
         rounds: recorder.rounds,
+        write,
+        read,
       });
     }
     samples.set(name, kept);
@@ -224,12 +258,42 @@ async function main() {
       );
       const ids = stored.map(idOf);
       const idAt = (i: number) => ids[i % ids.length] as number;
+      if (collection === 'spaces' && changeFeed) {
+        await measure(
+          'store-space (Idempotency-Key)',
+          count,
+          (i) =>
+            call(
+              'spaces/store',
+              apiEvent({
+                method: 'POST',
+                url: base,
+                owner,
+                form: { name: `Keyed ${tag} ${i}` },
+                headers: { 'Idempotency-Key': `${tag}-${i}` },
+              }),
+            ),
+          status(201),
+        );
+      }
       await measure(
         `show-${single}`,
         count,
         (i) => call(`${collection}/show`, apiEvent({ method: 'GET', url: `${base}/${idAt(i)}`, owner })),
         status(200),
       );
+      if (collection === 'spaces' && changeFeed) {
+        await measure(
+          'show-space (If-None-Match, 304)',
+          count,
+          (i) =>
+            call(
+              'spaces/show',
+              apiEvent({ method: 'GET', url: `${base}/${idAt(i)}`, owner, headers: { 'If-None-Match': '"1"' } }),
+            ),
+          status(304),
+        );
+      }
       const updateForm = (i: number): Record<string, string> =>
         collection === 'spaces'
           ? { color: String(((i + 1) % 6) + 1) }
@@ -269,6 +333,14 @@ async function main() {
         status(200),
       );
     }
+    if (changeFeed) {
+      await measure(
+        'list-events',
+        count,
+        () => call('events/list', apiEvent({ method: 'GET', url: '/api/v1/events?per_page=10', owner })),
+        status(200),
+      );
+    }
     const allowed = (result: APIGatewayAuthorizerResult) =>
       result.principalId === owner && result.policyDocument.Statement[0]?.Effect === 'Allow';
     await measure('authorizer', count, () => authorize(authorizerEvent(key), lambdaContext(authorizerName)), allowed);
@@ -301,6 +373,10 @@ async function main() {
         min: Math.min(...counts),
         max: Math.max(...counts),
         roundTrips: median(all.map((sample) => sample.rounds)),
+      },
+      capacity: {
+        write: median(all.map((sample) => sample.write)),
+        read: median(all.map((sample) => sample.read)),
       },
       target: designTargets[name] ?? { calls: Number.NaN, rounds: Number.NaN, reason: 'no target' },
     };

@@ -13,6 +13,18 @@ export type LambdaSettings = {
   source: string;
 };
 
+/**
+ * The handlers section measured on the code before the change feed (commit `commit`), with the same harness:
+ * the "before" of the capacity and latency comparison (`bench/baselines/before-change-feed.json`).
+ */
+export type Baseline = {
+  commit: string;
+  measuredAt: string;
+  quick: boolean;
+  how: string;
+  operations: { name: string; capacity: { write: number; read: number }; totalP50: number; totalP99: number }[];
+};
+
 export type Results = {
   generatedAt: string;
   /** When each section's figures were measured (a partial run keeps the others' previous figures). */
@@ -26,6 +38,8 @@ export type Results = {
   scale?: ScaleSection;
   endToEnd?: EndToEndSection;
   memory?: MemorySection;
+  /** Read from the committed baseline file when it exists; not part of latest.json's measurements. */
+  baseline?: Baseline;
 };
 
 export type Chart = { file: string; svg: string };
@@ -411,6 +425,38 @@ function roundTripSection(handlers: HandlerSection): string {
   ].join('\n');
 }
 
+function costSection(handlers: HandlerSection, baseline: Baseline | undefined): string {
+  const before = new Map((baseline?.operations ?? []).map((op) => [op.name, op]));
+  const arrow = (a: number | undefined, b: number, digits = 0) =>
+    a === undefined ? `— → ${ms(b, digits)}` : `${ms(a, digits)} → ${ms(b, digits)}`;
+  const rows = handlers.operations
+    .filter((op) => op.name !== 'authorizer')
+    .map((op) => {
+      const old = before.get(op.name);
+      const added = old ? ms(op.totalP50.value - old.totalP50, 1) : 'new';
+      return [
+        op.name,
+        arrow(old?.capacity.write, op.capacity.write),
+        arrow(old?.capacity.read, op.capacity.read),
+        arrow(old?.totalP50, op.totalP50.value, 1),
+        arrow(old?.totalP99, op.totalP99.value, 1),
+        added,
+      ];
+    });
+  const source = baseline
+    ? `**Before** is commit \`${baseline.commit}\` (before the change feed, idempotency keys and versions), measured ${baseline.measuredAt.slice(0, 16).replace('T', ' ')} UTC with this very harness${baseline.quick ? ' (quick run)' : ''}: ${baseline.how}`
+    : 'No baseline file (`bench/baselines/before-change-feed.json`): only the figures after.';
+  return [
+    '## 2a. Capacity units and latency per operation, before and after the change feed',
+    '',
+    `Capacity units per invocation (median) by DynamoDB's on-demand pricing rules, counted from each call's request and answer by the recorder (\`infra/local/dynamodb-recorder.ts\`): a strongly consistent read 1 unit per 4 KB, a write 1 per KB, **a transaction 2 per item per KB**; DynamoDB Local's own ConsumedCapacity is not used (it reports 2 for any transaction of small items). Every item here is under 1 KB. Latency is the handler's total p50/p99 of section 2, in ms; both runs on this machine against DynamoDB Local, so the added latency is about one more DynamoDB round trip where the design adds one, and noise otherwise. ${source}`,
+    '',
+    table(['Operation', 'Write units', 'Read units', 'Total p50 ms', 'Total p99 ms', 'Added p50 ms'], rows),
+    '',
+    'Where the units go: every change now writes its event (2 units in the transaction) and moves the event sequence (2), and takes its ticket (1, an UpdateItem in the first round trip); a store with an `Idempotency-Key` also reads the key (1 read unit) and writes its record (2). An update was one conditional UpdateItem (1 unit, 1 round trip) and is now a read of the item in parallel with the ticket, then a transaction of the item, the event and the sequence (7 units, 2 round trips): the event carries the whole resource after the change, which a transaction cannot return. Shows, lists and the authorizer are unchanged; `If-None-Match` costs nothing more (the same GetItem).',
+  ].join('\n');
+}
+
 function scaleSectionText(scale: ScaleSection, chart: string): string {
   const operations = [...new Set(scale.measures.map((m) => m.operation))];
   const rows = operations.flatMap((operation) =>
@@ -542,7 +588,10 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
     '',
   ];
   if (results.bundles) sections.push(bundleSection(results.bundles, charts.bundles), '');
-  if (results.handlers) sections.push(handlerSection(results.handlers), '', roundTripSection(results.handlers), '');
+  if (results.handlers) {
+    sections.push(handlerSection(results.handlers), '', costSection(results.handlers, results.baseline), '');
+    sections.push(roundTripSection(results.handlers), '');
+  }
   if (results.scale) sections.push(scaleSectionText(results.scale, charts.scale), '');
   if (results.endToEnd) sections.push(endToEndSection(results.endToEnd), '');
   if (results.memory) sections.push(memorySection(results.memory, results.lambda), '');

@@ -11,7 +11,7 @@ import { DeleteTableCommand, ResourceNotFoundException } from '@aws-sdk/client-d
 import { projectRoot } from '#infra/bundling.ts';
 import { ensureTable, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { benchBundles, writeBundles } from './bundles.ts';
-import { bundleChart, type LambdaSettings, type Results, renderReport, scaleChart } from './report.ts';
+import { type Baseline, bundleChart, type LambdaSettings, type Results, renderReport, scaleChart } from './report.ts';
 import { benchDataDir, machine, progress, quick, runSection } from './support.ts';
 
 const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory'] as const;
@@ -124,6 +124,9 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   mkdirSync(docsDir, { recursive: true });
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  // The "before" of the capacity comparison: committed, measured once on the code before the change feed.
+  const baselineFile = join(projectRoot, 'bench', 'baselines', 'before-change-feed.json');
+  if (existsSync(baselineFile)) results.baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as Baseline;
   const charts = { scale: 'performance-scale.svg', bundles: 'performance-bundles.svg' };
   if (results.scale) writeFileSync(join(docsDir, charts.scale), scaleChart(results.scale));
   if (results.bundles) writeFileSync(join(docsDir, charts.bundles), bundleChart(results.bundles));

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { authorizerHandler, routes } from '#lib/routes.ts';
+import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
 import { esbuildOptions, functionEntry, projectRoot } from './bundling.ts';
 
 /** Budgets from the performance issue. 1 KB = 1,000 bytes, the stricter reading. */
@@ -14,10 +14,11 @@ export const INIT_BUDGET_RATIO = 0.8;
 
 export type BundleTarget = { name: string; handler: string };
 
-/** Every deployed function: one per route, plus the authorizer. */
+/** Every deployed function: one per route, plus the authorizer and the change feed's publisher. */
 export const bundleTargets: readonly BundleTarget[] = [
   ...routes.map((route) => ({ name: route.name, handler: route.handler })),
   { name: 'authorizer', handler: authorizerHandler },
+  { name: 'publish-events', handler: eventPublisherHandler },
 ];
 
 export type Bundle = BundleTarget & { code: Uint8Array; map: Uint8Array | undefined; metafile: Metafile };

@@ -6,9 +6,10 @@ import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-li
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
-import { authorizerActions, authorizerHandler, type Route, routes } from '#lib/routes.ts';
+import { authorizerActions, authorizerHandler, eventPublisherHandler, feed, type Route, routes } from '#lib/routes.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
+import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
 import { ApiFirewall } from './constructs/waf.ts';
@@ -64,13 +65,19 @@ export class ServiceStack extends Stack {
 
     const routeFunctions = routes.map((route) => {
       const description = `${route.methods.join(', ')} ${route.path}`;
-      const fn = newFunction(route.name, route.handler, description).useTable(table, route.actions);
+      // Only the collections' lists query the by-name index; the feed queries the table.
+      const fn = newFunction(route.name, route.handler, description).useTable(table, route.actions, {
+        index: route.collection !== feed,
+      });
       for (const setting of route.settings ?? []) {
         const value = settings[setting];
         if (value !== undefined) fn.addEnvironment(setting, value);
       }
       return { route, fn };
     });
+
+    // The change feed's enrichment: no table access, no setting (the pipe reads the stream).
+    const publisher = newFunction('publish-events', eventPublisherHandler, 'Change feed: stream records to bus events');
 
     this.api = new Api(this, 'api', { config, authorizer, routes: routeFunctions });
     const stage = this.api.restApi.deploymentStage;
@@ -85,8 +92,14 @@ export class ServiceStack extends Stack {
       refusals: { function: authorizerHandler, message: AUTHORIZATION_REFUSED },
     });
 
+    const events = new EventFeed(this, 'events', { config, table, publisher, alarms: monitoring.topic });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the key tool: --table' });
+    new CfnOutput(this, 'EventBusName', {
+      value: events.bus.eventBusName,
+      description: 'The change feed on EventBridge: route from it with rules on detail.type',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to get alarms' });
   }
 }

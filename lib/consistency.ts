@@ -10,16 +10,23 @@
  * - every guard points to a live item that still holds that name (a global one, to an active domain);
  * - the per-owner counters equal the number of items, and are never negative (nor above a given quota);
  * - no id is above its sequence, so a future id can never collide with a stored one;
- * - each item's keys agree with its attributes (sort key, by-name index key, folded name; a domain's status).
+ * - each item's keys agree with its attributes (sort key, by-name index key, folded name; a domain's status);
+ * - the change feed: no event above the event sequence and no sequence above the tickets handed out; each
+ *   event well formed; each resource's events one version apart; each live item's last event (if it changed
+ *   within the retention) of its current version and state, and no live event for a resource that is gone.
  *
  * A global domain guard is not in the owner's partition, so a guard left behind by a lost delete is only found
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { EVENT_RETENTION_DAYS, eventData, eventTypes } from '#lib/data/changes.ts';
 import {
   collectionPrefix,
   counterKey,
   domainNameGuardKey,
+  EVENT_PREFIX,
+  eventSequenceKey,
+  eventTicketKey,
   foldName,
   itemKey,
   type Kind,
@@ -44,7 +51,13 @@ export type ViolationRule =
   | 'count-mismatch'
   | 'quota-exceeded'
   | 'id-above-sequence'
-  | 'malformed-item';
+  | 'malformed-item'
+  | 'event-above-sequence'
+  | 'sequence-above-tickets'
+  | 'malformed-event'
+  | 'version-gap'
+  | 'item-without-event'
+  | 'event-without-item';
 
 export type Violation = { rule: ViolationRule; key: string; detail: string };
 
@@ -237,7 +250,97 @@ export async function checkConsistency(db: Db, owner: string, options: CheckOpti
     }
   }
 
+  checkEvents(owner, rows, bySortKey, add);
   return { owner, items: perKind((kind) => items[kind].length), violations };
+}
+
+type Add = (rule: ViolationRule, key: string, detail: string) => void;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** JSON with object keys sorted: DynamoDB keeps a map's entries in no particular order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, entry) =>
+    entry && typeof entry === 'object' && !Array.isArray(entry)
+      ? Object.fromEntries(Object.entries(entry).sort(([a], [b]) => a.localeCompare(b)))
+      : entry,
+  );
+
+/** The change feed against the items: see the rules at the top. */
+function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, add: Add) {
+  const sequence = (bySortKey.get(eventSequenceKey(owner).sk)?.last as number | undefined) ?? 0;
+  const tickets = (bySortKey.get(eventTicketKey(owner).sk)?.issued as number | undefined) ?? 0;
+  if (sequence > tickets) add('sequence-above-tickets', keyOf(eventSequenceKey(owner)), `${sequence} > ${tickets}`);
+
+  // Each resource's events, in id order (the partition's sort order).
+  const history = new Map<string, Row[]>();
+  for (const event of rows.filter((row) => row.sk.startsWith(EVENT_PREFIX))) {
+    const id = Number(event.sk.slice(EVENT_PREFIX.length));
+    const type = String(event.type);
+    const kind = kinds.find((candidate) => type.startsWith(`${candidate}.`));
+    let data: { id?: unknown } | undefined;
+    try {
+      data = JSON.parse(String(event.data)) as { id?: unknown };
+    } catch {
+      data = undefined;
+    }
+    if (event.eventId !== id || !eventTypes.includes(type as never) || !kind || typeof data?.id !== 'number') {
+      add('malformed-event', keyOf(event), `event ${id}: ${type}, data id ${String(data?.id)}`);
+      continue;
+    }
+    if (id > sequence) add('event-above-sequence', keyOf(event), `event ${id} above the sequence ${sequence}`);
+    const resource = `${kind}#${data.id}`;
+    history.set(resource, [...(history.get(resource) ?? []), event]);
+  }
+
+  for (const [resource, events] of history) {
+    events.forEach((event, index) => {
+      const previous = events[index - 1];
+      const version = event.version as number;
+      const expected = previous
+        ? (previous.version as number) + 1
+        : event.type === `${resource.split('#')[0]}.created`
+          ? 1
+          : version;
+      if (version !== expected) {
+        add('version-gap', keyOf(event), `${resource}: version ${version} after ${String(previous?.version)}`);
+      }
+    });
+  }
+
+  // Each live item against its last event; each resource whose last event is not a delete against its item.
+  const retention = Date.now() - EVENT_RETENTION_DAYS * DAY_MS;
+  for (const kind of kinds) {
+    for (const item of rows.filter((row) => kindOf(row) === kind)) {
+      const version = (item.version as number | undefined) ?? 0;
+      const last = history.get(`${kind}#${String(item.id)}`)?.at(-1);
+      if (!last) {
+        if (version > 0 && Date.parse(String(item.updatedAt)) > retention) {
+          add('item-without-event', keyOf(item), `${kind} ${String(item.id)} version ${version} has no event`);
+        }
+        continue;
+      }
+      const data = canonical(eventData(kind, item as never));
+      if (
+        last.type === `${kind}.deleted` ||
+        last.version !== version ||
+        canonical(JSON.parse(String(last.data))) !== data
+      ) {
+        add(
+          'item-without-event',
+          keyOf(item),
+          `${kind} ${String(item.id)} version ${version}: last event ${String(last.eventId)} is ${String(last.type)} of version ${String(last.version)}`,
+        );
+      }
+    }
+  }
+  for (const [resource, events] of history) {
+    const last = events.at(-1) as Row;
+    const [kind, id] = resource.split('#') as [Kind, string];
+    if (last.type !== `${kind}.deleted` && !bySortKey.has(itemKey(owner, kind, Number(id)).sk)) {
+      add('event-without-item', keyOf(last), `${resource}: last event is ${String(last.type)}, but it is gone`);
+    }
+  }
 }
 
 /** One line per violation, for an assertion message or a script's output. */

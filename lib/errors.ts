@@ -108,6 +108,13 @@ export class QuotaExceededError extends ValidationError {
   }
 }
 
+/** The owner already used this idempotency key for another request (method, path or body). */
+export class IdempotencyKeyReusedError extends ValidationError {
+  constructor() {
+    super({ 'Idempotency-Key': ['This Idempotency-Key was already used for another request.'] });
+  }
+}
+
 export class UnauthenticatedError extends HttpError {
   constructor() {
     super(...kindArgs('unauthenticated'));

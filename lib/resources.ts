@@ -3,7 +3,8 @@
  * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
  * imported here, so the handlers' bundles carry no schema code.
  */
-import { type DomainItem, statusOf } from '#lib/data/domains.ts';
+import { statusOf } from '#lib/data/domain-status.ts';
+import type { DomainItem } from '#lib/data/domains.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
 import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, Space } from '#lib/schemas/responses.ts';

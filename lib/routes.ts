@@ -39,6 +39,14 @@ export const scopes: readonly Scope[] = /* @__PURE__ */ collectionNames.flatMap(
   `${collection}:write` as const,
 ]);
 
+/** The change feed (`/events`) spans every collection: it is not one of them. */
+export const feed = 'events';
+export type Feed = typeof feed;
+
+/** A route's scope: one collection's, or `*:read`, any read scope (the feed, which shows what those allow). */
+export type RouteScope = Scope | '*:read';
+export const anyRead = '*:read';
+
 export const accessOf = (action: Action): Access => (action === 'list' || action === 'show' ? 'read' : 'write');
 export const scopeOf = (collection: Collection, action: Action): Scope => `${collection}:${accessOf(action)}`;
 
@@ -54,10 +62,10 @@ export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER';
 export type Route = {
   /** Logical name, used for the Lambda's id and name: `<action>-<collection>` for lists, else `<action>-<kind>`. */
   name: string;
-  collection: Collection;
+  collection: Collection | Feed;
   action: Action;
   /** The scope a key needs to call this route. */
-  scope: Scope;
+  scope: RouteScope;
   methods: readonly HttpMethod[];
   path: string;
   /** The function's source file under `functions/`, without extension; each exports `handler`. */
@@ -81,31 +89,41 @@ function spec(collection: Collection, action: Action): RouteSpec {
       // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
       return { methods: ['GET'], item: false, actions: ['Query', 'GetItem'], settings: ['CURSOR_SECRET'] };
     case 'store':
-      // UpdateItem allocates the id; the transaction Puts the item and its name guard and Updates the counter.
-      // A domain's transaction also checks that no active domain holds the name (ConditionCheck).
+      // UpdateItem allocates the id and takes the event ticket, GetItem reads an Idempotency-Key's record; the
+      // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the
+      // event sequence. A domain's transaction also checks that no active domain holds the name (ConditionCheck).
       return {
         methods: ['POST'],
         item: false,
-        actions: collection === 'domains' ? ['UpdateItem', 'PutItem', 'ConditionCheckItem'] : ['UpdateItem', 'PutItem'],
+        actions:
+          collection === 'domains'
+            ? ['UpdateItem', 'GetItem', 'PutItem', 'ConditionCheckItem']
+            : ['UpdateItem', 'GetItem', 'PutItem'],
         settings: ['MAX_ITEMS_PER_OWNER'],
       };
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
     case 'update':
-      // A conditional UpdateItem (GetItem when nothing changes); renaming a space moves its name guard in a
-      // transaction (Update the item, Delete the old guard, Put the new one). Domain names never change.
+      // GetItem reads the item while UpdateItem takes the event ticket; the transaction Puts the item (if its
+      // version is the one read) and its event and Updates the event sequence; renaming a space also moves its
+      // name guard (Delete the old one, Put the new one). Domain names never change.
       return {
         methods: ['PUT', 'PATCH'],
         item: true,
         actions:
-          collection === 'spaces' ? ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'] : ['GetItem', 'UpdateItem'],
+          collection === 'spaces'
+            ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']
+            : ['GetItem', 'PutItem', 'UpdateItem'],
       };
     case 'destroy':
-      // GetItem reads the name; the transaction Deletes the item and its guards and Updates the counter.
-      return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'UpdateItem'] };
+      // GetItem reads the item while UpdateItem takes the event ticket; the transaction Deletes the item and
+      // its guards, Puts the event and Updates the counter and the event sequence.
+      return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'] };
     case 'verify':
-      // GetItem reads the domain; the transaction Puts the global name guard and Updates the item, or an
-      // UpdateItem records a check that found no match. DNS_RESOLVER stays unset on AWS (Lambda's resolver).
+      // GetItem reads the domain (and an Idempotency-Key's record) while UpdateItem takes the event ticket; the
+      // transaction Puts the global name guard, the item and its event (and the record) and Updates the event
+      // sequence; a check that found no match is the same change without the guard. DNS_RESOLVER stays unset
+      // on AWS (Lambda's resolver).
       return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
   }
 }
@@ -127,16 +145,43 @@ function route(collection: Collection, action: Action): Route {
 
 const isItemAction = (action: Action) => !(resourceActions as readonly Action[]).includes(action);
 
-/** Every route: each resource action on each collection, then the collection's own item actions. */
-export const routes: readonly Route[] = /* @__PURE__ */ collectionNames.flatMap((collection) =>
-  [...resourceActions, ...itemActions[collection]].map((action) => route(collection, action)),
-);
+/**
+ * The change feed: every collection's events, oldest first. Any read scope lets a key call it; the handler shows
+ * only the events of the collections the key may read. GetItem reads the event sequence, Query the events.
+ */
+const eventsRoute: Route = {
+  name: 'list-events',
+  collection: feed,
+  action: 'list',
+  scope: anyRead,
+  methods: ['GET'],
+  path: `${apiBasePath}/${feed}`,
+  handler: `${feed}/list`,
+  actions: ['GetItem', 'Query'],
+};
+
+/** Every route: each resource action on each collection, then the collection's own item actions; then the feed. */
+export const routes: readonly Route[] = /* @__PURE__ */ [
+  ...collectionNames.flatMap((collection) =>
+    [...resourceActions, ...itemActions[collection]].map((action) => route(collection, action)),
+  ),
+  eventsRoute,
+];
+
+const allows = (granted: readonly Scope[], scope: RouteScope) =>
+  scope === anyRead ? granted.some((entry) => entry.endsWith(':read')) : granted.includes(scope);
 
 /** The routes a key with these scopes may call. */
-export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((r) => granted.includes(r.scope));
+export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((r) => allows(granted, r.scope));
 
 /** The authorizer is not a route, but it is bundled and deployed the same way. */
 export const authorizerHandler = 'authorizer';
+
+/**
+ * The change feed's EventBridge Pipes enrichment (on AWS): not a route, and it has no table access (the pipe
+ * reads the stream).
+ */
+export const eventPublisherHandler = `${feed}/publish`;
 
 /** The authorizer looks the key up (GetItem) and records its last use (a conditional UpdateItem). */
 export const authorizerActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];

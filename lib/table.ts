@@ -7,11 +7,23 @@ export const tableDefinition = {
   sortKey: 'sk',
   /** Sorts an owner's items by case-folded name; a local index so reads stay strongly consistent. */
   byNameIndex: { indexName: 'byName', sortKey: 'lsi1sk' },
+  /**
+   * Epoch seconds after which DynamoDB deletes an item (TTL): events after 30 days, idempotency records after
+   * 24 hours. Readers ignore an expired item that TTL has not deleted yet (that can take a day or two).
+   */
+  timeToLiveAttribute: 'ttl',
+  /** New images of changed items, which EventBridge Pipes filters down to the change feed's events (AWS only). */
+  streamViewType: 'NEW_IMAGE',
 } as const;
 
 export type TableKey = { pk: string; sk: string };
 
-/** CreateTable input for DynamoDB Local and tests; CDK builds the same table from `tableDefinition`. */
+/**
+ * CreateTable input for DynamoDB Local and tests; CDK builds the same table from `tableDefinition`. TTL is not
+ * part of CreateTable: `ensureTable` (infra/local/dynamodb-local.ts) turns it on with `timeToLiveInput`. The
+ * stream is AWS's only (it feeds the event bus; nothing reads it locally, and DynamoDB Local slows down as
+ * it keeps every record).
+ */
 export function createTableInput(tableName: string) {
   const { partitionKey, sortKey, byNameIndex } = tableDefinition;
   return {
@@ -37,3 +49,9 @@ export function createTableInput(tableName: string) {
     ],
   };
 }
+
+/** UpdateTimeToLive input that turns on the table's TTL attribute. */
+export const timeToLiveInput = (tableName: string) => ({
+  TableName: tableName,
+  TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+});

@@ -1,10 +1,14 @@
 import { atColdStart, type Config } from '#lib/config.ts';
 import { showDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { httpHandler, ok } from '#lib/http/handler.ts';
+import { representation } from '#lib/http/conditional.ts';
+import { httpHandler } from '#lib/http/handler.ts';
 import { presentDomain } from '#lib/resources.ts';
 
 export const create = (config: Config, db = createDb(config)) =>
-  httpHandler(async (request) => ok({ data: presentDomain(await showDomain(db, request.owner, request.id())) }));
+  httpHandler(async (request) => {
+    const item = await showDomain(db, request.owner, request.id());
+    return representation(request, item, () => ({ data: presentDomain(item) }));
+  });
 
 export const handler = atColdStart(create);

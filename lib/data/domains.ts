@@ -4,14 +4,15 @@
  * with its token, `lib/verification.ts`) makes it `active` atomically with taking the name's global guard,
  * which at most one domain holds. Domains stored before verification existed have no `status`: they are
  * active and hold the global guard only; nothing migrates them, every function here reads them as they are.
+ * Every write is a change (`changes.ts`): versioned, with its event, idempotent with a key.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TxtLookup } from '#lib/dns/txt.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import { NameTakenError, NotFoundError, ServiceUnavailableError } from '#lib/errors.ts';
+import { NameTakenError } from '#lib/errors.ts';
 import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
 import { holdsToken, newVerificationToken, VerificationMismatchError, verificationName } from '#lib/verification.ts';
+import { replayIfRecorded, type WriteOptions } from './changes.ts';
 import {
   deleteItem,
   getItem,
@@ -21,14 +22,15 @@ import {
   listItems,
   type Release,
   type StoredItem,
+  updateItem,
 } from './collection.ts';
-import { itemFromFailedCondition } from './condition.ts';
-import { domainNameGuardKey, itemKey, ownerDomainNameGuardKey } from './keys.ts';
-import { transactWrite } from './transact.ts';
+import { type DomainStatus, statusOf } from './domain-status.ts';
+import { domainNameGuardKey, ownerDomainNameGuardKey } from './keys.ts';
+import { assertVersion, versionOf } from './version.ts';
 
 const kind = 'domain';
 
-export type DomainStatus = 'pending' | 'active';
+export { type DomainStatus, statusOf };
 
 export type DomainItem = StoredItem & {
   indexPage: string | null;
@@ -43,7 +45,6 @@ export type DomainItem = StoredItem & {
   lastCheckedAt?: string;
 };
 
-export const statusOf = (item: DomainItem): DomainStatus => item.status ?? 'active';
 export type NewDomain = { name: string; indexPage: string | null; notFoundPage: string | null };
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
 export type DomainChanges = { indexPage?: string | null; notFoundPage?: string | null };
@@ -74,7 +75,7 @@ export const listDomains = (db: Db, owner: string, query: ListQuery) =>
  * partition), or when it is active anywhere: the global guard must not exist. That check also catches the
  * owner's own domains stored before verification existed, which hold only the global guard.
  */
-export const storeDomain = (db: Db, owner: string, domain: NewDomain) =>
+export const storeDomain = (db: Db, owner: string, domain: NewDomain, options?: WriteOptions<DomainItem>) =>
   insertItem<DomainItem>(
     db,
     owner,
@@ -91,6 +92,7 @@ export const storeDomain = (db: Db, owner: string, domain: NewDomain) =>
       createdAt: now,
       updatedAt: now,
     }),
+    options,
   );
 
 const statusName = { '#status': 'status' };
@@ -117,13 +119,11 @@ function releaseOf(owner: string) {
   };
 }
 
-export const destroyDomain = (db: Db, owner: string, id: number) =>
-  deleteItem<DomainItem>(db, owner, kind, id, releaseOf(owner));
+export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions<DomainItem>) =>
+  deleteItem<DomainItem>(db, owner, kind, id, releaseOf(owner), options);
 
 /** Looks up the TXT records at a name (`lib/dns/txt.ts`); throws a 503 error when DNS gives no answer. */
 export type LookupTxt = (name: string) => Promise<TxtLookup>;
-
-const MAX_VERIFY_ATTEMPTS = 5;
 
 /**
  * Looks up the domain's TXT record and, when it holds the token, makes the domain active atomically with
@@ -132,134 +132,114 @@ const MAX_VERIFY_ATTEMPTS = 5;
  * domain holds the name active; either way the check is recorded (`lastCheckedAt`). An active domain is
  * checked again the same way and stays active whatever the record says. A DNS failure throws before anything
  * is written. Domains from before verification have no record to check and are answered as they are.
+ *
+ * With an idempotency key, a request already answered is replayed before the lookup (a retry must not fail
+ * on a record removed since); only an activation records its answer: a failed check is not an outcome to
+ * replay, so its write (`recordCheck`) carries no key and a retry checks again.
  */
-export async function verifyDomain(db: Db, lookupTxt: LookupTxt, owner: string, id: number): Promise<DomainItem> {
-  let item = await showDomain(db, owner, id);
+export async function verifyDomain(
+  db: Db,
+  lookupTxt: LookupTxt,
+  owner: string,
+  id: number,
+  options: WriteOptions<DomainItem> = {},
+): Promise<DomainItem> {
+  const [item] = await Promise.all([showDomain(db, owner, id), replayIfRecorded(db, owner, options)]);
   const token = item.verificationToken;
   if (token === undefined) return item;
   const name = verificationName(item.name);
   const lookup = await lookupTxt(name);
   const found = lookup.kind === 'found' ? lookup.values : [];
-  const now = new Date().toISOString();
   if (!holdsToken(found, token)) {
-    await recordCheck(db, owner, id, now);
+    await recordCheck(db, owner, id);
     throw new VerificationMismatchError({ name, expected: token, found });
   }
-  // The name and token never change, so one lookup serves every attempt; only a concurrent update of the
-  // item (its pages) makes the write read it again.
-  for (let attempt = 1; attempt <= MAX_VERIFY_ATTEMPTS; attempt++) {
-    const activated = await activate(db, owner, item, now);
-    if (activated) return activated;
-    item = await showDomain(db, owner, id);
-  }
-  throw new ServiceUnavailableError();
-}
-
-/**
- * Takes the global guard (free, or already this domain's) and marks the item active, in one transaction.
- * Null when the item changed or went since it was read (the caller reads it again).
- */
-async function activate(db: Db, owner: string, item: DomainItem, now: string): Promise<DomainItem | null> {
-  const updatedAt = statusOf(item) === 'active' ? item.updatedAt : now;
-  const failed = await transactWrite(db, [
-    {
-      Put: {
-        TableName: db.tableName,
-        Item: guardItem(domainNameGuardKey(item.name), owner, kind, item.id),
-        ConditionExpression: 'attribute_not_exists(pk) OR (#owner = :owner AND #id = :id)',
-        ExpressionAttributeNames: { '#owner': 'owner', '#id': 'id' },
-        ExpressionAttributeValues: { ':owner': owner, ':id': item.id },
-      },
-    },
-    {
-      Update: {
-        TableName: db.tableName,
-        Key: itemKey(owner, kind, item.id),
-        UpdateExpression:
-          'SET #status = :active, #verifiedAt = if_not_exists(#verifiedAt, :now), #lastCheckedAt = :now, #updatedAt = :updatedAt',
-        // Unchanged since read (so the answer below is what is stored); fails too when the item is gone.
-        ConditionExpression: '#updatedAt = :seen',
-        ExpressionAttributeNames: {
-          ...statusName,
-          '#verifiedAt': 'verifiedAt',
-          '#lastCheckedAt': 'lastCheckedAt',
-          '#updatedAt': 'updatedAt',
-        },
-        ExpressionAttributeValues: {
-          ':active': 'active',
-          ':now': now,
-          ':updatedAt': updatedAt,
-          ':seen': item.updatedAt,
-        },
-      },
-    },
-  ]);
-  if (!failed) return { ...item, status: 'active', verifiedAt: item.verifiedAt ?? now, lastCheckedAt: now, updatedAt };
-  if (failed[1]) return null;
-  await recordCheck(db, owner, item.id, now);
-  throw new NameTakenError();
-}
-
-/** Records that a check looked the record up, changing nothing else. */
-async function recordCheck(db: Db, owner: string, id: number, now: string): Promise<void> {
+  // The name and token never change, so one lookup serves every attempt `updateItem` makes.
   try {
-    await db.client.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: itemKey(owner, kind, id),
-        UpdateExpression: 'SET #lastCheckedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#lastCheckedAt': 'lastCheckedAt' },
-        ExpressionAttributeValues: { ':now': now },
-      }),
-    );
+    return await activate(db, owner, id, options);
   } catch (error) {
-    itemFromFailedCondition(error);
-    throw new NotFoundError();
+    if (error instanceof NameTakenError) await recordCheck(db, owner, id);
+    throw error;
   }
 }
 
 /**
- * One conditional write: the item must exist and no new page may point at the domain's own name.
- * The stored name is only known to DynamoDB, so the loop check is part of the condition.
+ * Takes the global guard (free, or already this domain's) and marks the item active, in one change
+ * (`updateItem`: conditional on the version read, version + 1, with its event). Becoming active is a
+ * `domain.verified` event; checking an active domain again changes only `lastCheckedAt`: `domain.updated`.
+ * The guard's condition failing means another domain holds the name: `NameTakenError`.
  */
-export async function updateDomain(db: Db, owner: string, id: number, changes: DomainChanges): Promise<DomainItem> {
+const activate = (db: Db, owner: string, id: number, options: WriteOptions<DomainItem>) =>
+  updateItem<DomainItem>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => {
+      const active = statusOf(current) === 'active';
+      return {
+        item: {
+          ...current,
+          status: 'active',
+          verifiedAt: current.verifiedAt ?? now,
+          lastCheckedAt: now,
+          updatedAt: active ? current.updatedAt : now,
+        },
+        type: active ? 'domain.updated' : 'domain.verified',
+        items: [
+          {
+            Put: {
+              TableName: db.tableName,
+              Item: guardItem(domainNameGuardKey(current.name), owner, kind, id),
+              ConditionExpression: 'attribute_not_exists(pk) OR (#owner = :owner AND #id = :id)',
+              ExpressionAttributeNames: { '#owner': 'owner', '#id': 'id' },
+              ExpressionAttributeValues: { ':owner': owner, ':id': id },
+            },
+          },
+        ],
+        failure: ([taken]) => (taken ? new NameTakenError() : undefined),
+      };
+    },
+    options,
+  );
+
+/**
+ * Records that a check looked the record up, changing nothing else the client set. `last_checked_at` is part
+ * of the domain as the API shows it, so this is a change like any other: version + 1 (a new ETag) and a
+ * `domain.updated` event (the feed's last event of a domain is its current state). `updatedAt` stays: it
+ * tells when the client last changed the domain, as before versions existed.
+ */
+const recordCheck = (db: Db, owner: string, id: number) =>
+  updateItem<DomainItem>(db, owner, kind, id, (current, now) => ({ item: { ...current, lastCheckedAt: now } }));
+
+/**
+ * Updates a domain's pages (`updateItem`: read, then one transaction with the event, conditional on the
+ * version read). The name never changes, so the read one is the one a page must not point at.
+ */
+export async function updateDomain(
+  db: Db,
+  owner: string,
+  id: number,
+  changes: DomainChanges,
+  options: WriteOptions<DomainItem> = {},
+): Promise<DomainItem> {
   const present = pageAttributes.filter((field) => changes[field] !== undefined);
-  if (present.length === 0) return showDomain(db, owner, id);
-  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':updatedAt': new Date().toISOString() };
-  const sets = ['#updatedAt = :updatedAt'];
-  const conditions = ['attribute_exists(pk)'];
-  for (const field of present) {
-    const value = changes[field] as string | null;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    sets.push(`#${field} = :${field}`);
-    if (value !== null) {
-      // DynamoDB refuses an unused name, so `#name` is only declared when a page is set (not cleared).
-      names['#name'] = 'name';
-      values[`:${field}Host`] = hostOf(value);
-      conditions.push(`#name <> :${field}Host`);
-    }
+  if (present.length === 0) {
+    const current = await showDomain(db, owner, id);
+    assertVersion(options.ifMatch, versionOf(current));
+    return current;
   }
-  try {
-    const { Attributes } = await db.client.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: itemKey(owner, kind, id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return Attributes as DomainItem;
-  } catch (error) {
-    const current = itemFromFailedCondition<DomainItem>(error);
-    if (!current) throw new NotFoundError();
-    const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
-    throw new PageLoopError(loops);
-  }
+  return updateItem<DomainItem>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => {
+      const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
+      if (loops.length > 0) throw new PageLoopError(loops);
+      const pages = Object.fromEntries(present.map((field) => [field, changes[field]]));
+      return { item: { ...current, ...pages, updatedAt: now } };
+    },
+    options,
+  );
 }

@@ -19,7 +19,7 @@ const NAME_ID_SEPARATOR = '\u0001';
 const itemPrefix = (kind: Kind) => `${kind.toUpperCase()}#`;
 /** `SPACENAME#`, `DOMAINNAME#`: the prefix of a kind's name guards. */
 export const nameGuardPrefix = (kind: Kind) => `${kind.toUpperCase()}NAME#`;
-const padId = (id: number) => String(id).padStart(ID_DIGITS, '0');
+export const padId = (id: number) => String(id).padStart(ID_DIGITS, '0');
 
 export const ownerPartition = (owner: string) => `OWNER#${owner}`;
 
@@ -38,6 +38,25 @@ export const collectionPrefix = itemPrefix;
 export const sequenceKey = (owner: string, kind: Kind): TableKey => ({
   pk: ownerPartition(owner),
   sk: `SEQUENCE#${kind}`,
+});
+
+/** The owner's change feed: the id of its last event, advanced in the transaction of every change. */
+export const eventSequenceKey = (owner: string): TableKey => ({ pk: ownerPartition(owner), sk: 'SEQUENCE#event' });
+
+/** The owner's event tickets: each change takes the next one as its event id (`changes.ts`). */
+export const eventTicketKey = (owner: string): TableKey => ({ pk: ownerPartition(owner), sk: 'SEQUENCE#event-ticket' });
+
+/** `EVENT#`: the sort key prefix of an owner's events, in id order. */
+export const EVENT_PREFIX = 'EVENT#';
+export const eventKey = (owner: string, id: number): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `${EVENT_PREFIX}${padId(id)}`,
+});
+
+/** An idempotency key's record, scoped to the owner. */
+export const idempotencyKey = (owner: string, key: string): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `IDEMPOTENCY#${key}`,
 });
 
 export const counterKey = (owner: string, kind: Kind): TableKey => ({

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { NameTakenError, NotFoundError, ServiceUnavailableError } from '#lib/errors.ts';
+import { NameTakenError } from '#lib/errors.ts';
+import type { WriteOptions } from './changes.ts';
 import {
   deleteItem,
   getItem,
@@ -9,10 +9,10 @@ import {
   type ListQuery,
   listItems,
   type StoredItem,
+  updateItem,
 } from './collection.ts';
-import { itemFromFailedCondition } from './condition.ts';
-import { foldName, itemKey, nameSortKey, spaceNameGuardKey } from './keys.ts';
-import { transactWrite } from './transact.ts';
+import { foldName, nameSortKey, spaceNameGuardKey } from './keys.ts';
+import { assertVersion, versionOf } from './version.ts';
 
 const kind = 'space';
 
@@ -24,127 +24,76 @@ export const showSpace = (db: Db, owner: string, id: number) => getItem<SpaceIte
 
 export const listSpaces = (db: Db, owner: string, query: ListQuery) => listItems<SpaceItem>(db, owner, kind, query);
 
-export const storeSpace = (db: Db, owner: string, space: NewSpace) =>
-  insertItem<SpaceItem>(db, owner, kind, [{ put: spaceNameGuardKey(owner, foldName(space.name)) }], (id, now) => ({
-    id,
-    name: space.name,
-    fold: foldName(space.name),
-    color: space.color,
-    createdAt: now,
-    updatedAt: now,
-  }));
+export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: WriteOptions<SpaceItem>) =>
+  insertItem<SpaceItem>(
+    db,
+    owner,
+    kind,
+    [{ put: spaceNameGuardKey(owner, foldName(space.name)) }],
+    (id, now) => ({
+      id,
+      name: space.name,
+      fold: foldName(space.name),
+      color: space.color,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    options,
+  );
 
-export const destroySpace = (db: Db, owner: string, id: number) =>
-  deleteItem<SpaceItem>(db, owner, kind, id, (item) => ({ guards: [spaceNameGuardKey(owner, item.fold)] }));
-
-/** SET clauses for the plain fields; the name is handled apart because it moves the guard. */
-function setClauses(changes: SpaceChanges, now: string) {
-  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':updatedAt': now };
-  const sets = ['#updatedAt = :updatedAt'];
-  if (changes.color !== undefined) {
-    names['#color'] = 'color';
-    values[':color'] = changes.color;
-    sets.push('#color = :color');
-  }
-  if (changes.name !== undefined) {
-    names['#name'] = 'name';
-    values[':name'] = changes.name;
-    sets.push('#name = :name');
-  }
-  return { names, values, sets };
-}
-
-const MAX_RENAME_ATTEMPTS = 5;
+export const destroySpace = (db: Db, owner: string, id: number, options?: WriteOptions<SpaceItem>) =>
+  deleteItem<SpaceItem>(db, owner, kind, id, (item) => ({ guards: [spaceNameGuardKey(owner, item.fold)] }), options);
 
 /**
- * Updates in one conditional write when the name's folded form is unchanged (one round trip). A real
- * rename returns the current item from the failed condition and then moves the guard in a transaction.
+ * Updates a space (`updateItem`: read, then one transaction with the event, conditional on the version read).
+ * A rename whose folded name changes also moves the name guard in that transaction.
  */
-export async function updateSpace(db: Db, owner: string, id: number, changes: SpaceChanges): Promise<SpaceItem> {
-  if (changes.name === undefined && changes.color === undefined) return showSpace(db, owner, id);
-  const key = itemKey(owner, kind, id);
-  for (let attempt = 1; attempt <= MAX_RENAME_ATTEMPTS; attempt++) {
-    const now = new Date().toISOString();
-    const { names, values, sets } = setClauses(changes, now);
-    const fold = changes.name === undefined ? undefined : foldName(changes.name);
-    let current: SpaceItem;
-    try {
-      const { Attributes } = await db.client.send(
-        new UpdateCommand({
-          TableName: db.tableName,
-          Key: key,
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: fold === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #fold = :fold',
-          ExpressionAttributeNames: fold === undefined ? names : { ...names, '#fold': 'fold' },
-          ExpressionAttributeValues: fold === undefined ? values : { ...values, ':fold': fold },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return Attributes as SpaceItem;
-    } catch (error) {
-      const found = itemFromFailedCondition<SpaceItem>(error);
-      if (!found || changes.name === undefined) throw new NotFoundError();
-      current = found;
-    }
-    const renamed = await renameSpace(db, owner, current, { ...changes, name: changes.name }, now);
-    if (renamed) return renamed;
-  }
-  throw new ServiceUnavailableError();
-}
-
-/** Moves the name guard and updates the item atomically; null when the item changed meanwhile. */
-async function renameSpace(
+export async function updateSpace(
   db: Db,
   owner: string,
-  current: SpaceItem,
-  changes: SpaceChanges & { name: string },
-  now: string,
-): Promise<SpaceItem | null> {
-  const fold = foldName(changes.name);
-  const { names, values, sets } = setClauses(changes, now);
-  const lsi1sk = nameSortKey(kind, fold, current.id);
-  const failed = await transactWrite(db, [
-    {
-      Update: {
-        TableName: db.tableName,
-        Key: itemKey(owner, kind, current.id),
-        UpdateExpression: `SET ${[...sets, '#fold = :fold', '#lsi1sk = :lsi1sk'].join(', ')}`,
-        // The color too: if it changed since `current` was read, retry, so the item answered below is the one stored.
-        ConditionExpression: '#fold = :oldFold AND #color = :oldColor',
-        ExpressionAttributeNames: { ...names, '#fold': 'fold', '#lsi1sk': 'lsi1sk', '#color': 'color' },
-        ExpressionAttributeValues: {
-          ...values,
-          ':fold': fold,
-          ':lsi1sk': lsi1sk,
-          ':oldFold': current.fold,
-          ':oldColor': current.color,
-        },
-      },
-    },
-    {
-      Delete: {
-        TableName: db.tableName,
-        Key: spaceNameGuardKey(owner, current.fold),
-        ConditionExpression: '#id = :id',
-        ExpressionAttributeNames: { '#id': 'id' },
-        ExpressionAttributeValues: { ':id': current.id },
-      },
-    },
-    {
-      Put: {
-        TableName: db.tableName,
-        Item: guardItem(spaceNameGuardKey(owner, fold), owner, kind, current.id),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ]);
-  // Field by field: an absent change may still be a key holding `undefined`, which must not erase a field.
-  if (!failed) {
-    return { ...current, name: changes.name, color: changes.color ?? current.color, fold, lsi1sk, updatedAt: now };
+  id: number,
+  changes: SpaceChanges,
+  options: WriteOptions<SpaceItem> = {},
+): Promise<SpaceItem> {
+  if (changes.name === undefined && changes.color === undefined) {
+    const current = await showSpace(db, owner, id);
+    assertVersion(options.ifMatch, versionOf(current));
+    return current;
   }
-  if (failed[0]) return null;
-  if (failed[2]) throw new NameTakenError();
-  throw new Error(`Name guard of space ${current.id} does not point back to it`);
+  return updateItem<SpaceItem>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => {
+      // Field by field: an absent change may still be a key holding `undefined`, which must not erase a field.
+      const name = changes.name ?? current.name;
+      const fold = foldName(name);
+      const item = { ...current, name, fold, color: changes.color ?? current.color, updatedAt: now };
+      if (fold === current.fold) return { item };
+      return {
+        item: { ...item, lsi1sk: nameSortKey(kind, fold, id) },
+        items: [
+          {
+            Delete: {
+              TableName: db.tableName,
+              Key: spaceNameGuardKey(owner, current.fold),
+              ConditionExpression: '#id = :id',
+              ExpressionAttributeNames: { '#id': 'id' },
+              ExpressionAttributeValues: { ':id': id },
+            },
+          },
+          {
+            Put: {
+              TableName: db.tableName,
+              Item: guardItem(spaceNameGuardKey(owner, fold), owner, kind, id),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+        failure: ([, taken]) => (taken ? new NameTakenError() : undefined),
+      };
+    },
+    options,
+  );
 }

@@ -3,7 +3,8 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import type { Db } from '#lib/dynamodb.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+export type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+export type TransactItem = TransactItems[number];
 
 /** Which items' conditions failed, by position in the transaction. */
 export type FailedConditions = boolean[];

@@ -2,6 +2,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { MAX_ID } from '#lib/data/keys.ts';
+import { IdempotentReplay } from '#lib/data/outcome.ts';
 import { NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
 import { type Fields, parseBody } from './body.ts';
 import { header } from './headers.ts';
@@ -46,12 +47,33 @@ function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
   };
 }
 
-export const ok = (body: unknown): Reply => ({ statusCode: 200, body });
-export const created = (body: unknown): Reply => ({ statusCode: 201, body });
+type Headers = Record<string, string>;
+
+export const ok = (body: unknown, headers?: Headers): Reply => ({ statusCode: 200, body, ...(headers && { headers }) });
+export const created = (body: unknown, headers?: Headers): Reply => ({
+  statusCode: 201,
+  body,
+  ...(headers && { headers }),
+});
+export const notModified = (headers: Headers): Reply => ({ statusCode: 304, body: undefined, headers });
+
+/** A request whose idempotency key was already used for it: the recorded answer, marked as a replay. */
+const replayed = ({ outcome }: IdempotentReplay): Reply => ({
+  statusCode: outcome.statusCode,
+  body: outcome.body,
+  headers: { ...outcome.headers, 'Idempotent-Replayed': 'true' },
+});
 
 export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(errorResponder())
     .use(replySerializer())
-    .handler(async (event) => (await handle(requestFrom(event))) as unknown as APIGatewayProxyResult);
+    .handler(async (event) => {
+      const request = requestFrom(event);
+      const reply = await handle(request).catch((error) => {
+        if (error instanceof IdempotentReplay) return replayed(error);
+        throw error;
+      });
+      return reply as unknown as APIGatewayProxyResult;
+    });
 }

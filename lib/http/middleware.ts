@@ -5,7 +5,8 @@ import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#
 import { log } from '#lib/log.ts';
 import { isTransientAwsError } from './transient.ts';
 
-export type Reply = { statusCode: number; body: unknown };
+/** A handler's answer: a status, a JSON body (none for 304) and headers of its own (`ETag`, say). */
+export type Reply = { statusCode: number; body: unknown; headers?: Record<string, string> };
 
 const baseHeaders = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
 
@@ -71,14 +72,16 @@ export function errorResponder(): MiddlewareObj<APIGatewayProxyEvent, APIGateway
   };
 }
 
-/** Serializes the handler's reply; the handler only returns a status and a body. */
+/** Serializes the handler's reply: JSON, or a 304 without a body (RFC 9110: it has none). */
 export function replySerializer(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     after: async (request) => {
       const reply = request.response as unknown as Reply;
-      request.response = jsonResponse(reply.statusCode, reply.body, {
-        'X-Request-Id': requestIdOf(request),
-      });
+      const headers = { ...reply.headers, 'X-Request-Id': requestIdOf(request) };
+      request.response =
+        reply.statusCode === 304
+          ? { statusCode: 304, headers: { 'Cache-Control': baseHeaders['Cache-Control'], ...headers }, body: '' }
+          : jsonResponse(reply.statusCode, reply.body, headers);
     },
   };
 }

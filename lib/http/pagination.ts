@@ -35,7 +35,7 @@ export function listQueryFor(request: ApiRequest, kind: Kind, params: ListParams
 }
 
 /** The URL the client called, as API Gateway saw it (stage and base path included). */
-function basePath(request: ApiRequest): string {
+export function basePath(request: ApiRequest): string {
   const { event } = request;
   // A client can send its own X-Forwarded-Proto: only `http` is taken from it, anything else is https.
   const forwarded = header(event.headers, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();

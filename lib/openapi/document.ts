@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { apiBasePath, collectionNames, collections, routes, scopes } from '#lib/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
-import { documentPath, operation, requestBodies, SECURITY_SCHEME, tags } from './operations.ts';
+import { documentPath, EVENTS_TAG, operation, requestBodies, SECURITY_SCHEME, tags } from './operations.ts';
 import { parameters } from './parameters.ts';
 import { requestSchemas } from './requests.ts';
 import { errorResponses, headers } from './responses.ts';
@@ -37,6 +37,14 @@ rate, the answer is 429 with \`Retry-After\`.
 
 **Lists.** The list query's invalid values fall back to their defaults. Follow \`links.next\` (it carries a
 cursor) to page through; \`page\` alone also works, at the cost of a walk over the pages before it.
+
+**Retries and concurrent edits.** A store with an \`Idempotency-Key\` can be retried safely: the repeat answers
+the first answer (\`Idempotent-Replayed: true\`) and stores nothing. Every resource answers its version in
+\`ETag\`; \`If-Match\` on an update or delete applies it only to that version (else 412), and \`If-None-Match\`
+on a show answers 304 while it is unchanged.
+
+**Changes.** \`GET /events\` lists every change, oldest first, for polling with \`after\`; on AWS the same
+events reach an EventBridge event bus (docs/events.md).
 `.trim();
 
 /** What each scope allows, by scope: `spaces:read` lists and shows spaces. */
@@ -83,10 +91,13 @@ export function buildDocument() {
       },
     ],
     security: [{ [SECURITY_SCHEME]: [] }],
-    tags: tags({
-      domains: 'A domain name, with an optional index page and an optional 404 page.',
-      spaces: 'A named container with a color code.',
-    }),
+    tags: [
+      ...tags({
+        domains: 'A domain name, with an optional index page and an optional 404 page.',
+        spaces: 'A named container with a color code.',
+      }),
+      { name: EVENTS_TAG, description: "The change feed: every change of the owner's spaces and domains." },
+    ],
     paths,
     components: {
       securitySchemes: {

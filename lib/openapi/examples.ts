@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
 import type { Kind } from '#lib/routes.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
+import type { EventList } from '#lib/schemas/responses.ts';
 import { verificationName } from '#lib/verification.ts';
 
 const at = '2025-01-15T09:30:00.000Z';
@@ -77,3 +78,22 @@ export function listExample<Resource>(collection: string, item: Resource): ListE
     status: 200,
   };
 }
+
+/** A page of the change feed: a domain stored, then changed. */
+export const eventListExample: EventList = {
+  data: [
+    { id: '000000000041', type: 'domain.created', created_at: at, data: examples.domain },
+    {
+      id: '000000000042',
+      type: 'domain.updated',
+      created_at: later,
+      data: { ...examples.domain, not_found_page: 'https://example.com/404', updated_at: later },
+    },
+  ],
+  links: {
+    first: `${LOCAL_SERVER}/events?per_page=10`,
+    next: `${LOCAL_SERVER}/events?after=000000000042&per_page=10`,
+  },
+  meta: { path: `${LOCAL_SERVER}/events`, per_page: 10, has_more: false },
+  status: 200,
+};

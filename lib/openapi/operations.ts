@@ -6,13 +6,15 @@ import {
   type Collection,
   collectionNames,
   collections,
+  feed,
   type HttpMethod,
   type Kind,
   type Route,
+  scopes,
 } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { examples, listExample, requestExamples, storedExamples } from './examples.ts';
-import { listParameterNames } from './parameters.ts';
+import { eventListExample, examples, listExample, requestExamples, storedExamples } from './examples.ts';
+import { eventParameterNames, listParameterNames } from './parameters.ts';
 import { type ErrorName, errorStatus, JSON_TYPE, jsonContent, responseRef } from './responses.ts';
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -32,16 +34,36 @@ const documented = (name: Collection): Documented => {
 const ALWAYS: ErrorName[] = ['Unauthenticated', 'Forbidden', 'TooManyRequests', 'ServerError', 'ServiceUnavailable'];
 const WITH_BODY: ErrorName[] = ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed'];
 
-const success = (description: string, content: object) => ({
+/** Response headers by their component name; `Idempotent-Replayed` is named as it is sent. */
+const headerNames = { ETag: 'ETag', IdempotentReplayed: 'Idempotent-Replayed' } as const;
+type HeaderName = keyof typeof headerNames;
+
+const success = (description: string, content: object, more: HeaderName[] = []) => ({
   description,
-  headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+  headers: {
+    'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+    ...Object.fromEntries(more.map((name) => [headerNames[name], { $ref: `#/components/headers/${name}` }])),
+  },
   content,
 });
 
 const single = (c: Documented) => jsonContent(`${c.title}Response`, { data: c.item });
 const requestBody = (name: string) => ({ $ref: `#/components/requestBodies/${name}` });
 
-type Spec = { summary: string; description: string; success: [number, object]; errors: ErrorName[]; more?: object };
+type Spec = {
+  summary: string;
+  description: string;
+  success: [number, object];
+  errors: ErrorName[];
+  /** Parameter components besides `Id`. */
+  parameters?: string[];
+  /** Other answers that are not errors (304). */
+  also?: Record<number, object>;
+  more?: object;
+};
+
+const IF_MATCH_NOTE =
+  ' With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes.';
 
 const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   list: (c) => ({
@@ -54,7 +76,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
       success('One page, with links to the others.', jsonContent(`${c.title}List`, listExample(c.name, c.item))),
     ],
     errors: ['ValidationFailed'],
-    more: { parameters: listParameterNames().map((name) => ({ $ref: `#/components/parameters/${name}` })) },
+    parameters: listParameterNames(),
   }),
   store: (c) => ({
     summary: `Store a ${c.single}`,
@@ -64,32 +86,42 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
         ? ' The domain is `pending` and does not reserve its name: publish the TXT record of its `verification`, ' +
           'then verify it. The name is refused only when it is active under another owner or when this owner ' +
           'already has it.'
-        : ''),
+        : '') +
+      ' With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers ' +
+      'the first answer again, with `Idempotent-Replayed: true`, and stores nothing.',
     success: [
       201,
-      success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] })),
+      success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }), [
+        'ETag',
+        'IdempotentReplayed',
+      ]),
     ],
-    errors: WITH_BODY,
+    errors: [...WITH_BODY, 'Conflict'],
+    parameters: ['IdempotencyKey'],
     more: { requestBody: requestBody(`Store${c.title}`) },
   }),
   show: (c) => ({
     summary: `Show a ${c.single}`,
-    description: `One of the owner's ${c.single}s.`,
-    success: [200, success(`The ${c.single}.`, single(c))],
+    description: `One of the owner's ${c.single}s, with its version in \`ETag\`.`,
+    success: [200, success(`The ${c.single}.`, single(c), ['ETag'])],
     errors: ['NotFound'],
+    parameters: ['IfNoneMatch'],
+    also: { 304: responseRef('NotModified') },
   }),
   update: (c, method) => ({
     summary: method === 'PATCH' ? `Update a ${c.single}` : `Update a ${c.single} (PUT)`,
-    description: `A partial update: absent fields are unchanged. PUT and PATCH behave the same.`,
-    success: [200, success(`The updated ${c.single}.`, single(c))],
-    errors: ['NotFound', ...WITH_BODY],
+    description: `A partial update: absent fields are unchanged. PUT and PATCH behave the same.${IF_MATCH_NOTE}`,
+    success: [200, success(`The updated ${c.single}.`, single(c), ['ETag'])],
+    errors: ['NotFound', ...WITH_BODY, 'PreconditionFailed'],
+    parameters: ['IfMatch'],
     more: { requestBody: requestBody(`Update${c.title}`) },
   }),
   destroy: (c) => ({
     summary: `Delete a ${c.single}`,
-    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? '. Deleting an active domain frees its name for any owner to verify' : ''}.`,
+    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? '. Deleting an active domain frees its name for any owner to verify' : ''}.${IF_MATCH_NOTE}`,
     success: [200, success(`The ${c.single} is deleted.`, jsonContent('Deleted', deleted(c.single, c.item.id)))],
-    errors: ['NotFound'],
+    errors: ['NotFound', 'PreconditionFailed'],
+    parameters: ['IfMatch'],
   }),
   verify: (c) => ({
     summary: `Verify a ${c.single}`,
@@ -101,10 +133,26 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
       'expected and what was found; a name active under another owner answers 422 on `name`. Either way ' +
       '`last_checked_at` records the check. Verifying an active domain checks again and answers 200 while the ' +
       'record is there; an active domain stays active whatever the record says. A DNS lookup that times out or ' +
-      'fails (SERVFAIL) answers 503 with `Retry-After`. No body.',
-    success: [200, success(`The ${c.single}, verified.`, single(c))],
-    errors: ['NotFound', 'ValidationFailed'],
+      'fails (SERVFAIL) answers 503 with `Retry-After`. No body. With an `Idempotency-Key`, a repeat of a ' +
+      'verification that succeeded answers its first answer again, with `Idempotent-Replayed: true`; a check ' +
+      'that failed is not recorded, so a repeat checks again.',
+    success: [200, success(`The ${c.single}, verified.`, single(c), ['ETag', 'IdempotentReplayed'])],
+    errors: ['NotFound', 'ValidationFailed', 'Conflict'],
+    parameters: ['IdempotencyKey'],
   }),
+};
+
+/** The change feed: not a collection, one operation. */
+const events: Spec = {
+  summary: 'List events (the change feed)',
+  description:
+    "Every change of the owner's spaces and domains (store, update, delete, verify), oldest first: one event " +
+    'per change, in the feed by the time the change is answered, kept 30 days. Poll with the `id` of the last ' +
+    'event you have as `after` (or follow `links.next`): no event is ever skipped or repeated, even while other ' +
+    'requests are writing. A key sees the events of the collections its scopes let it read.',
+  success: [200, success('Events after `after`, oldest first.', jsonContent('EventList', eventListExample))],
+  errors: ['ValidationFailed'],
+  parameters: eventParameterNames(),
 };
 
 /** `listDomains`, `showDomain`, …; PUT is `putDomain`, as PATCH has the update's id. */
@@ -121,24 +169,39 @@ export const documentPath = (route: Route) => route.path.slice(apiBasePath.lengt
 export const tags = (descriptions: Record<Collection, string>) =>
   collectionNames.map((name) => ({ name: collections[name].tag, description: descriptions[name] }));
 
+export const EVENTS_TAG = 'Events';
+
 export function operation(route: Route, method: HttpMethod) {
   const { action } = route;
-  const collection = documented(route.collection);
-  const spec = actions[action](collection, method);
+  const collection = route.collection === feed ? undefined : documented(route.collection);
+  const spec = collection ? actions[action](collection, method) : events;
   const errors = [...ALWAYS, ...spec.errors].sort((a, b) => errorStatus(a) - errorStatus(b));
+  const parameters = [...(route.path.includes('{id}') ? ['Id'] : []), ...(spec.parameters ?? [])];
   return {
-    operationId: operationId(action, collection, method),
-    tags: [collection.tag],
+    operationId: collection ? operationId(action, collection, method) : 'listEvents',
+    tags: [collection?.tag ?? EVENTS_TAG],
     summary: spec.summary,
-    description: `${spec.description}\n\nNeeds the \`${route.scope}\` scope (403 without it).`,
-    // The key's scope this operation needs (OpenAPI 3.1 lets a non-OAuth scheme list the roles required).
-    security: [{ [SECURITY_SCHEME]: [route.scope] }],
-    ...(route.path.includes('{id}') ? { parameters: [{ $ref: '#/components/parameters/Id' }] } : {}),
+    description:
+      route.collection === feed
+        ? `${spec.description}\n\nNeeds any \`:read\` scope (403 without one).`
+        : `${spec.description}\n\nNeeds the \`${route.scope}\` scope (403 without it).`,
+    // The key's scope this operation needs (OpenAPI 3.1 lets a non-OAuth scheme list the roles required); the
+    // feed needs any read scope: one requirement per scope, any of them satisfies it.
+    security:
+      route.collection === feed
+        ? scopes.filter((scope) => scope.endsWith(':read')).map((scope) => ({ [SECURITY_SCHEME]: [scope] }))
+        : [{ [SECURITY_SCHEME]: [route.scope] }],
+    ...(parameters.length > 0
+      ? { parameters: parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })) }
+      : {}),
     ...spec.more,
-    responses: {
-      [spec.success[0]]: spec.success[1],
-      ...Object.fromEntries(errors.map((name) => [errorStatus(name), responseRef(name)])),
-    },
+    responses: Object.fromEntries(
+      [
+        [spec.success[0], spec.success[1]] as const,
+        ...Object.entries(spec.also ?? {}).map(([status, response]) => [Number(status), response] as const),
+        ...errors.map((name) => [errorStatus(name), responseRef(name)] as const),
+      ].sort((a, b) => a[0] - b[0]),
+    ),
   };
 }
 

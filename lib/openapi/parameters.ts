@@ -4,7 +4,8 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { MAX_ID } from '#lib/data/keys.ts';
+import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
+import { EVENT_TYPE_FILTER_MAX, EVENTS_PER_PAGE } from '#lib/schemas/events.ts';
 import {
   listQuerySchema,
   PAGE_MAX,
@@ -68,8 +69,76 @@ export function parameters(): Record<string, Record<string, unknown>> {
       example: 7,
     },
     ...Object.fromEntries(list),
+    ...eventParameters,
+    ...headerParameters,
   };
 }
+
+/** The change feed's query. */
+const eventParameters = {
+  EventsAfter: {
+    name: 'after',
+    in: 'query',
+    required: false,
+    description:
+      'The `id` of the last event you have: the answer starts after it. Absent: from the oldest event kept. Not an event id: 422.',
+    schema: { type: 'string', pattern: `^\\d{1,${ID_DIGITS}}$` },
+    example: '000000000042',
+  },
+  EventsPerPage: {
+    name: 'per_page',
+    in: 'query',
+    required: false,
+    description: `Events per page. ${FALLBACK_NOTE}`,
+    schema: {
+      type: 'integer',
+      minimum: EVENTS_PER_PAGE.min,
+      maximum: EVENTS_PER_PAGE.max,
+      default: EVENTS_PER_PAGE.default,
+    },
+  },
+  EventsType: {
+    name: 'type',
+    in: 'query',
+    required: false,
+    description: 'Only events whose type starts with this: `domain.` for domains, `space.deleted` for deleted spaces.',
+    schema: { type: 'string', maxLength: EVENT_TYPE_FILTER_MAX },
+    example: 'domain.',
+  },
+};
+
+export const eventParameterNames = () => Object.keys(eventParameters);
+
+/** Request headers of conditional and idempotent requests. */
+const headerParameters = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      "Makes the store safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) stores nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.",
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+    example: '9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.',
+    schema: { type: 'string' },
+    example: '"3"',
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.',
+    schema: { type: 'string' },
+    example: '"3"',
+  },
+};
 
 export const listParameterName = (name: string) =>
   `List${name.replace(/(^|_)(\w)/g, (_, _separator, letter: string) => letter.toUpperCase())}`;

@@ -4,10 +4,12 @@
  */
 import {
   BadRequestError,
+  ConflictError,
   type HttpError,
   NameTakenError,
   NotFoundError,
   PayloadTooLargeError,
+  PreconditionFailedError,
   ServiceUnavailableError,
   UnauthenticatedError,
   UnsupportedMediaTypeError,
@@ -48,6 +50,14 @@ const errors = {
     'ACCESS_DENIED',
   ),
   NotFound: thrown("No such id for this key's owner (another owner's ids are not found either).", new NotFoundError()),
+  Conflict: thrown(
+    'Defensive: the `Idempotency-Key` was taken by a concurrent request whose outcome could not be read back; retry after `Retry-After` seconds (the retry answers that outcome). A repeat of a request still running normally waits for it and answers its outcome.',
+    new ConflictError(),
+  ),
+  PreconditionFailed: thrown(
+    '`If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed.',
+    new PreconditionFailedError(),
+  ),
   PayloadTooLarge: thrown(
     `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
     new PayloadTooLargeError(MAX_BODY_BYTES),
@@ -76,7 +86,9 @@ export type ErrorName = keyof typeof errors;
 
 export const errorStatus = (name: ErrorName) => errors[name].example.status;
 
-export const responseRef = (name: ErrorName) => ({ $ref: `#/components/responses/${name}` });
+export const responseRef = (name: ErrorName | keyof typeof otherResponses) => ({
+  $ref: `#/components/responses/${name}`,
+});
 
 export const headers = {
   RetryAfter: {
@@ -89,6 +101,31 @@ export const headers = {
     required: true,
     schema: { type: 'string' },
   },
+  ETag: {
+    description:
+      'The resource\'s version, a strong entity tag (`"3"`) that changes with every change of the resource. Send it back in `If-Match` to change the resource only if nobody else did meanwhile, or in `If-None-Match` to get 304 while it is unchanged.',
+    required: true,
+    schema: { type: 'string', pattern: '^"\\d+"$' },
+    example: '"3"',
+  },
+  IdempotentReplayed: {
+    description:
+      'Present (`true`) when this is the recorded answer of an earlier request with the same `Idempotency-Key`: nothing was written again.',
+    required: false,
+    schema: { type: 'string', const: 'true' },
+  },
+};
+
+/** Responses that are not errors: 304 to a show whose `If-None-Match` names the current version. */
+export const otherResponses = {
+  NotModified: {
+    description:
+      'The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have.',
+    headers: {
+      ETag: { $ref: '#/components/headers/ETag' },
+      'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+    },
+  },
 };
 
 /** A JSON body of the named schema, with its example. */
@@ -97,7 +134,7 @@ export const jsonContent = (schema: SchemaName | object, example: unknown) => ({
 });
 
 export function errorResponses() {
-  return Object.fromEntries(
+  const responses = Object.fromEntries(
     Object.entries(errors).map(([name, error]: [string, ErrorResponse]) => {
       const { status } = error.example;
       const schema = status === 422 ? schemaRef('ValidationError') : statusError(status);
@@ -113,6 +150,7 @@ export function errorResponses() {
       ];
     }),
   );
+  return { ...responses, ...otherResponses };
 }
 
 /** The error shape, with this status. */

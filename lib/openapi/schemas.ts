@@ -2,12 +2,16 @@
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import {
   deletedSchema,
+  domainEventSchema,
   domainSchema,
   errorSchema,
+  eventListSchema,
+  eventSchema,
   listLinksSchema,
   listMetaSchema,
   listSchema,
   singleSchema,
+  spaceEventSchema,
   spaceSchema,
   validationErrorSchema,
 } from '#lib/schemas/responses.ts';
@@ -24,6 +28,10 @@ const definitions = {
   ListLinks: listLinksSchema,
   ListMeta: listMetaSchema,
   Deleted: deletedSchema,
+  SpaceEvent: spaceEventSchema,
+  DomainEvent: domainEventSchema,
+  Event: eventSchema,
+  EventList: eventListSchema,
   Error: errorSchema,
   ValidationError: validationErrorSchema,
 };

@@ -5,10 +5,12 @@
  * Handlers import only the inferred types, so none of this is bundled into a Lambda.
  */
 import * as v from 'valibot';
-import { MAX_ID } from '#lib/data/keys.ts';
+import { EVENT_RETENTION_DAYS, eventTypes } from '#lib/data/changes.ts';
+import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
 import { kinds } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { DOMAIN_NAME_MAX, PAGE_URL_MAX } from './domains.ts';
+import { EVENTS_PER_PAGE } from './events.ts';
 import { PER_PAGE_OPTIONS } from './list.ts';
 import { COLORS, SPACE_NAME_MAX } from './spaces.ts';
 
@@ -114,6 +116,42 @@ export const listSchema = <Item extends v.GenericSchema>(item: Item) =>
 /** The envelope of one resource (show, store, update). */
 export const singleSchema = <Item extends v.GenericSchema>(item: Item) => v.strictObject({ data: item });
 
+/** One change of one resource, as the feed lists it (and the event bus carries it, with the owner). */
+const eventOf = (kind: 'space' | 'domain', resource: v.GenericSchema, what: string) =>
+  v.strictObject({
+    id: v.pipe(
+      v.string(),
+      v.regex(new RegExp(`^\\d{${ID_DIGITS}}$`)),
+      v.description('Opaque; increases with every change of the owner, in the order the changes committed.'),
+    ),
+    type: v.picklist(eventTypes.filter((type) => type.startsWith(`${kind}.`))),
+    created_at: timestamp('When the change committed'),
+    data: v.pipe(resource, v.description(`The ${what} after the change; for a delete, its last state.`)),
+  });
+
+export const spaceEventSchema = eventOf('space', spaceSchema, 'space');
+export const domainEventSchema = eventOf('domain', domainSchema, 'domain');
+export const eventSchema = v.pipe(
+  v.union([spaceEventSchema, domainEventSchema]),
+  v.description(`A change: kept ${EVENT_RETENTION_DAYS} days.`),
+);
+
+export const eventListSchema = v.strictObject({
+  data: v.array(eventSchema),
+  links: v.strictObject({
+    first: url('The oldest events.'),
+    next: url(
+      'Where to continue: follow it at once while `meta.has_more`, or later to poll for new events. Never null.',
+    ),
+  }),
+  meta: v.strictObject({
+    path: url('The feed URL without its query.'),
+    per_page: integer(EVENTS_PER_PAGE.min, EVENTS_PER_PAGE.max),
+    has_more: v.pipe(v.boolean(), v.description('More events are there already: follow `links.next` now.')),
+  }),
+  status: v.literal(200),
+});
+
 /** Every error answer: the handlers' (`lib/errors.ts`) and API Gateway's own (`lib/gateway-responses.ts`). */
 export const errorSchema = v.strictObject({
   message: v.pipe(v.string(), v.description('What went wrong, safe to show to a user.')),
@@ -132,6 +170,7 @@ export const validationErrorSchema = v.strictObject({
 export type Space = v.InferOutput<typeof spaceSchema>;
 export type Domain = v.InferOutput<typeof domainSchema>;
 export type Deleted = v.InferOutput<typeof deletedSchema>;
+export type EventList = v.InferOutput<typeof eventListSchema>;
 export type ListEnvelope<Resource> = Omit<v.InferOutput<ReturnType<typeof listSchema>>, 'data'> & { data: Resource[] };
 export type ErrorBody = v.InferOutput<typeof errorSchema>;
 export type ValidationErrorBody = v.InferOutput<typeof validationErrorSchema>;

@@ -12,7 +12,7 @@ import { ContractError, checkResponse, document, schemaErrors } from '#test/supp
 const url = (path: string) => `http://127.0.0.1:1/api/v1${path}`;
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,
-  headers: new Headers({ 'Content-Type': 'application/json', 'X-Request-Id': 'r-1', ...headers }),
+  headers: new Headers({ 'Content-Type': 'application/json', 'X-Request-Id': 'r-1', ETag: '"1"', ...headers }),
   body,
   text: JSON.stringify(body),
 });
@@ -92,6 +92,17 @@ describe('the response validator', () => {
     );
     expect(() => checkResponse('GET', url('/spaces/1'), json(200, { data: nameless }))).toThrow(/name/);
     expect(() => checkResponse('GET', url('/spaces/1'), json(200, { data: { ...space, color: 7 } }))).toThrow(/color/);
+  });
+
+  it('requires the ETag of a show, and a 304 without a body', () => {
+    // Prepare
+    const untagged = json(200, { data: space });
+    untagged.headers.delete('etag');
+    const notModified = { status: 304, headers: new Headers({ ETag: '"1"', 'X-Request-Id': 'r-1' }), body: undefined };
+    // Act / Assess
+    expect(() => checkResponse('GET', url('/spaces/1'), untagged)).toThrow(/ETag header is missing/);
+    expect(() => checkResponse('GET', url('/spaces/1'), { ...notModified, text: '' })).not.toThrow();
+    expect(() => checkResponse('GET', url('/spaces/1'), { ...notModified, text: '{}' })).toThrow(/without a body/);
   });
 
   it('rejects a status that is not documented for the operation', () => {

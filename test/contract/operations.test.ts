@@ -4,6 +4,7 @@
  * 429 comes only from API Gateway's throttling, so its body is checked as the stack configures it.
  */
 import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { allScopes, type Scope } from '#lib/auth/scopes.ts';
@@ -88,6 +89,34 @@ async function withDatabaseFailure(name: string, act: () => Promise<Reply>): Pro
   }
 }
 
+/**
+ * The defensive 409: a store whose idempotency record's condition fails (another request took the key) while
+ * the record cannot be read back. Faked by answering the transaction as DynamoDB would in that case.
+ */
+async function withKeyTakenUnreadable(act: () => Promise<Reply>): Promise<Reply> {
+  db.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+      throw new TransactionCanceledException({
+        message: 'Transaction cancelled [ConditionalCheckFailed]',
+        $metadata: { httpStatusCode: 400 },
+        CancellationReasons: items.map((_, index) => ({
+          Code: index === items.length - 1 ? 'ConditionalCheckFailed' : 'None',
+        })),
+      });
+    },
+    { step: 'initialize', name: 'contractKeyTaken' },
+  );
+  try {
+    return await act();
+  } finally {
+    db.client.middlewareStack.remove('contractKeyTaken');
+  }
+}
+
+const isEvents = (op: Operation) => op.path === '/api/v1/events';
+
 /** A request the handler accepts, so that it reaches the database (id 1 need not exist). */
 const validRequest = (op: Operation) =>
   client.request(op.method, op.path.replace('{id}', '1'), hasBody(op) ? { form: validBody(op) } : {});
@@ -107,7 +136,8 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   // A key with every scope but the one the operation documents.
   403: async (op) => {
     const { key } = await createApiKey(db, client.owner, 'without the scope', {
-      scopes: allScopes.filter((scope) => scope !== op.scope),
+      // The feed needs any read scope: a key without one.
+      scopes: allScopes.filter((scope) => (isEvents(op) ? !scope.endsWith(':read') : scope !== op.scope)),
     });
     const path = await pathWithItem(op);
     return clientFor(gateway, key).request(op.method, path, hasBody(op) ? { form: validBody(op) } : {});
@@ -116,11 +146,30 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   413: async (op) => client.request(op.method, await pathWithItem(op), { form: { name: 'x'.repeat(MAX_BODY_BYTES) } }),
   415: async (op) =>
     client.request(op.method, await pathWithItem(op), { body: 'name=x', headers: { 'Content-Type': 'text/plain' } }),
+  304: async (op) => {
+    const path = await pathWithItem(op);
+    const etag = (await client.get(path)).headers.get('etag') as string;
+    return client.request('GET', path, { headers: { 'If-None-Match': etag } });
+  },
+  409: async (op) => {
+    const path = await pathWithItem(op);
+    return withKeyTakenUnreadable(() =>
+      client.request(op.method, path, {
+        ...(hasBody(op) ? { form: validBody(op) } : {}),
+        headers: { 'Idempotency-Key': randomUUID() },
+      }),
+    );
+  },
+  412: async (op) =>
+    client.request(op.method, await pathWithItem(op), {
+      ...(hasBody(op) ? { form: { color: '4', index_page: '' } } : {}),
+      headers: { 'If-Match': '"999"' },
+    }),
   422: async (op) => {
     if (op.id === 'verifyDomain') return client.request(op.method, await pathWithItem(op, { publish: false }));
     return hasBody(op)
       ? client.request(op.method, await pathWithItem(op), { form: invalidBody(op) })
-      : client.get(op.path, { cursor: 'not-a-cursor' });
+      : client.get(op.path, isEvents(op) ? { after: 'not-an-event-id' } : { cursor: 'not-a-cursor' });
   },
   500: (op) => withDatabaseFailure('ValidationException', () => validRequest(op)),
   503: (op) => withDatabaseFailure('ThrottlingException', () => validRequest(op)),
@@ -140,8 +189,8 @@ describe.each(operations)('$id ($method $path)', (op) => {
 
 describe('coverage', () => {
   it('saw every operation answer, live, every status it documents but 429', () => {
-    // Assess: eleven routes, PUT and PATCH being two methods of the update route.
-    expect(operations).toHaveLength(13);
+    // Assess: twelve routes (verify and the change feed among them), PUT and PATCH two methods of the update route.
+    expect(operations).toHaveLength(14);
     for (const op of operations) {
       const live = op.statuses.filter((status) => status !== GATEWAY_ONLY);
       expect([...(seen.get(op.id) ?? [])].sort(), op.id).toEqual(live.sort());

@@ -34,12 +34,22 @@ afterAll(async () => {
   await dns.close();
 });
 
+/** A store with an Idempotency-Key, then its replay. */
+async function idempotentStore(path: string, form: Record<string, string>) {
+  const headers = { 'Idempotency-Key': randomUUID() };
+  await client.request('POST', path, { form, headers });
+  await client.request('POST', path, { form, headers }); // replayed
+}
+
 async function exerciseSpaces() {
   const base = '/api/v1/spaces';
   const names = Array.from({ length: 12 }, (_, index) => `Space ${index} ${randomUUID().slice(0, 6)}`);
   const ids: number[] = [];
   for (const name of names) ids.push((await client.post(base, { name, color: '2' })).body.data.id);
   await client.post(base, { name: names[0] as string }); // name taken
+  await idempotentStore(base, { name: `Keyed ${randomUUID().slice(0, 6)}` });
+  await client.request('PATCH', `${base}/${ids[3]}`, { form: { color: '3' }, headers: { 'If-Match': '"9"' } }); // 412
+  await client.request('GET', `${base}/${ids[3]}`, { headers: { 'If-None-Match': '"1"' } }); // 304
   const first = await client.get(base, { sort_by: 'name', sort: 'asc' });
   await client.get(first.body.links.next.replace(gateway.url, '')); // cursor page
   await client.get(base, { page: 2 }); // offset walk
@@ -61,6 +71,8 @@ async function exerciseDomains() {
   const ids: number[] = [];
   for (const name of names) ids.push((await client.post(base, { name })).body.data.id);
   await client.post(base, { name: names[0] as string }); // name taken
+  await idempotentStore(base, { name: `keyed-${randomUUID().slice(0, 8)}.example.com` });
+  await client.request('DELETE', `${base}/${ids[4]}`, { headers: { 'If-Match': '"9"' } }); // 412
   const first = await client.get(base, { sort_by: 'name' });
   await client.get(first.body.links.next.replace(gateway.url, ''));
   await client.get(base, { page: 2 });
@@ -82,7 +94,9 @@ async function exerciseVerification() {
   await client.request('POST', `${base}/${mine.id}/verify`); // no record: the check is recorded
   dns.setTxt(mine.verification.name, [mine.verification.value, theirs.verification.value]);
   await client.request('POST', `${base}/${mine.id}/verify`); // active: takes the global name
-  await client.request('POST', `${base}/${mine.id}/verify`); // re-check
+  const key = { headers: { 'Idempotency-Key': randomUUID() } };
+  await client.request('POST', `${base}/${mine.id}/verify`, key); // re-check, with a key
+  await client.request('POST', `${base}/${mine.id}/verify`, key); // replayed
   await other.request('POST', `${base}/${theirs.id}/verify`); // taken
   await client.post(base, { name }); // taken, by the active domain's global guard
   await client.request('POST', `${base}/999999/verify`); // not found
@@ -92,12 +106,20 @@ async function exerciseVerification() {
   await other.delete(`${base}/${theirs.id}`); // a pending one its owner's guard
 }
 
+async function exerciseEvents() {
+  const first = await client.get('/api/v1/events', { per_page: 10 });
+  await client.get(first.body.links.next.replace(gateway.url, ''));
+  await client.get('/api/v1/events', { type: 'domain.' });
+  await client.get('/api/v1/events', { after: 'not-an-id' }); // 422
+}
+
 describe('DynamoDB actions per function', () => {
   it('equal the route table’s declared actions, for every route and the authorizer', async () => {
     // Act
     await exerciseSpaces();
     await exerciseDomains();
     await exerciseVerification();
+    await exerciseEvents();
     // Assess
     const recorded = Object.fromEntries(
       Object.keys(grantedActions).map((name) => [name, [...(recorder.actions.get(name) ?? [])].sort()]),

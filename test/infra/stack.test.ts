@@ -13,7 +13,7 @@ import { type StageName, stages } from '#infra/stages.ts';
 import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
 import { gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
-import { authorizerHandler, matchRoute, routes } from '#lib/routes.ts';
+import { authorizerHandler, eventPublisherHandler, matchRoute, routes } from '#lib/routes.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
 /** The DynamoDB actions each function issues (read off `lib/data`), written out independently of the stack. */
@@ -21,20 +21,31 @@ const expectedTableActions: Record<string, string[]> = {
   authorizer: ['GetItem', 'UpdateItem'],
   'list-domains': ['GetItem', 'Query'],
   'list-spaces': ['GetItem', 'Query'],
+  'list-events': ['GetItem', 'Query'],
   'show-domain': ['GetItem'],
   'show-space': ['GetItem'],
-  'store-domain': ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
-  'store-space': ['PutItem', 'UpdateItem'],
-  'update-domain': ['GetItem', 'UpdateItem'],
+  'store-domain': ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
+  'store-space': ['GetItem', 'PutItem', 'UpdateItem'],
+  'update-domain': ['GetItem', 'PutItem', 'UpdateItem'],
   'update-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
-  'destroy-domain': ['DeleteItem', 'GetItem', 'UpdateItem'],
-  'destroy-space': ['DeleteItem', 'GetItem', 'UpdateItem'],
+  'destroy-domain': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+  'destroy-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'verify-domain': ['GetItem', 'PutItem', 'UpdateItem'],
+  'publish-events': [],
 };
+
+/** Functions that query the by-name index: the collections' lists (the feed queries the table only). */
+const indexReaders = ['list-domains', 'list-spaces'];
+/** The change feed's publisher is no route and has no table: the pipe reads the stream. */
+const PUBLISHER = 'publish-events';
 
 /** The source handler of a deployed function, by its id. */
 const handlerOf = (name: string) =>
-  name === authorizerHandler ? authorizerHandler : (routes.find((route) => route.name === name)?.handler ?? name);
+  name === authorizerHandler
+    ? authorizerHandler
+    : name === PUBLISHER
+      ? eventPublisherHandler
+      : (routes.find((route) => route.name === name)?.handler ?? name);
 
 /** The limits issue 11 asks for, written out independently of `infra/stages.ts` (requests per 60 s). */
 const expectedRateLimits: Record<StageName, { perKey: number; perIp: number }> = {
@@ -60,9 +71,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   const tableId = () => s.only('AWS::DynamoDB::Table')[0];
 
   describe('functions', () => {
-    it('deploys one function per route plus the authorizer, as nodejs24.x on arm64', () => {
+    it('deploys one function per route plus the authorizer and the event publisher, as nodejs24.x on arm64', () => {
       // Assess
-      expect([...s.functions.keys()].sort()).toEqual([...routes.map((route) => route.name), 'authorizer'].sort());
+      expect([...s.functions.keys()].sort()).toEqual(
+        [...routes.map((route) => route.name), 'authorizer', PUBLISHER].sort(),
+      );
       for (const fn of s.functions.values()) {
         expect(fn).toMatchObject({
           Runtime: 'nodejs24.x',
@@ -79,6 +92,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const handlers = new Map<string, string>([
         ...routes.map((r) => [r.name, r.handler] as const),
         ['authorizer', 'authorizer'],
+        [PUBLISHER, eventPublisherHandler],
       ]);
       for (const [name, fn] of s.functions) {
         // Act
@@ -90,9 +104,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // Assess
         expect(entries, name).toEqual([handlers.get(name)]);
         expect(code.startsWith(esbuildOptions.banner.js), name).toBe(true);
-        expect(code.length / code.split('\n').length, `${name} is minified`).toBeGreaterThan(2_000);
+        // Minified: long lines (the publisher's small bundle is a handful of lines in all).
+        const lines = code.split('\n').length;
+        expect(code.length / lines > 2_000 || lines <= 10, `${name} is minified (${lines} lines)`).toBe(true);
+        // The publisher only unmarshalls stream records: no client.
+        const sdk = name === PUBLISHER ? '@aws-sdk/util-dynamodb/' : '@aws-sdk/client-dynamodb/';
         expect(
-          sources.some((source) => source.includes('node_modules/@aws-sdk/client-dynamodb/')),
+          sources.some((source) => source.includes(`node_modules/${sdk}`)),
           name,
         ).toBe(true);
         expect(code, `${name} imports no SDK from the runtime`).not.toMatch(/from\s*["']@aws-sdk\/client-dynamodb/);
@@ -104,10 +122,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // Prepare
         const env = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
         // Assess
-        expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
         expect(env.NODE_OPTIONS, name).toBe('--enable-source-maps');
+        if (name === PUBLISHER) {
+          expect(Object.keys(env), name).toEqual(['NODE_OPTIONS']);
+          continue;
+        }
+        expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
+        const cursors = name.startsWith('list-') && name !== 'list-events';
         expect(Object.keys(env).sort(), name).toEqual(
-          ['NODE_OPTIONS', 'TABLE_NAME', ...(name.startsWith('list-') ? ['CURSOR_SECRET'] : [])].sort(),
+          ['NODE_OPTIONS', 'TABLE_NAME', ...(cursors ? ['CURSOR_SECRET'] : [])].sort(),
         );
         if (env.CURSOR_SECRET) expect(JSON.stringify(env.CURSOR_SECRET)).toContain('{{resolve:secretsmanager:');
       }
@@ -120,7 +143,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         const env = Object.fromEntries(Object.keys(given).map((key) => [key, `https://${key.toLowerCase()}.test`]));
         const module = (await import(pathToFileURL(functionEntry(handlerOf(name))).href)) as {
           create: (config: Config) => unknown;
+          handler: unknown;
         };
+        // The publisher reads no setting: its Lambda handler is bound at import, whatever the environment.
+        if (name === PUBLISHER) {
+          expect(module.handler, name).toBeTypeOf('function');
+          continue;
+        }
         // Act / Assess
         expect(() => module.create(loadConfig(env)), name).not.toThrow();
         for (const key of Object.keys(env).filter((setting) => setting !== 'NODE_OPTIONS')) {
@@ -158,7 +187,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'xray:PutTraceSegments': ['"*"'],
         };
         for (const action of expectedTableActions[name] ?? []) {
-          expected[`dynamodb:${action}`] = action === 'Query' ? [table, index].sort() : [table];
+          expected[`dynamodb:${action}`] =
+            action === 'Query' && indexReaders.includes(name) ? [table, index].sort() : [table];
         }
         // Act
         const grants = s.grants(roleOf(fn));
@@ -514,6 +544,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'waf-blocked-requests',
           'table-throttled-requests',
           'table-system-errors',
+          'events-dead-letters',
           ...functionAlarms,
         ].sort(),
       );
@@ -564,9 +595,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       });
     });
 
-    it('outputs the API URL and the table name', () => {
-      expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'TableName']);
+    it('outputs the API URL, the table name and the event bus name', () => {
+      expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual([
+        'AlarmTopicArn',
+        'ApiUrl',
+        'EventBusName',
+        'TableName',
+      ]);
       s.template.hasOutput('TableName', { Value: { Ref: tableId() } });
+      s.template.hasOutput('EventBusName', { Value: { Ref: s.only('AWS::Events::EventBus')[0] } });
     });
 
     it('names the stack and every named resource after the stage', () => {
@@ -589,6 +626,91 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(s.stack.stackName).toBe(`domains-spaces-${stage}`);
       expect(names.length).toBeGreaterThan(30);
       for (const name of names) expect(name).toContain(`domains-spaces-${stage}`);
+    });
+  });
+
+  describe('change feed', () => {
+    const pipe = () => s.only('AWS::Pipes::Pipe')[1].Properties;
+
+    it('keeps the TTL attribute and streams new images of the table', () => {
+      s.template.hasResourceProperties('AWS::DynamoDB::Table', {
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      });
+    });
+
+    it('pipes only new event items from the stream, through the publisher, onto the stage event bus', () => {
+      // Prepare
+      const [busId, bus] = s.only('AWS::Events::EventBus');
+      const publisher = s.functions.get(PUBLISHER);
+      const props = pipe();
+      const source = props.SourceParameters as {
+        FilterCriteria: { Filters: { Pattern: string }[] };
+        DynamoDBStreamParameters: Record<string, unknown>;
+      };
+      // Assess
+      expect(bus.Properties.Name).toBe(`domains-spaces-${stage}-events`);
+      expect(props.Source).toEqual({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
+      expect(props.Enrichment).toEqual(getAtt(publisher?.id as string));
+      expect(props.Target).toEqual(getAtt(busId));
+      expect(source.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
+        { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'EVENT#' }] } } } },
+      ]);
+      expect(source.DynamoDBStreamParameters).toMatchObject({
+        StartingPosition: 'LATEST',
+        OnPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+        DeadLetterConfig: { Arn: getAtt(s.only('AWS::SQS::Queue')[0]) },
+      });
+      expect(props.TargetParameters).toEqual({
+        EventBridgeEventBusParameters: { Source: 'domains-spaces', DetailType: 'Change' },
+      });
+    });
+
+    it('allows the pipe exactly its stream reads, the publisher, the bus and the dead-letter queue', () => {
+      // Prepare
+      const roleId = (pipe().RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const role = s.resources[roleId]?.Properties as {
+        AssumeRolePolicyDocument: { Statement: { Principal: unknown; Condition: unknown }[] };
+        Policies: { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } }[];
+      };
+      const statements = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
+      const allowed = Object.fromEntries(
+        statements.flatMap((statement) => [statement.Action].flat().map((action) => [action, statement.Resource])),
+      );
+      const stream = { 'Fn::GetAtt': [tableId(), 'StreamArn'] };
+      // Assess
+      expect(role.AssumeRolePolicyDocument.Statement[0]).toMatchObject({
+        Principal: { Service: 'pipes.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': expect.anything() } },
+      });
+      expect(allowed).toEqual({
+        'dynamodb:DescribeStream': stream,
+        'dynamodb:GetRecords': stream,
+        'dynamodb:GetShardIterator': stream,
+        'dynamodb:ListStreams': stream,
+        'lambda:InvokeFunction': getAtt(s.functions.get(PUBLISHER)?.id as string),
+        'events:PutEvents': getAtt(s.only('AWS::Events::EventBus')[0]),
+        'sqs:SendMessage': getAtt(s.only('AWS::SQS::Queue')[0]),
+      });
+      expect(s.grants(roleId)).toEqual({});
+    });
+
+    it('keeps undeliverable events 14 days, encrypted, and alarms on the first one', () => {
+      // Prepare
+      const [queueId, queue] = s.only('AWS::SQS::Queue');
+      const alarm = s
+        .ofType('AWS::CloudWatch::Alarm')
+        .map(([, resource]) => resource.Properties)
+        .find((props) => props.AlarmName === `domains-spaces-${stage}-events-dead-letters`);
+      // Assess
+      expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+      expect(alarm).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        AlarmActions: [{ Ref: s.only('AWS::SNS::Topic')[0] }],
+      });
     });
   });
 

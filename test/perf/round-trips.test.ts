@@ -35,14 +35,15 @@ async function invoke(
   url: string,
   form?: Record<string, string>,
   as = owner,
+  headers: Record<string, string> = {},
 ): Promise<Observed> {
   const run = await loadFunction<ApiHandler>(handler, config, db);
-  const event = directEvent({ method, url, owner: as, ...(form ? { form } : {}) });
+  const event = directEvent({ method, url, owner: as, headers, ...(form ? { form } : {}) });
   recorder.reset();
   const result: APIGatewayProxyResult = await run(event, lambdaContext(handler));
   return {
     status: result.statusCode,
-    body: JSON.parse(result.body),
+    body: result.body === '' ? undefined : JSON.parse(result.body),
     commands: recorder.commands(),
     roundTrips: recorder.rounds,
     scanned: recorder.scanned(),
@@ -80,16 +81,32 @@ describe('DynamoDB round trips per operation', () => {
     expect(next).toEqual({ owner, commands: ['GetItem'], rounds: 1 });
   });
 
-  it('stores with the id allocation and one transaction (2 sequential calls)', async () => {
+  it('stores with the id and the event ticket in parallel, then one transaction (2 round trips)', async () => {
     // Act
     const space = await storeSpace(`Store ${unique()}`);
     const domain = await storeDomain(`store-${randomUUID()}.example.com`);
     // Assess
     for (const stored of [space, domain]) {
       expect(stored.status).toBe(201);
-      expect(stored.commands).toEqual(['UpdateItem', 'TransactWriteItems']);
+      expect(stored.commands).toEqual(['UpdateItem', 'UpdateItem', 'TransactWriteItems']);
       expect(stored.roundTrips).toBe(2);
     }
+  });
+
+  it('stores with an Idempotency-Key reading its record in the same first round trip; a replay writes nothing', async () => {
+    // Prepare
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const form = { name: `Keyed ${unique()}` };
+    // Act
+    const first = await invoke('spaces/store', 'POST', '/api/v1/spaces', form, owner, headers);
+    const replay = await invoke('spaces/store', 'POST', '/api/v1/spaces', form, owner, headers);
+    // Assess
+    expect(first.status).toBe(201);
+    expect(first.commands.slice().sort()).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem', 'UpdateItem']);
+    expect(first.roundTrips).toBe(2);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.commands.filter((command) => command === 'TransactWriteItems')).toEqual([]);
   });
 
   it('shows with one GetItem', async () => {
@@ -106,7 +123,7 @@ describe('DynamoDB round trips per operation', () => {
     }
   });
 
-  it('updates without a rename in one conditional UpdateItem', async () => {
+  it('updates (a rename too) with a read of the item and the ticket in parallel, then one transaction', async () => {
     // Prepare
     const space = await storeSpace(`Update ${unique()}`);
     const domain = await storeDomain(`update-${randomUUID()}.example.com`);
@@ -118,30 +135,21 @@ describe('DynamoDB round trips per operation', () => {
     const page = await invoke('domains/update', 'PATCH', `/api/v1/domains/${domain.body.data.id}`, {
       index_page: 'https://www.example.org/',
     });
-    // Assess: a change of case keeps the folded name, so the name guard does not move.
-    expect(color.body.data.color).toBe(5);
-    expect(sameName.body.data.name).toBe(space.body.data.name.toUpperCase());
-    expect(page.body.data.index_page).toBe('https://www.example.org/');
-    for (const updated of [color, sameName, page]) {
-      expect(updated.status).toBe(200);
-      expect(updated.commands).toEqual(['UpdateItem']);
-    }
-  });
-
-  it('renames a space with the failed conditional update and one transaction', async () => {
-    // Prepare
-    const space = await storeSpace(`Rename ${unique()}`);
-    // Act
     const renamed = await invoke('spaces/update', 'PATCH', `/api/v1/spaces/${space.body.data.id}`, {
       name: `Renamed ${unique()}`,
     });
-    // Assess
-    expect(renamed.status).toBe(200);
-    expect(renamed.commands).toEqual(['UpdateItem', 'TransactWriteItems']);
-    expect(renamed.roundTrips).toBe(2);
+    // Assess: a change of case keeps the folded name (the guard stays); a rename moves it in the transaction.
+    expect(color.body.data.color).toBe(5);
+    expect(sameName.body.data.name).toBe(space.body.data.name.toUpperCase());
+    expect(page.body.data.index_page).toBe('https://www.example.org/');
+    for (const updated of [color, sameName, page, renamed]) {
+      expect(updated.status).toBe(200);
+      expect(updated.commands.slice().sort()).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem']);
+      expect(updated.roundTrips).toBe(2);
+    }
   });
 
-  it('deletes with one read of the name and one transaction', async () => {
+  it('deletes with one read of the item and the ticket in parallel, then one transaction', async () => {
     // Prepare
     const space = await storeSpace(`Delete ${unique()}`);
     const domain = await storeDomain(`delete-${randomUUID()}.example.com`);
@@ -151,9 +159,31 @@ describe('DynamoDB round trips per operation', () => {
     // Assess
     for (const gone of [spaceGone, domainGone]) {
       expect(gone.status).toBe(200);
-      expect(gone.commands).toEqual(['GetItem', 'TransactWriteItems']);
+      expect(gone.commands.slice().sort()).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem']);
       expect(gone.roundTrips).toBe(2);
     }
+  });
+
+  it('shows with If-None-Match in the same one GetItem (304 when unchanged)', async () => {
+    // Prepare
+    const space = await storeSpace(`Etag ${unique()}`);
+    // Act
+    const shown = await invoke('spaces/show', 'GET', `/api/v1/spaces/${space.body.data.id}`, undefined, owner, {
+      'If-None-Match': '"1"',
+    });
+    // Assess
+    expect(shown.status).toBe(304);
+    expect(shown.commands).toEqual(['GetItem']);
+  });
+
+  it('reads the change feed with the event sequence, then one Query', async () => {
+    // Act
+    const page = await invoke('events/list', 'GET', '/api/v1/events?per_page=10');
+    // Assess
+    expect(page.status).toBe(200);
+    expect(page.commands).toEqual(['GetItem', 'Query']);
+    expect(page.roundTrips).toBe(2);
+    expect(page.body.data.length).toBeGreaterThan(0);
   });
 
   describe('lists', () => {

@@ -8,16 +8,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#lib/consistency.ts';
 import { guardItem } from '#lib/data/collection.ts';
 import { storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { listEvents } from '#lib/data/events.ts';
 import {
   counterKey,
   domainNameGuardKey,
+  eventKey,
+  eventSequenceKey,
+  eventTicketKey,
   itemKey,
   nameSortKey,
   ownerDomainNameGuardKey,
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
-import { storeSpace } from '#lib/data/spaces.ts';
+import { destroySpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { createTxtResolver } from '#lib/dns/txt.ts';
 import { verificationName } from '#lib/verification.ts';
 import { db } from '#test/support/database.ts';
@@ -138,15 +142,15 @@ describe('checkConsistency', () => {
   it('reports a domain in an unknown status', async () => {
     // Act
     await set(itemKey(owner, 'domain', 1), 'status', 'verified');
-    // Assess
-    expect(await rules()).toEqual(['malformed-item']);
+    // Assess: changed behind the feed's back too (its state is not its last event's).
+    expect(await rules()).toEqual(['item-without-event', 'malformed-item']);
   });
 
   it('reports a pending domain without a verification token', async () => {
     // Act
     await set(itemKey(owner, 'domain', pendingId), 'verificationToken', '');
-    // Assess
-    expect(await rules()).toEqual(['malformed-item']);
+    // Assess: changed behind the feed's back too (its state is not its last event's).
+    expect(await rules()).toEqual(['item-without-event', 'malformed-item']);
   });
 
   it('reports a space name guard left behind by a lost delete', async () => {
@@ -212,5 +216,79 @@ describe('checkConsistency', () => {
   it('reports more items than the quota', async () => {
     // Assess
     expect(await rules({ maxItems: 2 })).toEqual(['quota-exceeded']);
+  });
+});
+
+describe('checkConsistency of the change feed', () => {
+  /**
+   * The events of the owner, oldest first (five: two spaces created, a domain created and verified, a pending
+   * domain created; the domain stored before events existed has none).
+   */
+  async function events() {
+    return (await listEvents(db, owner, { after: 0, perPage: 100, types: [] })).events;
+  }
+  const eventAt = async (index: number) => eventKey(owner, Number((await events())[index]?.id));
+
+  it('finds nothing wrong after updates and deletes through the data module', async () => {
+    // Act
+    await updateSpace(db, owner, 1, { color: 4 });
+    await updateSpace(db, owner, 1, { name: 'Alpha Two' });
+    await destroySpace(db, owner, 2);
+    // Assess
+    expect(await rules()).toEqual([]);
+    expect((await events()).map((event) => event.type)).toEqual([
+      'space.created',
+      'space.created',
+      'domain.created',
+      'domain.verified',
+      'domain.created',
+      'space.updated',
+      'space.updated',
+      'space.deleted',
+    ]);
+  });
+
+  it('reports an event above the event sequence, and a sequence above the tickets handed out', async () => {
+    // Act: the sequence one event short of the last.
+    const [, , , fourth] = await events();
+    await set(eventSequenceKey(owner), 'last', Number(fourth?.id));
+    await set(eventTicketKey(owner), 'issued', 1);
+    // Assess
+    expect(await rules()).toEqual(['event-above-sequence', 'sequence-above-tickets']);
+  });
+
+  it('reports a lost event: the item changed without one', async () => {
+    // Act: an update whose event is gone (the item's version moved on, the resource's last event did not).
+    await updateSpace(db, owner, 1, { color: 6 });
+    await remove((await eventAt(5)) as { pk: string; sk: string });
+    // Assess
+    expect(await rules()).toEqual(['item-without-event']);
+  });
+
+  it('reports a change recorded twice or skipped in a resource’s versions', async () => {
+    // Act: two updates, then the first one's event is gone: the versions jump from 1 to 3.
+    await updateSpace(db, owner, 1, { color: 5 });
+    await updateSpace(db, owner, 1, { color: 6 });
+    await remove((await eventAt(5)) as { pk: string; sk: string });
+    // Assess
+    expect(await rules()).toEqual(['version-gap']);
+  });
+
+  it('reports an item changed behind the feed’s back (its state is not its last event’s)', async () => {
+    // Act
+    await set(itemKey(owner, 'space', 1), 'color', 6);
+    // Assess
+    expect(await rules()).toEqual(['item-without-event']);
+  });
+
+  it('reports an item gone without its delete event, and a malformed event', async () => {
+    // Act
+    await remove(itemKey(owner, 'space', 2));
+    await set(counterKey(owner, 'space'), 'total', 1);
+    await remove(spaceNameGuardKey(owner, 'beta'));
+    // The active domain's last event (its verification): its history now ends before its current version.
+    await set(await eventAt(3), 'type', 'domain.vanished');
+    // Assess
+    expect(await rules()).toEqual(['event-without-item', 'item-without-event', 'malformed-event']);
   });
 });

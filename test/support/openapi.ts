@@ -113,6 +113,11 @@ export function checkResponse(method: string, url: string, reply: CheckedReply):
     if (resolve(header, '').value.required && !reply.headers.has(name)) fail(`the ${name} header is missing`);
   }
   if (verb === 'HEAD') return;
+  // A response documented without content (304) has no body.
+  if (!response.value.content) {
+    if (reply.text !== '') fail('the response is documented without a body');
+    return;
+  }
   const contentType = reply.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
   if (!response.value.content?.[contentType]) fail(`the Content-Type ${contentType} is not documented`);
   const errors = schemaErrors(`${response.pointer}/content/${pointerPart(contentType)}/schema`, reply.body);

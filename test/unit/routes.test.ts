@@ -37,17 +37,35 @@ describe('resource registry', () => {
       ['show-space', 'spaces', 'show', 'spaces/show', '/api/v1/spaces/{id}'],
       ['update-space', 'spaces', 'update', 'spaces/update', '/api/v1/spaces/{id}'],
       ['destroy-space', 'spaces', 'destroy', 'spaces/destroy', '/api/v1/spaces/{id}'],
+      ['list-events', 'events', 'list', 'events/list', '/api/v1/events'],
     ]);
   });
 
-  it.each(routes)('$name needs the scope its action implies', (route) => {
-    // Prepare: reads are list and show; every other action writes (verify too: it changes the domain).
-    const access = { list: 'read', show: 'read', store: 'write', update: 'write', destroy: 'write', verify: 'write' }[
-      route.action
-    ];
+  it.each(routes.filter((route) => route.collection !== 'events'))(
+    '$name needs the scope its action implies',
+    (route) => {
+      // Prepare: reads are list and show; every other action writes (verify too: it changes the domain).
+      const access = {
+        list: 'read',
+        show: 'read',
+        store: 'write',
+        update: 'write',
+        destroy: 'write',
+        verify: 'write',
+      }[route.action];
+      // Assess
+      expect(route.scope).toBe(`${route.collection}:${access}`);
+      expect(scopes).toContain(route.scope);
+    },
+  );
+
+  it('lets any read scope call the change feed (which shows only what the key may read)', () => {
+    // Act
+    const feed = routes.find((route) => route.name === 'list-events');
     // Assess
-    expect(route.scope).toBe(`${route.collection}:${access}`);
-    expect(scopes).toContain(route.scope);
+    expect(feed?.scope).toBe('*:read');
+    expect(routesFor(['domains:read']).map((route) => route.name)).toContain('list-events');
+    expect(routesFor(['spaces:write']).map((route) => route.name)).not.toContain('list-events');
   });
 
   it('reads with GET only, and writes never with GET', () => {
@@ -65,7 +83,7 @@ describe('resource registry', () => {
     // Act
     const names = (granted: Parameters<typeof routesFor>[0]) => routesFor(granted).map((route) => route.name);
     // Assess
-    expect(names(['spaces:read'])).toEqual(['list-spaces', 'show-space']);
+    expect(names(['spaces:read'])).toEqual(['list-spaces', 'show-space', 'list-events']);
     expect(names(['domains:write'])).toEqual(['store-domain', 'update-domain', 'destroy-domain', 'verify-domain']);
     expect(names([...scopes])).toEqual(routes.map((route) => route.name));
     expect(names([])).toEqual([]);
@@ -73,7 +91,7 @@ describe('resource registry', () => {
 });
 
 describe('route table', () => {
-  it('has the eleven operations of the contract, PUT and PATCH sharing the update handler', () => {
+  it('has the twelve operations of the contract (verify and the change feed among them), PUT and PATCH sharing the update handler', () => {
     // Act
     const operations = routes.flatMap((route) => route.methods.map((method) => `${method} ${route.path}`)).sort();
     // Assess
@@ -87,13 +105,14 @@ describe('route table', () => {
           `PATCH /api/v1/${collection}/{id}`,
           `DELETE /api/v1/${collection}/{id}`,
         ])
-        .concat('POST /api/v1/domains/{id}/verify')
+        .concat('POST /api/v1/domains/{id}/verify', 'GET /api/v1/events')
         .sort(),
     );
   });
 
   it.each([
     ['GET', '/api/v1/spaces', 'spaces/list', null],
+    ['GET', '/api/v1/events', 'events/list', null],
     ['POST', '/api/v1/domains', 'domains/store', null],
     ['GET', '/api/v1/domains/42', 'domains/show', { id: '42' }],
     ['PUT', '/api/v1/spaces/7', 'spaces/update', { id: '7' }],

@@ -1,0 +1,17 @@
+import { atColdStart, type Config } from '#lib/config.ts';
+import { listEvents } from '#lib/data/events.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { eventEnvelope, eventQueryFor } from '#lib/http/feed.ts';
+import { httpHandler, ok } from '#lib/http/handler.ts';
+import { eventQuerySchema } from '#lib/schemas/events.ts';
+import { validate } from '#lib/schemas/validate.ts';
+
+/** The owner's changes, oldest first, after `after`; only those of the collections the key may read. */
+export const create = (config: Config, db = createDb(config)) =>
+  httpHandler(async (request) => {
+    const params = validate(eventQuerySchema, request.query());
+    const page = await listEvents(db, request.owner, eventQueryFor(request, params));
+    return ok(eventEnvelope(request, params, page));
+  });
+
+export const handler = atColdStart(create);

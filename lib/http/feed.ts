@@ -1,0 +1,45 @@
+/** The change feed's query and envelope, and which events a key's scopes let it see. */
+import type { EventPage, EventQuery } from '#lib/data/events.ts';
+import { padId } from '#lib/data/keys.ts';
+import { type Collection, collections } from '#lib/routes.ts';
+import type { EventParams } from '#lib/schemas/events.ts';
+import type { EventList } from '#lib/schemas/responses.ts';
+import type { ApiRequest } from './handler.ts';
+import { basePath } from './pagination.ts';
+
+/**
+ * The event types a key may see: those of the collections it may read. The authorizer passes the key's scopes
+ * as a comma-separated `scopes` in its context; a key without that entry holds every scope.
+ */
+function readablePrefixes(request: ApiRequest): string[] | null {
+  const scopes = request.event.requestContext?.authorizer?.scopes;
+  if (typeof scopes !== 'string') return null;
+  const granted = new Set(scopes.split(',').map((scope) => scope.trim()));
+  return (Object.keys(collections) as Collection[])
+    .filter((collection) => granted.has(`${collection}:read`))
+    .map((collection) => `${collections[collection].kind}.`);
+}
+
+/** The data layer's query: after, page size, and the type prefixes an event must match (scopes, `type`). */
+export function eventQueryFor(request: ApiRequest, params: EventParams): EventQuery {
+  const readable = readablePrefixes(request);
+  const types = [...(readable ? [readable] : []), ...(params.type === '' ? [] : [[params.type]])];
+  return { after: params.after, perPage: params.per_page, types };
+}
+
+export function eventEnvelope(request: ApiRequest, params: EventParams, page: EventPage): EventList {
+  const path = basePath(request);
+  const link = (after?: number) => {
+    const query = new URLSearchParams();
+    if (after !== undefined) query.set('after', padId(after));
+    query.set('per_page', String(params.per_page));
+    if (params.type !== '') query.set('type', params.type);
+    return `${path}?${query}`;
+  };
+  return {
+    data: page.events as EventList['data'],
+    links: { first: link(), next: link(page.last) },
+    meta: { path, per_page: params.per_page, has_more: page.more },
+    status: 200,
+  };
+}

@@ -1,0 +1,410 @@
+/**
+ * The change feed and idempotency keys under concurrency and injected faults: a poller that runs while
+ * writers commit misses nothing and sees nothing twice; the feed is exactly the history of the committed
+ * writes (one event per successful write, none for a failed one, replayable into the current state), also
+ * when the writers are separate processes racing at DynamoDB; a store whose answer is lost is retried with
+ * its key into the one item it made. The consistency checker runs after every test.
+ */
+import { randomUUID } from 'node:crypto';
+import { InternalServerError } from '@aws-sdk/client-dynamodb';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { listEvents } from '#lib/data/events.ts';
+import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
+import { createDb, type Db } from '#lib/dynamodb.ts';
+import { NameTakenError, NotFoundError } from '#lib/errors.ts';
+import { presentSpace } from '#lib/resources.ts';
+import { config, db } from '#test/support/database.ts';
+import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
+import { expectOneEventPerWrite, expectPolledAll, expectValidHistory, type FeedEvent, type Write } from './feed.ts';
+import { expectConsistent, type Injection, injectFault, refillRetryQuota, serviceError, touches } from './helpers.ts';
+
+let gateway: Gateway;
+let injection: Injection | undefined;
+let checked: { owners: string[]; domains: string[] };
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  // The 503s these tests provoke each log a warning; keep the test output for anything else.
+  const warn = console.warn.bind(console);
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if ((args[0] as { message?: unknown } | undefined)?.message !== 'Dependency unavailable') warn(...args);
+  });
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await gateway.close();
+});
+beforeEach(async () => {
+  checked = { owners: [], domains: [] };
+  await refillRetryQuota();
+});
+afterEach(async () => {
+  injection?.remove();
+  injection = undefined;
+  await expectConsistent(checked.owners, { domainNames: checked.domains });
+});
+
+const serverError = () => serviceError(InternalServerError, 500);
+const pick = <T>(values: readonly T[]) => values[Math.floor(Math.random() * values.length)] as T;
+
+async function owner(): Promise<Client> {
+  const client = await newClient(gateway);
+  checked.owners.push(client.owner);
+  return client;
+}
+
+/** The whole list of a collection, following the pages. */
+async function listAll(client: Client, collection: string): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let reply = await client.get(`/api/v1/${collection}`, { per_page: 100 });
+  for (;;) {
+    items.push(...reply.body.data);
+    if (!reply.body.links.next) return items;
+    reply = await client.get(reply.body.links.next.slice(reply.body.links.next.indexOf('/api/v1')));
+  }
+}
+
+/** The whole feed from the start. */
+async function feedOf(client: Client): Promise<FeedEvent[]> {
+  const events: FeedEvent[] = [];
+  let reply = await client.get('/api/v1/events', { per_page: 100 });
+  for (;;) {
+    events.push(...reply.body.data);
+    if (!reply.body.meta.has_more) return events;
+    reply = await client.get(reply.body.links.next.slice(reply.body.links.next.indexOf('/api/v1')));
+  }
+}
+
+/**
+ * Polls the feed with the last id it has, as a client would, until `done()` was true before a poll that
+ * found nothing more: every write had been answered, so everything it wrote is in the feed.
+ */
+async function poll(
+  next: (after: string | undefined) => Promise<{ events: FeedEvent[]; more: boolean }>,
+  done: () => boolean,
+): Promise<FeedEvent[]> {
+  const polled: FeedEvent[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const finished = done();
+    const page = await next(after);
+    polled.push(...page.events);
+    after = page.events.at(-1)?.id ?? after;
+    if (finished && !page.more) return polled;
+    if (!page.more) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const httpPoller = (client: Client) => async (after: string | undefined) => {
+  const reply = await client.get('/api/v1/events', { per_page: 25, ...(after ? { after } : {}) });
+  expect(reply.status).toBe(200);
+  return { events: reply.body.data as FeedEvent[], more: reply.body.meta.has_more as boolean };
+};
+
+const SPACE_NAMES = ['Red', 'Green', 'Blue', 'Cyan', 'Magenta', 'Yellow', 'Black', 'White'];
+
+/** One random write over HTTP on the owner's spaces and domains (names from small pools, so some collide). */
+async function randomWrite(client: Client, domains: string[], known: { kind: 'space' | 'domain'; id: number }[]) {
+  const record = (write: Omit<Write, 'status'>, reply: Reply): Write => ({ ...write, status: reply.status });
+  const roll = Math.random();
+  const target = known.length > 0 ? pick(known) : undefined;
+  if (roll < 0.3 || !target) {
+    const reply = await client.post('/api/v1/spaces', {
+      name: pick(SPACE_NAMES),
+      color: String(1 + (known.length % 6)),
+    });
+    if (reply.status === 201) known.push({ kind: 'space', id: reply.body.data.id });
+    return record({ kind: 'space', action: 'created', data: reply.body?.data }, reply);
+  }
+  if (roll < 0.45) {
+    const reply = await client.post('/api/v1/domains', { name: pick(domains) });
+    if (reply.status === 201) known.push({ kind: 'domain', id: reply.body.data.id });
+    return record({ kind: 'domain', action: 'created', data: reply.body?.data }, reply);
+  }
+  const path = `/api/v1/${target.kind}s/${target.id}`;
+  if (roll < 0.8) {
+    const form: Record<string, string> =
+      target.kind === 'domain'
+        ? { index_page: `https://www.example.org/${randomUUID().slice(0, 6)}` }
+        : Math.random() < 0.5
+          ? { color: String(1 + Math.floor(Math.random() * 6)) }
+          : { name: pick(SPACE_NAMES).toUpperCase() };
+    const reply = await client.patch(path, form);
+    return record({ kind: target.kind, action: 'updated', data: reply.body?.data }, reply);
+  }
+  const reply = await client.delete(path);
+  return record({ kind: target.kind, action: 'deleted', id: target.id }, reply);
+}
+
+/** `workers` clients of one owner writing `count` random writes each, in parallel, while a poller polls. */
+async function writeWhilePolling(client: Client, workers: number, count: number) {
+  const domains = Array.from({ length: 4 }, (_, index) => `feed-${index}-${randomUUID().slice(0, 8)}.example.com`);
+  checked.domains.push(...domains);
+  const known: { kind: 'space' | 'domain'; id: number }[] = [];
+  const writes: Write[] = [];
+  let writing = true;
+  const poller = poll(httpPoller(client), () => !writing);
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let index = 0; index < count; index++) writes.push(await randomWrite(client, domains, known));
+    }),
+  );
+  writing = false;
+  return { writes, polled: await poller };
+}
+
+async function expectFeedIsHistory(client: Client, writes: Write[], polled: FeedEvent[]) {
+  const feed = await feedOf(client);
+  expectPolledAll(polled, feed);
+  expectOneEventPerWrite(writes, feed);
+  expectValidHistory(feed, { space: await listAll(client, 'spaces'), domain: await listAll(client, 'domains') });
+  return feed;
+}
+
+describe('a poller while writers commit', () => {
+  it('misses nothing, sees nothing twice, and the feed is the exact history of the writes', async () => {
+    // Prepare
+    const client = await owner();
+    // Act: 8 writers, 12 writes each, on one owner; a poller polls all along.
+    const { writes, polled } = await writeWhilePolling(client, 8, 12);
+    // Assess
+    const statuses = new Set(writes.map((write) => write.status));
+    expect([...statuses].every((status) => [200, 201, 404, 422].includes(status))).toBe(true);
+    expect(writes.filter((write) => write.status === 422).length).toBeGreaterThan(0);
+    const feed = await expectFeedIsHistory(client, writes, polled);
+    // The random workload did produce a real history (not a few writes that all failed).
+    expect(feed.length).toBeGreaterThan(20);
+  });
+
+  it('under injected DynamoDB failures: failed writes (503) leave no event, the others are exactly in the feed', async () => {
+    // Prepare: 40% of the owner's transaction attempts and ticket requests fail before DynamoDB sees them.
+    const client = await owner();
+    injection = injectFault({
+      when: (call) =>
+        (call.operation === 'TransactWriteItems' || call.operation === 'UpdateItem') && touches(client.owner)(call),
+      before: () => (Math.random() < 0.4 ? serverError() : undefined),
+    });
+    // Act
+    const { writes, polled } = await writeWhilePolling(client, 6, 12);
+    injection.remove();
+    // Assess
+    expect(writes.filter((write) => write.status === 503).length).toBeGreaterThan(0);
+    expect(writes.filter((write) => write.status >= 200 && write.status < 300).length).toBeGreaterThan(10);
+    await expectFeedIsHistory(client, writes, polled);
+  });
+});
+
+describe('writers in separate processes, racing at DynamoDB', () => {
+  const processes: Db[] = [];
+  beforeAll(() => {
+    // Each its own client: nothing is queued in process, every race is DynamoDB's (lib/data/changes.ts).
+    for (let index = 0; index < 5; index++) processes.push(createDb(config));
+  });
+  afterAll(() => {
+    for (const db of processes) db.client.destroy();
+  });
+
+  it('commit one at a time, a poller misses nothing, and the feed is the history of the writes', async () => {
+    // Prepare
+    const id = `owner-${randomUUID()}`;
+    checked.owners.push(id);
+    const [reader, ...writers] = processes as [Db, ...Db[]];
+    const known: number[] = [];
+    const writes: Write[] = [];
+    let writing = true;
+    const poller = poll(
+      async (after) => {
+        const page = await listEvents(reader, id, { after: after ? Number(after) : 0, perPage: 25, types: [] });
+        return { events: page.events as FeedEvent[], more: page.more };
+      },
+      () => !writing,
+    );
+    const attempt = async (write: Omit<Write, 'status'>, run: () => Promise<Record<string, unknown> | undefined>) => {
+      try {
+        const data = await run();
+        writes.push({ ...write, ...(data ? { data } : {}), status: write.action === 'created' ? 201 : 200 });
+      } catch (error) {
+        if (error instanceof NameTakenError) writes.push({ ...write, status: 422 });
+        else if (error instanceof NotFoundError) writes.push({ ...write, status: 404 });
+        else throw error;
+      }
+    };
+    // Act: 4 processes × 15 writes on the same owner, all at once.
+    await Promise.all(
+      writers.map(async (db) => {
+        for (let index = 0; index < 15; index++) {
+          const target = known.length > 0 ? pick(known) : undefined;
+          const roll = Math.random();
+          if (roll < 0.4 || target === undefined) {
+            await attempt({ kind: 'space', action: 'created' }, async () => {
+              const item = await storeSpace(db, id, { name: pick(SPACE_NAMES), color: 1 });
+              known.push(item.id);
+              return presentSpace(item);
+            });
+          } else if (roll < 0.85) {
+            const changes =
+              Math.random() < 0.5 ? { color: 1 + Math.floor(Math.random() * 6) } : { name: pick(SPACE_NAMES) };
+            await attempt({ kind: 'space', action: 'updated' }, async () =>
+              presentSpace(await updateSpace(db, id, target, changes)),
+            );
+          } else {
+            await attempt({ kind: 'space', action: 'deleted', id: target }, async () => {
+              await destroySpace(db, id, target);
+              return undefined;
+            });
+          }
+        }
+      }),
+    );
+    writing = false;
+    const polled = await poller;
+    // Assess
+    const feed: FeedEvent[] = [];
+    for (let after = 0, more = true; more; ) {
+      const page = await listEvents(reader, id, { after, perPage: 100, types: [] });
+      feed.push(...(page.events as FeedEvent[]));
+      ({ last: after, more } = page);
+    }
+    expectPolledAll(polled, feed);
+    expectOneEventPerWrite(writes, feed);
+    const spaces = await listSpaces(reader, id, { search: '', sortBy: 'id', sort: 'asc', perPage: 100, page: 1 });
+    expectValidHistory(feed, { space: spaces.items.map(presentSpace), domain: [] });
+    expect(feed.length).toBeGreaterThan(20);
+  });
+});
+
+describe('a change overtaken between its ticket and its commit', () => {
+  it('commits after the change that overtook it, with a later id: a poller that saw that one still gets it', async () => {
+    // Prepare: while this process's store is on its way to DynamoDB, another process stores and commits, and
+    // a poller reads the feed.
+    const id = `owner-${randomUUID()}`;
+    checked.owners.push(id);
+    const other = createDb(config);
+    const reader = createDb(config);
+    const read = async (after: number) => (await listEvents(reader, id, { after, perPage: 10, types: [] })).events;
+    const polled: FeedEvent[] = [];
+    injection = injectFault({
+      when: touches(id, 'TransactWriteItems'),
+      meanwhile: (attempt) =>
+        attempt === 1
+          ? (async () => {
+              await storeSpace(other, id, { name: 'Overtaking', color: 1 });
+              polled.push(...((await read(0)) as FeedEvent[]));
+            })()
+          : undefined,
+    });
+    // Act
+    const stored = await storeSpace(db, id, { name: 'Overtaken', color: 1 });
+    injection.remove();
+    const after = Number(polled.at(-1)?.id);
+    const next = (await read(after)) as FeedEvent[];
+    other.client.destroy();
+    reader.client.destroy();
+    // Assess
+    expect(polled.map((event) => event.data.name)).toEqual(['Overtaking']);
+    expect(next.map((event) => event.data)).toEqual([presentSpace(stored)]);
+    expect(Number(next[0]?.id)).toBeGreaterThan(after);
+  });
+
+  it('that needed what the other change did (a name it freed) comes after it in the feed', async () => {
+    // Prepare: a rename to "Red" whose ticket comes before the delete of the space called Red, which commits
+    // first; the rename then succeeds, and its event must follow the delete's.
+    const id = `owner-${randomUUID()}`;
+    checked.owners.push(id);
+    const other = createDb(config);
+    const red = await storeSpace(db, id, { name: 'Red', color: 1 });
+    const blue = await storeSpace(db, id, { name: 'Blue', color: 1 });
+    injection = injectFault({
+      when: touches(id, 'TransactWriteItems'),
+      meanwhile: (attempt) => (attempt === 1 ? destroySpace(other, id, red.id) : undefined),
+    });
+    // Act
+    const renamed = await updateSpace(db, id, blue.id, { name: 'Red' });
+    injection.remove();
+    other.client.destroy();
+    // Assess
+    const page = await listEvents(db, id, { after: 0, perPage: 10, types: [] });
+    expect(page.events.map((event) => event.type)).toEqual([
+      'space.created',
+      'space.created',
+      'space.deleted',
+      'space.updated',
+    ]);
+    expectValidHistory(page.events as FeedEvent[], { space: [presentSpace(renamed)], domain: [] });
+  });
+});
+
+describe('a store whose answer is lost', () => {
+  it('is a 503; retried with its Idempotency-Key it answers the one item it made, marked as a replay', async () => {
+    // Prepare: DynamoDB commits the transaction, and every answer to it is lost on the way back.
+    const client = await owner();
+    const key = randomUUID();
+    const send = () =>
+      client.request('POST', '/api/v1/spaces', {
+        form: { name: 'Dropped', color: '2' },
+        headers: { 'Idempotency-Key': key },
+      });
+    injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
+    // Act
+    const lost = await send();
+    injection.remove();
+    const retried = await send();
+    // Assess
+    expect(lost.status).toBe(503);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    const shown = await client.get(`/api/v1/spaces/${retried.body.data.id}`);
+    expect(retried.body).toEqual(shown.body);
+    expect(retried.headers.get('etag')).toBe(shown.headers.get('etag'));
+    expect(await listAll(client, 'spaces')).toEqual([shown.body.data]);
+    expect((await feedOf(client)).map((event) => [event.type, event.data])).toEqual([
+      ['space.created', shown.body.data],
+    ]);
+  });
+
+  it('without a key the retry is a new request, which answers 422 (the name is taken by the lost one)', async () => {
+    // Prepare
+    const client = await owner();
+    injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
+    // Act
+    const lost = await client.post('/api/v1/spaces', { name: 'Keyless' });
+    injection.remove();
+    const retried = await client.post('/api/v1/spaces', { name: 'Keyless' });
+    // Assess
+    expect(lost.status).toBe(503);
+    expect(retried.status).toBe(422);
+    expect(await listAll(client, 'spaces')).toHaveLength(1);
+  });
+
+  it('under lost answers at random, clients that retry with their keys get one item and one event per key', async () => {
+    // Prepare: 30% of the answers to the owner's transactions are lost after DynamoDB committed them.
+    const client = await owner();
+    injection = injectFault({
+      when: touches(client.owner, 'TransactWriteItems'),
+      after: () => (Math.random() < 0.3 ? serverError() : undefined),
+    });
+    const keys = Array.from({ length: 24 }, () => randomUUID());
+    // Act: each client retries on 503 with the same key, as a client should.
+    const answers = await Promise.all(
+      keys.map(async (key, index) => {
+        for (let attempt = 1; attempt <= 10; attempt++) {
+          const reply = await client.request('POST', '/api/v1/spaces', {
+            form: { name: `Key ${index}` },
+            headers: { 'Idempotency-Key': key },
+          });
+          if (reply.status !== 503) return reply;
+        }
+        throw new Error(`Key ${index}: still 503 after 10 attempts`);
+      }),
+    );
+    injection.remove();
+    // Assess
+    expect(answers.map((reply) => reply.status)).toEqual(Array(keys.length).fill(201));
+    const spaces = await listAll(client, 'spaces');
+    expect(spaces).toHaveLength(keys.length);
+    const feed = await feedOf(client);
+    expect(feed.map((event) => event.type)).toEqual(Array(keys.length).fill('space.created'));
+    for (const reply of answers) expect(spaces).toContainEqual(reply.body.data);
+  });
+});
