@@ -194,8 +194,7 @@ describe('idempotency records', () => {
     // Act
     const again = await direct(key, 'Expiring 2');
     // Assess
-    const keptFor =
-      (Attributes?.ttl as number) - Math.floor(Date.parse(JSON.parse(first.body).data.created_at) / 1000);
+    const keptFor = (Attributes?.ttl as number) - Math.floor(Date.parse(JSON.parse(first.body).data.created_at) / 1000);
     expect(keptFor).toBeGreaterThanOrEqual(24 * 3600 - 1);
     expect(keptFor).toBeLessThanOrEqual(24 * 3600 + 1);
     expect(again.statusCode).toBe(201);
