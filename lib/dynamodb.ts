@@ -1,5 +1,5 @@
 /** The one DynamoDB client module: every data function takes the `Db` built here. */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '#lib/config.ts';
 
@@ -24,7 +24,10 @@ export const dynamoClientConfig = {
  * The low-level client. An endpoint override (DynamoDB Local) takes static credentials, which DynamoDB Local
  * accepts, and a region of its own; on AWS the SDK's defaults apply.
  */
-export function createDynamoClient(config: Pick<Config, 'dynamodbEndpoint' | 'region'>): DynamoDBClient {
+export function createDynamoClient(
+  config: Pick<Config, 'dynamodbEndpoint' | 'region'>,
+  overrides: DynamoDBClientConfig = {},
+): DynamoDBClient {
   const local = config.dynamodbEndpoint
     ? {
         endpoint: config.dynamodbEndpoint,
@@ -34,12 +37,16 @@ export function createDynamoClient(config: Pick<Config, 'dynamodbEndpoint' | 're
     : config.region
       ? { region: config.region }
       : {};
-  return new DynamoDBClient({ ...dynamoClientConfig, ...local });
+  return new DynamoDBClient({ ...dynamoClientConfig, ...local, ...overrides });
 }
 
-export function createDb(config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'>): Db {
+/** `overrides` change the client's settings for a measurement (the bench's scale section); the API uses none. */
+export function createDb(
+  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'>,
+  overrides: DynamoDBClientConfig = {},
+): Db {
   return {
-    client: DynamoDBDocumentClient.from(createDynamoClient(config), {
+    client: DynamoDBDocumentClient.from(createDynamoClient(config, overrides), {
       marshallOptions: { removeUndefinedValues: true },
     }),
     tableName: config.tableName,
