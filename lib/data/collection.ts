@@ -57,6 +57,19 @@ export async function getItem<Item extends StoredItem>(db: Db, owner: string, ki
   return Item as Item;
 }
 
+/** An update that changes nothing: the item as it is, once If-Match holds for it (no write, no event). */
+export async function unchangedItem<Item extends StoredItem>(
+  db: Db,
+  owner: string,
+  kind: Kind,
+  id: number,
+  options: WriteOptions<Item>,
+): Promise<Item> {
+  const current = await getItem<Item>(db, owner, kind, id);
+  assertVersion(options.ifMatch, versionOf(current));
+  return current;
+}
+
 /** Atomic per-owner sequence: ids increase and are never reused; a failed store leaves a gap. */
 async function allocateId(db: Db, owner: string, kind: Kind): Promise<number> {
   const { Attributes } = await db.client.send(

@@ -22,11 +22,11 @@ import {
   listItems,
   type Release,
   type StoredItem,
+  unchangedItem,
   updateItem,
 } from './collection.ts';
 import { type DomainStatus, statusOf } from './domain-status.ts';
 import { domainNameGuardKey, ownerDomainNameGuardKey } from './keys.ts';
-import { assertVersion, versionOf } from './version.ts';
 
 const kind = 'domain';
 
@@ -225,9 +225,7 @@ export async function updateDomain(
 ): Promise<DomainItem> {
   const present = pageAttributes.filter((field) => changes[field] !== undefined);
   if (present.length === 0) {
-    const current = await showDomain(db, owner, id);
-    assertVersion(options.ifMatch, versionOf(current));
-    return current;
+    return unchangedItem<DomainItem>(db, owner, kind, id, options);
   }
   return updateItem<DomainItem>(
     db,

@@ -9,10 +9,10 @@ import {
   type ListQuery,
   listItems,
   type StoredItem,
+  unchangedItem,
   updateItem,
 } from './collection.ts';
 import { foldName, nameSortKey, spaceNameGuardKey } from './keys.ts';
-import { assertVersion, versionOf } from './version.ts';
 
 const kind = 'space';
 
@@ -56,9 +56,7 @@ export async function updateSpace(
   options: WriteOptions<SpaceItem> = {},
 ): Promise<SpaceItem> {
   if (changes.name === undefined && changes.color === undefined) {
-    const current = await showSpace(db, owner, id);
-    assertVersion(options.ifMatch, versionOf(current));
-    return current;
+    return unchangedItem<SpaceItem>(db, owner, kind, id, options);
   }
   return updateItem<SpaceItem>(
     db,

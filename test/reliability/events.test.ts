@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
@@ -17,32 +17,16 @@ import { presentSpace } from '#lib/resources.ts';
 import { config, db } from '#test/support/database.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import { expectOneEventPerWrite, expectPolledAll, expectValidHistory, type FeedEvent, type Write } from './feed.ts';
-import { expectConsistent, type Injection, injectFault, refillRetryQuota, serviceError, touches } from './helpers.ts';
+import { faultSuite, injectFault, serviceError, touches } from './helpers.ts';
 
 let gateway: Gateway;
-let injection: Injection | undefined;
-let checked: { owners: string[]; domains: string[] };
+const suite = faultSuite();
 
 beforeAll(async () => {
   gateway = await startTestGateway();
-  // The 503s these tests provoke each log a warning; keep the test output for anything else.
-  const warn = console.warn.bind(console);
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if ((args[0] as { message?: unknown } | undefined)?.message !== 'Dependency unavailable') warn(...args);
-  });
 });
 afterAll(async () => {
-  vi.restoreAllMocks();
   await gateway.close();
-});
-beforeEach(async () => {
-  checked = { owners: [], domains: [] };
-  await refillRetryQuota();
-});
-afterEach(async () => {
-  injection?.remove();
-  injection = undefined;
-  await expectConsistent(checked.owners, { domainNames: checked.domains });
 });
 
 const serverError = () => serviceError(InternalServerError, 500);
@@ -50,7 +34,7 @@ const pick = <T>(values: readonly T[]) => values[Math.floor(Math.random() * valu
 
 async function owner(): Promise<Client> {
   const client = await newClient(gateway);
-  checked.owners.push(client.owner);
+  suite.checked.owners.push(client.owner);
   return client;
 }
 
@@ -140,7 +124,7 @@ async function randomWrite(client: Client, domains: string[], known: { kind: 'sp
 /** `workers` clients of one owner writing `count` random writes each, in parallel, while a poller polls. */
 async function writeWhilePolling(client: Client, workers: number, count: number) {
   const domains = Array.from({ length: 4 }, (_, index) => `feed-${index}-${randomUUID().slice(0, 8)}.example.com`);
-  checked.domains.push(...domains);
+  suite.checked.domains.push(...domains);
   const known: { kind: 'space' | 'domain'; id: number }[] = [];
   const writes: Write[] = [];
   let writing = true;
@@ -180,14 +164,14 @@ describe('a poller while writers commit', () => {
   it('under injected DynamoDB failures: failed writes (503) leave no event, the others are exactly in the feed', async () => {
     // Prepare: 40% of the owner's transaction attempts and ticket requests fail before DynamoDB sees them.
     const client = await owner();
-    injection = injectFault({
+    suite.injection = injectFault({
       when: (call) =>
         (call.operation === 'TransactWriteItems' || call.operation === 'UpdateItem') && touches(client.owner)(call),
       before: () => (Math.random() < 0.4 ? serverError() : undefined),
     });
     // Act
     const { writes, polled } = await writeWhilePolling(client, 6, 12);
-    injection.remove();
+    suite.injection.remove();
     // Assess
     expect(writes.filter((write) => write.status === 503).length).toBeGreaterThan(0);
     expect(writes.filter((write) => write.status >= 200 && write.status < 300).length).toBeGreaterThan(10);
@@ -208,7 +192,7 @@ describe('writers in separate processes, racing at DynamoDB', () => {
   it('commit one at a time, a poller misses nothing, and the feed is the history of the writes', async () => {
     // Prepare
     const id = `owner-${randomUUID()}`;
-    checked.owners.push(id);
+    suite.checked.owners.push(id);
     const [reader, ...writers] = processes as [Db, ...Db[]];
     const known: number[] = [];
     const writes: Write[] = [];
@@ -279,12 +263,12 @@ describe('a change overtaken between its ticket and its commit', () => {
     // Prepare: while this process's store is on its way to DynamoDB, another process stores and commits, and
     // a poller reads the feed.
     const id = `owner-${randomUUID()}`;
-    checked.owners.push(id);
+    suite.checked.owners.push(id);
     const other = createDb(config);
     const reader = createDb(config);
     const read = async (after: number) => (await listEvents(reader, id, { after, perPage: 10, types: [] })).events;
     const polled: FeedEvent[] = [];
-    injection = injectFault({
+    suite.injection = injectFault({
       when: touches(id, 'TransactWriteItems'),
       meanwhile: (attempt) =>
         attempt === 1
@@ -296,7 +280,7 @@ describe('a change overtaken between its ticket and its commit', () => {
     });
     // Act
     const stored = await storeSpace(db, id, { name: 'Overtaken', color: 1 });
-    injection.remove();
+    suite.injection.remove();
     const after = Number(polled.at(-1)?.id);
     const next = (await read(after)) as FeedEvent[];
     other.client.destroy();
@@ -311,17 +295,17 @@ describe('a change overtaken between its ticket and its commit', () => {
     // Prepare: a rename to "Red" whose ticket comes before the delete of the space called Red, which commits
     // first; the rename then succeeds, and its event must follow the delete's.
     const id = `owner-${randomUUID()}`;
-    checked.owners.push(id);
+    suite.checked.owners.push(id);
     const other = createDb(config);
     const red = await storeSpace(db, id, { name: 'Red', color: 1 });
     const blue = await storeSpace(db, id, { name: 'Blue', color: 1 });
-    injection = injectFault({
+    suite.injection = injectFault({
       when: touches(id, 'TransactWriteItems'),
       meanwhile: (attempt) => (attempt === 1 ? destroySpace(other, id, red.id) : undefined),
     });
     // Act
     const renamed = await updateSpace(db, id, blue.id, { name: 'Red' });
-    injection.remove();
+    suite.injection.remove();
     other.client.destroy();
     // Assess
     const page = await listEvents(db, id, { after: 0, perPage: 10, types: [] });
@@ -345,10 +329,10 @@ describe('a store whose answer is lost', () => {
         form: { name: 'Dropped', color: '2' },
         headers: { 'Idempotency-Key': key },
       });
-    injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
+    suite.injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
     // Act
     const lost = await send();
-    injection.remove();
+    suite.injection.remove();
     const retried = await send();
     // Assess
     expect(lost.status).toBe(503);
@@ -366,10 +350,10 @@ describe('a store whose answer is lost', () => {
   it('without a key the retry is a new request, which answers 422 (the name is taken by the lost one)', async () => {
     // Prepare
     const client = await owner();
-    injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
+    suite.injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
     // Act
     const lost = await client.post('/api/v1/spaces', { name: 'Keyless' });
-    injection.remove();
+    suite.injection.remove();
     const retried = await client.post('/api/v1/spaces', { name: 'Keyless' });
     // Assess
     expect(lost.status).toBe(503);
@@ -380,7 +364,7 @@ describe('a store whose answer is lost', () => {
   it('under lost answers at random, clients that retry with their keys get one item and one event per key', async () => {
     // Prepare: 30% of the answers to the owner's transactions are lost after DynamoDB committed them.
     const client = await owner();
-    injection = injectFault({
+    suite.injection = injectFault({
       when: touches(client.owner, 'TransactWriteItems'),
       after: () => (Math.random() < 0.3 ? serverError() : undefined),
     });
@@ -398,7 +382,7 @@ describe('a store whose answer is lost', () => {
         throw new Error(`Key ${index}: still 503 after 10 attempts`);
       }),
     );
-    injection.remove();
+    suite.injection.remove();
     // Assess
     expect(answers.map((reply) => reply.status)).toEqual(Array(keys.length).fill(201));
     const spaces = await listAll(client, 'spaces');

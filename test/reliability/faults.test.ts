@@ -11,7 +11,7 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
@@ -23,13 +23,11 @@ import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts'
 import { configWithDns, publish } from '#test/support/domains.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import {
-  expectConsistent,
   expectErrorContract,
   type FaultPlan,
-  type Injection,
+  faultSuite,
   injectFault,
   RETRY_QUOTA,
-  refillRetryQuota,
   retryQuota,
   serviceError,
   touches,
@@ -37,41 +35,25 @@ import {
 
 let gateway: Gateway;
 let dns: DnsTestServer;
-let injection: Injection | undefined;
-let checkAfter: { owners: string[]; domains: string[] } = { owners: [], domains: [] };
+const suite = faultSuite();
 
 beforeAll(async () => {
   dns = await startDnsServer();
   gateway = await startTestGateway({ config: configWithDns(dns) });
-  // The 503s these tests provoke each log a warning; keep the test output for anything else.
-  const warn = console.warn.bind(console);
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if ((args[0] as { message?: unknown } | undefined)?.message !== 'Dependency unavailable') warn(...args);
-  });
 });
 afterAll(async () => {
-  vi.restoreAllMocks();
   await gateway.close();
   await dns.close();
 });
-beforeEach(async () => {
-  checkAfter = { owners: [], domains: [] };
-  await refillRetryQuota();
-});
-afterEach(async () => {
-  injection?.remove();
-  injection = undefined;
-  await expectConsistent(checkAfter.owners, { domainNames: checkAfter.domains });
-});
 
 const inject = (plan: FaultPlan) => {
-  injection = injectFault(plan);
-  return injection;
+  suite.injection = injectFault(plan);
+  return suite.injection;
 };
 
 async function owner(): Promise<Client> {
   const client = await newClient(gateway);
-  checkAfter = { owners: [client.owner], domains: [] };
+  suite.checked = { owners: [client.owner], domains: [] };
   return client;
 }
 
@@ -167,7 +149,7 @@ const writeCases: WriteCase[] = [
     name: 'store a domain',
     prepare: async (client) => {
       const name = `never-${client.owner.slice(-8)}.example.com`;
-      checkAfter.domains.push(name);
+      suite.checked.domains.push(name);
       return { path: '/api/v1/domains', method: 'POST', form: { name } };
     },
     unchanged: async (client) => expect((await client.get('/api/v1/domains')).body.meta.total).toBe(0),
@@ -198,7 +180,7 @@ const writeCases: WriteCase[] = [
     name: 'update a domain',
     prepare: async (client) => {
       const name = `steady-${client.owner.slice(-8)}.example.com`;
-      checkAfter.domains.push(name);
+      suite.checked.domains.push(name);
       const id = (await client.post('/api/v1/domains', { name })).body.data.id;
       return { path: `/api/v1/domains/${id}`, method: 'PATCH', form: { index_page: 'https://elsewhere.example.net/' } };
     },
@@ -221,7 +203,7 @@ const writeCases: WriteCase[] = [
     name: 'delete a domain',
     prepare: async (client) => {
       const name = `survivor-${client.owner.slice(-8)}.example.com`;
-      checkAfter.domains.push(name);
+      suite.checked.domains.push(name);
       await client.post('/api/v1/domains', { name });
       const id = (await client.get('/api/v1/domains')).body.data[0].id;
       return { path: `/api/v1/domains/${id}`, method: 'DELETE', form: {} };
@@ -239,7 +221,7 @@ const writeCases: WriteCase[] = [
       expect((await client.get('/api/v1/domains')).body.data).toMatchObject([{ status: 'pending' }]);
       // The name was not taken: another owner stores it (pending) and verifies it.
       const other = await newClient(gateway);
-      checkAfter.owners.push(other.owner);
+      suite.checked.owners.push(other.owner);
       const { data } = (await other.post('/api/v1/domains', { name: pendingName(client) })).body;
       publish(dns, data);
       expect((await other.request('POST', `/api/v1/domains/${data.id}/verify`)).status).toBe(200);
@@ -266,7 +248,7 @@ const writeCases: WriteCase[] = [
 /** The name of the domain a write case verifies, one per owner (checked after the test). */
 function pendingName(client: Client): string {
   const name = `proved-${client.owner.slice(-8)}.example.com`;
-  if (!checkAfter.domains.includes(name)) checkAfter.domains.push(name);
+  if (!suite.checked.domains.includes(name)) suite.checked.domains.push(name);
   return name;
 }
 

@@ -3,7 +3,7 @@
  * injection through SDK middleware on the shared document client (the very client the handlers use).
  */
 import type { FinalizeHandlerArguments, MetadataBearer } from '@smithy/types';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { type CheckOptions, checkConsistency, formatViolations } from '#lib/consistency.ts';
 import { db } from '#test/support/database.ts';
 import type { Reply } from '#test/support/http.ts';
@@ -139,4 +139,35 @@ export async function refillRetryQuota(): Promise<void> {
   const strategy = await retryStrategy();
   if (typeof strategy.capacity !== 'number') throw new Error('The SDK retry strategy has no capacity to refill');
   strategy.capacity = RETRY_QUOTA;
+}
+
+/** What a fault suite's test notes: the fault it injected, and the owners and domain names to check after it. */
+export type FaultSuite = { injection: Injection | undefined; checked: { owners: string[]; domains: string[] } };
+
+/**
+ * The hooks of a suite that injects faults: each test starts with a full SDK retry quota and nothing to check;
+ * after it, its fault is removed and the owners and domain names it noted are checked for consistency. The
+ * warning each provoked 503 logs (`Dependency unavailable`) is hidden; any other is kept.
+ */
+export function faultSuite(): FaultSuite {
+  const suite: FaultSuite = { injection: undefined, checked: { owners: [], domains: [] } };
+  beforeAll(() => {
+    const warn = console.warn.bind(console);
+    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      if ((args[0] as { message?: unknown } | undefined)?.message !== 'Dependency unavailable') warn(...args);
+    });
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
+  });
+  beforeEach(async () => {
+    suite.checked = { owners: [], domains: [] };
+    await refillRetryQuota();
+  });
+  afterEach(async () => {
+    suite.injection?.remove();
+    suite.injection = undefined;
+    await expectConsistent(suite.checked.owners, { domainNames: suite.checked.domains });
+  });
+  return suite;
 }
