@@ -108,7 +108,8 @@ export async function startDynamoDbLocal({
 
 /**
  * Creates the table from the shared definition unless it exists, and turns its TTL on (also on a table an
- * earlier version created without it). DynamoDB Local accepts and reports the setting.
+ * earlier version created without it, or with TTL on another attribute). DynamoDB Local accepts and reports
+ * the setting.
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
@@ -118,10 +119,22 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     if (!(error instanceof ResourceInUseException)) throw error;
   }
   try {
-    const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
-    if (TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
-      await client.send(new UpdateTimeToLiveCommand(timeToLiveInput(tableName)));
+    const wanted = timeToLiveInput(tableName);
+    const { TimeToLiveDescription: current } = await client.send(
+      new DescribeTimeToLiveCommand({ TableName: tableName }),
+    );
+    const { AttributeName } = wanted.TimeToLiveSpecification;
+    if (current?.TimeToLiveStatus === 'ENABLED' && current.AttributeName === AttributeName) return;
+    // A table has one TTL attribute: one left on another attribute (by an earlier version) is turned off first.
+    if (current?.TimeToLiveStatus === 'ENABLED' && current.AttributeName) {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: tableName,
+          TimeToLiveSpecification: { AttributeName: current.AttributeName, Enabled: false },
+        }),
+      );
     }
+    await client.send(new UpdateTimeToLiveCommand(wanted));
   } finally {
     client.destroy();
   }
