@@ -171,14 +171,22 @@ export function authorizedEvent(event: APIGatewayProxyEvent, result: APIGatewayA
   };
 }
 
+/** Compiled resource patterns: a policy has one per route, evaluated on every request (cached or not). */
+const resourcePatterns = new Map<string, RegExp>();
+
 /** Does an IAM-style resource pattern (with `*` and `?`) cover this method ARN? */
-const resourceCovers = (pattern: string, arn: string) =>
-  new RegExp(
-    `^${pattern
+function resourceCovers(pattern: string, arn: string): boolean {
+  let compiled = resourcePatterns.get(pattern);
+  if (!compiled) {
+    const source = pattern
       .split('')
       .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-      .join('')}$`,
-  ).test(arn);
+      .join('');
+    compiled = new RegExp(`^${source}$`);
+    resourcePatterns.set(pattern, compiled);
+  }
+  return compiled.test(arn);
+}
 
 /**
  * API Gateway's evaluation of an authorizer's policy for one method ARN: an explicit Deny wins, then any
