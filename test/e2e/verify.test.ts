@@ -54,6 +54,16 @@ async function store(client: Client, name: string) {
 }
 
 const verify = (client: Client, id: number) => client.request('POST', verifyPath(id));
+
+/** Two owners store one name and both publish their tokens; Alice verifies first, so hers is active. */
+async function activeForAlicePendingForBob() {
+  const [alice, bob] = await Promise.all([owner(), owner()]);
+  const name = newName();
+  const [hers, his] = [await store(alice, name), await store(bob, name)];
+  publish(dns, hers, his);
+  await verify(alice, hers.id);
+  return { alice, bob, hers, his };
+}
 const begin = () => {
   touched = { owners: [], names: [] };
 };
@@ -290,11 +300,7 @@ describe('who holds a name', () => {
   it('refuses to verify a name another owner holds active (422 on name), recording the check', async () => {
     // Prepare
     begin();
-    const [alice, bob] = await Promise.all([owner(), owner()]);
-    const name = newName();
-    const [hers, his] = [await store(alice, name), await store(bob, name)];
-    publish(dns, hers, his);
-    await verify(alice, hers.id);
+    const { bob, his } = await activeForAlicePendingForBob();
     // Act
     const reply = await verify(bob, his.id);
     // Assess
@@ -328,11 +334,7 @@ describe('who holds a name', () => {
   it('deleting an active domain frees the name: another owner verifies it then', async () => {
     // Prepare
     begin();
-    const [alice, bob] = await Promise.all([owner(), owner()]);
-    const name = newName();
-    const [hers, his] = [await store(alice, name), await store(bob, name)];
-    publish(dns, hers, his);
-    await verify(alice, hers.id);
+    const { alice, bob, hers, his } = await activeForAlicePendingForBob();
     expect((await verify(bob, his.id)).status).toBe(422);
     // Act
     const deleted = await alice.delete(`${DOMAINS}/${hers.id}`);
