@@ -5,6 +5,7 @@
  */
 import type { APIGatewayAuthorizerResult, PolicyDocument, Statement } from 'aws-lambda';
 import { routesFor, type Scope } from '#lib/routes.ts';
+import { scopesContext } from './scopes.ts';
 
 /** The log message of every refused key; the stack counts these apart from the authorizer's failures. */
 export const AUTHORIZATION_REFUSED = 'Authorization refused';
@@ -44,7 +45,7 @@ export function policyFor(methodArn: string, granted: readonly Scope[]): PolicyD
 
 /**
  * The whole answer. The context reaches every function as `requestContext.authorizer`: the owner, and the
- * scopes comma-separated (context values must be strings, numbers or booleans).
+ * scopes (`scopesContext`).
  */
 export const authorizerResult = (
   methodArn: string,
@@ -53,5 +54,5 @@ export const authorizerResult = (
 ): APIGatewayAuthorizerResult => ({
   principalId: owner,
   policyDocument: policyFor(methodArn, granted),
-  context: { ownerId: owner, scopes: granted.join(',') },
+  context: { ownerId: owner, scopes: scopesContext(granted) },
 });

@@ -50,3 +50,20 @@ export function storedScopes(value: unknown): Scope[] {
   if (!Array.isArray(value)) return [...allScopes];
   return ordered(value.filter(isScope));
 }
+
+/**
+ * The scopes as the authorizer passes them to every function in its context: comma-separated (context
+ * values must be strings, numbers or booleans). `contextScopes` reads them back; an answer without them
+ * (none is given today) is null: the caller decides.
+ */
+export const scopesContext = (granted: readonly Scope[]): string => granted.join(',');
+
+export function contextScopes(value: unknown): Scope[] | null {
+  if (typeof value !== 'string') return null;
+  return ordered(
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(isScope),
+  );
+}

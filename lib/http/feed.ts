@@ -1,4 +1,5 @@
 /** The change feed's query and envelope, and which events a key's scopes let it see. */
+import { contextScopes } from '#lib/auth/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
 import { padId } from '#lib/data/keys.ts';
 import { type Collection, collections } from '#lib/routes.ts';
@@ -8,15 +9,14 @@ import type { ApiRequest } from './handler.ts';
 import { basePath } from './pagination.ts';
 
 /**
- * The event types a key may see: those of the collections it may read. The authorizer passes the key's scopes
- * as a comma-separated `scopes` in its context; a key without that entry holds every scope.
+ * The event types a key may see: those of the collections it may read, from the scopes the authorizer passed;
+ * an answer without scopes holds every scope.
  */
 function readablePrefixes(request: ApiRequest): string[] | null {
-  const scopes = request.event.requestContext?.authorizer?.scopes;
-  if (typeof scopes !== 'string') return null;
-  const granted = new Set(scopes.split(',').map((scope) => scope.trim()));
+  const granted = contextScopes(request.event.requestContext?.authorizer?.scopes);
+  if (granted === null) return null;
   return (Object.keys(collections) as Collection[])
-    .filter((collection) => granted.has(`${collection}:read`))
+    .filter((collection) => granted.includes(`${collection}:read`))
     .map((collection) => `${collections[collection].kind}.`);
 }
 
