@@ -6,7 +6,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { FeedEvent } from '#lib/data/changes.ts';
-import { EVENT_PREFIX, padId } from '#lib/data/keys.ts';
+import { type EventRow, presentEvent } from '#lib/data/event-item.ts';
+import { EVENT_PREFIX, partitionOwner } from '#lib/data/keys.ts';
 
 export const EVENT_SCHEMA_VERSION = 1;
 /** The bus events' `source` and `detail-type`: rules match on `detail.type` (`{"prefix": "domain."}`). */
@@ -22,21 +23,12 @@ export type StreamRecord = {
   dynamodb?: { Keys?: Record<string, AttributeValue>; NewImage?: Record<string, AttributeValue> };
 };
 
-const OWNER_PREFIX = 'OWNER#';
-
 /** The bus event of a stream record, or null for a record that is not a new event (the pipe filters those). */
 export function busEvent(record: StreamRecord): BusEvent | null {
   const image = record.dynamodb?.NewImage;
   if (record.eventName !== 'INSERT' || !image) return null;
   const item = unmarshall(image) as Record<string, unknown>;
-  const pk = String(item.pk ?? '');
-  if (!String(item.sk ?? '').startsWith(EVENT_PREFIX) || !pk.startsWith(OWNER_PREFIX)) return null;
-  return {
-    schema_version: EVENT_SCHEMA_VERSION,
-    owner: pk.slice(OWNER_PREFIX.length),
-    id: padId(item.eventId as number),
-    type: item.type as FeedEvent['type'],
-    created_at: item.createdAt as string,
-    data: JSON.parse(item.data as string),
-  };
+  const owner = partitionOwner(String(item.pk ?? ''));
+  if (!String(item.sk ?? '').startsWith(EVENT_PREFIX) || owner === null) return null;
+  return { schema_version: EVENT_SCHEMA_VERSION, owner, ...presentEvent(item as EventRow) };
 }

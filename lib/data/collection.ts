@@ -171,7 +171,7 @@ export type ItemChange<Item> = {
   items?: TransactItems;
   /** The error for a failed condition among `items` (by position), if it is the client's. */
   failure?: (failed: FailedConditions) => Error | undefined;
-  /** The event's type, when it depends on the item read (a domain becoming active is `domain.verified`). */
+  /** The event's type when it is not `<kind>.updated` (a domain becoming active is `domain.verified`). */
   type?: EventType;
 };
 
@@ -190,7 +190,6 @@ export async function updateItem<Item extends StoredItem>(
   id: number,
   apply: (current: Item, now: string) => ItemChange<Item>,
   options: WriteOptions<Item> = {},
-  type: EventType = `${kind}.updated`,
 ): Promise<Item> {
   for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
     const [current, change] = await Promise.all([getItem<Item>(db, owner, kind, id), beginChange(db, owner, options)]);
@@ -214,7 +213,7 @@ export async function updateItem<Item extends StoredItem>(
         },
         ...(next.items ?? []),
       ],
-      { type: next.type ?? type, kind, item, version: item.version },
+      { type: next.type ?? `${kind}.updated`, kind, item, version: item.version },
       item,
     );
     if (!failed) return item;

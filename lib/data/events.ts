@@ -4,8 +4,9 @@
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { type EventType, type FeedEvent, readEventSequence } from './changes.ts';
-import { EVENT_PREFIX, eventKey, ownerPartition, padId } from './keys.ts';
+import { type FeedEvent, readEventSequence } from './changes.ts';
+import { type EventRow, presentEvent } from './event-item.ts';
+import { EVENT_PREFIX, eventKey, ownerPartition } from './keys.ts';
 
 export type EventQuery = {
   /** The last event id the reader has (0: from the start). */
@@ -17,16 +18,6 @@ export type EventQuery = {
 
 /** A page of events, and where the next page starts: after `last`, the last event read (matching or not). */
 export type EventPage = { events: FeedEvent[]; last: number; more: boolean };
-
-/** An event item: `data` is the resource's JSON (`changes.ts`). */
-export type EventRow = { eventId: number; type: EventType; createdAt: string; data: string };
-
-export const presentEvent = (row: EventRow): FeedEvent => ({
-  id: padId(row.eventId),
-  type: row.type,
-  created_at: row.createdAt,
-  data: JSON.parse(row.data),
-});
 
 /** `begins_with` on the type for each requirement (any of its prefixes), all requirements together. */
 function typeFilter(

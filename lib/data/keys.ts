@@ -21,7 +21,11 @@ const itemPrefix = (kind: Kind) => `${kind.toUpperCase()}#`;
 export const nameGuardPrefix = (kind: Kind) => `${kind.toUpperCase()}NAME#`;
 export const padId = (id: number) => String(id).padStart(ID_DIGITS, '0');
 
-export const ownerPartition = (owner: string) => `OWNER#${owner}`;
+const OWNER_PREFIX = 'OWNER#';
+export const ownerPartition = (owner: string) => `${OWNER_PREFIX}${owner}`;
+/** The owner of an owner partition key; null for any other partition (a key's, a global name guard's). */
+export const partitionOwner = (pk: string): string | null =>
+  pk.startsWith(OWNER_PREFIX) ? pk.slice(OWNER_PREFIX.length) : null;
 
 export const itemKey = (owner: string, kind: Kind, id: number): TableKey => ({
   pk: ownerPartition(owner),
