@@ -6,7 +6,7 @@
  * a request count OR a time limit is reached. Each worker keeps a model of its owner's data, so the exact
  * status of every request is known in advance: any other status is counted as unexpected (must be 0).
  * At the end every owner's list is compared with the model and the consistency checker
- * (`lib/consistency.ts`) runs on every owner (must be clean). The figures are printed and written into
+ * (`test/support/consistency.ts`) runs on every owner (must be clean). The figures are printed and written into
  * `docs/reliability.md` between the load-test markers.
  *
  * Options: --requests N (default 5000), --duration SECONDS (default 60), --owners N (default 20),
@@ -22,9 +22,9 @@ import { parseArgs } from 'node:util';
 import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startGateway } from '#infra/local/gateway.ts';
 import { loadConfig } from '#lib/config.ts';
-import { checkConsistency, formatViolations } from '#lib/consistency.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { checkConsistency, formatViolations } from '#test/support/consistency.ts';
 
 const root = join(import.meta.dirname, '..');
 const REPORT_FILE = join(root, 'docs', 'reliability.md');

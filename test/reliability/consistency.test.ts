@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckOptions, checkConsistency, type ViolationRule } from '#lib/consistency.ts';
 import { guardItem } from '#lib/data/collection.ts';
 import { storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { listEvents } from '#lib/data/events.ts';
@@ -24,6 +23,7 @@ import {
 import { destroySpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { createTxtResolver } from '#lib/dns/txt.ts';
 import { verificationName } from '#lib/verification.ts';
+import { type CheckOptions, checkConsistency, type ViolationRule } from '#test/support/consistency.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { storeOldShapeDomain } from '#test/support/domains.ts';

@@ -4,7 +4,7 @@
  */
 import type { FinalizeHandlerArguments, MetadataBearer } from '@smithy/types';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
-import { type CheckOptions, checkConsistency, formatViolations } from '#lib/consistency.ts';
+import { type CheckOptions, checkConsistency, formatViolations } from '#test/support/consistency.ts';
 import { db } from '#test/support/database.ts';
 import type { Reply } from '#test/support/http.ts';
 
