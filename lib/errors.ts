@@ -26,6 +26,12 @@ export const errorCatalogue = {
     message: 'A request with the same idempotency key is still in progress. Please retry.',
     retryAfter: 1,
   },
+  /** A change-feed cursor whose next events may have expired, or from another epoch (a restored table). */
+  gone: {
+    status: 410,
+    message:
+      'The feed cursor has expired or belongs to an earlier copy of the feed. Re-list the resources, then read the feed again from the start.',
+  },
   /** `If-Match` does not match the stored version. */
   preconditionFailed: { status: 412, message: 'The resource has been modified.' },
   payloadTooLarge: { status: 413, message: 'The request body is too large.' },
@@ -141,6 +147,13 @@ export class UnsupportedMediaTypeError extends HttpError {
         'The request body must be application/x-www-form-urlencoded or application/json.',
       ),
     );
+  }
+}
+
+/** A change-feed cursor that can no longer be served: the client re-lists and starts over. */
+export class GoneError extends HttpError {
+  constructor() {
+    super(...kindArgs('gone'));
   }
 }
 

@@ -5,9 +5,11 @@
  */
 import { statusOf } from '#lib/data/domain-status.ts';
 import type { DomainItem } from '#lib/data/domains.ts';
+import type { EventRecord } from '#lib/data/event-item.ts';
+import { padId } from '#lib/data/keys.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
 import { unicodeName } from '#lib/idn.ts';
-import type { Deleted, Domain, Space } from '#lib/schemas/responses.ts';
+import type { Deleted, Domain, EventList, Space } from '#lib/schemas/responses.ts';
 import { verificationName } from '#lib/verification.ts';
 
 export type {
@@ -45,3 +47,13 @@ export const presentDomain = (item: DomainItem): Domain => ({
 });
 
 export const deleted = (object: Deleted['object'], id: number): Deleted => ({ id, object, deleted: true, status: 200 });
+
+/** The resource an event carries, as the API shows it. */
+const presenters = { space: presentSpace, domain: presentDomain } as const;
+
+/** An event as the feed lists it: its record presented, or (older events) the JSON answered then. */
+export function presentEvent(event: EventRecord): EventList['data'][number] {
+  const { payload } = event;
+  const data = 'record' in payload ? presenters[event.kind](payload.record as never) : payload.answered;
+  return { id: padId(event.id), type: event.type, created_at: event.createdAt, data } as EventList['data'][number];
+}

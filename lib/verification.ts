@@ -9,6 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 
+/** What a TXT lookup found at a name: each record's chunks joined, or nothing (NXDOMAIN, NODATA). */
+export type TxtLookup = { kind: 'found'; values: string[] } | { kind: 'none' };
+
 export const VERIFICATION_PREFIX = '_ds-challenge';
 
 /** A DNS name holds at most 253 characters (RFC 1035); the verification name is the prefix, a dot and the name. */

@@ -3,7 +3,6 @@ import { type DomainItem, verifyDomain } from '#lib/data/domains.ts';
 import { createTxtResolver } from '#lib/dns/txt.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { rethrowVerificationMismatch } from '#lib/http/domain-errors.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { presentDomain } from '#lib/resources.ts';
@@ -16,10 +15,7 @@ export const create = (config: Config, db = createDb(config)) => {
   const { lookupTxt } = createTxtResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   return httpHandler(async (request) => {
     const options = idempotent(request, reply);
-    const domain = await verifyDomain(db, lookupTxt, request.owner, request.id(), options).catch(
-      rethrowVerificationMismatch,
-    );
-    return reply(domain);
+    return reply(await verifyDomain(db, lookupTxt, request.owner, request.id(), options));
   });
 };
 

@@ -1,15 +1,17 @@
 import { atColdStart, type Config } from '#lib/config.ts';
 import { destroySpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { preconditions } from '#lib/http/conditional.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
+import { writeOptions } from '#lib/http/idempotency.ts';
 import { deleted } from '#lib/resources.ts';
+
+/** The answer to a delete, also recorded with the write for a retry with the same Idempotency-Key. */
+const reply = (item: { id: number }) => ok(deleted('space', item.id));
 
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
     const id = request.id();
-    await destroySpace(db, request.owner, id, preconditions(request));
-    return ok(deleted('space', id));
+    return reply(await destroySpace(db, request.owner, id, writeOptions(request, reply)));
   });
 
 export const handler = atColdStart(create);

@@ -8,19 +8,14 @@
  * every scope and no expiry; nothing is migrated.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
 import { isExpired } from '#lib/auth/expiry.ts';
 import { allScopes, type Scope, storedScopes } from '#lib/auth/scopes.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey, ownerPartition } from './keys.ts';
-import { transactWrite } from './transact.ts';
+import { paginateQuery } from './query.ts';
+import { type Parts, transactDecided } from './transaction.ts';
 
 export type KeyState = 'active' | 'expired' | 'revoked';
 
@@ -155,15 +150,17 @@ export type CreateKeyOptions = {
 const fresh = 'attribute_not_exists(pk)';
 
 /** The three Puts of a new key, each refused if its item exists (a prefix collision). */
-function putKey(db: Db, hash: string, item: StoredKey) {
+/** A new key's three items, as named parts: by hash, by display prefix, and in the owner's listing. */
+function putKey(db: Db, hash: string, item: StoredKey): Parts {
   const { owner, prefix } = item;
-  return [
-    { key: apiKeyKey(hash), kind: 'api-key', extra: {} },
-    { key: apiKeyPrefixKey(prefix), kind: 'api-key-prefix', extra: { hash } },
-    { key: ownerApiKeyKey(owner, prefix), kind: 'owner-api-key', extra: { hash } },
-  ].map(({ key, kind, extra }) => ({
+  const put = (key: object, kind: string, extra: object) => ({
     Put: { TableName: db.tableName, Item: { ...key, kind, ...extra, ...item }, ConditionExpression: fresh },
-  }));
+  });
+  return {
+    newHash: put(apiKeyKey(hash), 'api-key', {}),
+    newPrefix: put(apiKeyPrefixKey(prefix), 'api-key-prefix', { hash }),
+    newOwner: put(ownerApiKeyKey(owner, prefix), 'owner-api-key', { hash }),
+  };
 }
 
 function newKeyItem(owner: string, label: string, key: string, options: CreateKeyOptions): StoredKey {
@@ -196,7 +193,7 @@ export async function createApiKey(
   for (;;) {
     const key = generateApiKey();
     const item = newKeyItem(owner, label, key, options);
-    const failed = await transactWrite(db, putKey(db, hashApiKey(key), item));
+    const failed = await transactDecided(db, putKey(db, hashApiKey(key), item));
     // A display-prefix collision is rare (48 random bits); draw another key.
     if (!failed) return { key, record: recordOf(item, options.now ?? new Date()) };
   }
@@ -223,19 +220,12 @@ async function hashItems(db: Db, hashes: string[]): Promise<Map<string, StoredKe
 /** An owner's keys, oldest first, with their state now and their last use. */
 export async function listApiKeys(db: Db, owner: string, now: Date = new Date()): Promise<ApiKeyRecord[]> {
   const listed: StoredKey[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': ownerPartition(owner), ':prefix': 'APIKEY#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    listed.push(...((page.Items ?? []) as StoredKey[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const input = {
+    TableName: db.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': ownerPartition(owner), ':prefix': 'APIKEY#' },
+  };
+  for await (const page of paginateQuery(db, input)) listed.push(...(page.items as StoredKey[]));
   const byHash = await hashItems(
     db,
     listed.flatMap((item) => (item.hash ? [item.hash] : [])),
@@ -253,27 +243,34 @@ async function keyByPrefix(db: Db, prefix: string): Promise<(StoredKey & { hash:
   return Item as (StoredKey & { hash: string }) | undefined;
 }
 
-/** The three items of an existing key, to update together. */
-const keyItems = (item: StoredKey & { hash: string }) => [
-  apiKeyKey(item.hash),
-  apiKeyPrefixKey(item.prefix),
-  ownerApiKeyKey(item.owner, item.prefix),
-];
+/** The three items of an existing key, to update together: by hash, by display prefix, in the owner's listing. */
+const keyItems = (item: StoredKey & { hash: string }) => ({
+  hash: apiKeyKey(item.hash),
+  prefix: apiKeyPrefixKey(item.prefix),
+  owner: ownerApiKeyKey(item.owner, item.prefix),
+});
+
+/** The same update of each of a key's items, as parts named `<role>` with a prefix (`oldHash`…). */
+const updateKeyItems = (item: StoredKey & { hash: string }, prefix: string, update: (Key: object) => object) =>
+  Object.fromEntries(
+    Object.entries(keyItems(item)).map(([role, Key]) => [
+      `${prefix}${role[0]?.toUpperCase()}${role.slice(1)}`,
+      { Update: update(Key) },
+    ]),
+  ) as Parts;
 
 /** Revokes the key with this display prefix; false when there is none. */
 export async function revokeApiKey(db: Db, prefix: string): Promise<boolean> {
   const item = await keyByPrefix(db, prefix);
   if (!item) return false;
-  await transactWrite(
+  await transactDecided(
     db,
-    keyItems(item).map((Key) => ({
-      Update: {
-        TableName: db.tableName,
-        Key,
-        UpdateExpression: 'SET revoked = :true',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':true': true },
-      },
+    updateKeyItems(item, 'revoked', (Key) => ({
+      TableName: db.tableName,
+      Key,
+      UpdateExpression: 'SET revoked = :true',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':true': true },
     })),
   );
   return true;
@@ -337,20 +334,18 @@ export async function rotateApiKey(
       now,
     });
     const unchanged = old.expiresAt === undefined ? 'attribute_not_exists(expiresAt)' : 'expiresAt = :seen';
-    const expire = keyItems(old).map((Key) => ({
-      Update: {
-        TableName: db.tableName,
-        Key,
-        UpdateExpression: 'SET expiresAt = :expires',
-        ConditionExpression: `attribute_exists(pk) AND NOT revoked = :true AND ${unchanged}`,
-        ExpressionAttributeValues: {
-          ':expires': oldExpiresAt,
-          ':true': true,
-          ...(old.expiresAt === undefined ? {} : { ':seen': old.expiresAt }),
-        },
+    const expire = updateKeyItems(old, 'old', (Key) => ({
+      TableName: db.tableName,
+      Key,
+      UpdateExpression: 'SET expiresAt = :expires',
+      ConditionExpression: `attribute_exists(pk) AND NOT revoked = :true AND ${unchanged}`,
+      ExpressionAttributeValues: {
+        ':expires': oldExpiresAt,
+        ':true': true,
+        ...(old.expiresAt === undefined ? {} : { ':seen': old.expiresAt }),
       },
     }));
-    const failed = await transactWrite(db, [...putKey(db, hashApiKey(key), item), ...expire]);
+    const failed = await transactDecided(db, { ...putKey(db, hashApiKey(key), item), ...expire });
     if (!failed) {
       return { key, record: recordOf(item, now), previous: recordOf({ ...old, expiresAt: oldExpiresAt }, now) };
     }

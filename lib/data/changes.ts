@@ -1,62 +1,46 @@
 /**
- * The write path every change goes through: one helper adds to the change's own transaction
+ * The write path every change goes through (`commitChange`): one transaction holds, by name,
  *
- * - the change's **event** (`EVENT#<id>`, 30 days);
- * - the owner's **event sequence** (`SEQUENCE#event`), moved up to the event's id, on the condition that it is
- *   below it;
- * - the request's **idempotency record** (`IDEMPOTENCY#<key>`, 24 hours) when the request carries a key,
- *   on the condition that the key has none.
+ * - the change's own parts (the item, its name guards, the counter…: the caller's plan);
+ * - `sequence`: the owner's feed head moved from the value read to one more (`feed-head.ts`);
+ * - `event`: the event with that id (`EVENT#<id>`, kept `EVENT_RETENTION_DAYS`), carrying the item's record;
+ * - `idempotency`: the request's record (`IDEMPOTENCY#<key>`, 24 hours), when it carries a key.
  *
- * All of it commits or none of it: a write that fails leaves no event and no record, and a write that
- * commits cannot lose its event or its record.
+ * All of it commits or none of it. Event ids are gapless per owner: two changes that read the same head cannot
+ * both commit, so the feed's reader may stop at the first id it cannot see yet (it is committing) and never
+ * step over one (`events.ts`). docs/events.md has the guarantees and the rejected designs.
  *
- * **Why the feed lists changes in the order they committed, and a poller never misses one.** A change takes a
- * ticket when it begins (`SEQUENCE#event-ticket`, an atomic counter, in its first round trip, in parallel with
- * its other reads); the ticket is its event id. Its transaction requires the owner's sequence (the highest
- * event id committed) to be below its ticket, and sets it to its ticket. So ids only go up in commit order,
- * and once the sequence is at `n` no change with a lower ticket can ever commit: a change overtaken by a later
- * ticket fails that condition (evaluated with the rest of the change, after the later one) and tries again
- * with a new ticket, its own conditions evaluated again. A reader reads the sequence first and then only
- * events up to it: every id up to it is settled, committed or never to be (ids have gaps where a change
- * failed or was overtaken). Rejected alternatives: ids from a counter committed in any order let a poller
- * that saw `n + 1` miss `n` committing later, and a reader that waits at gaps stalls on every failed write;
- * a sequence that must be exactly one below (gapless ids) makes every change wait for the one just before
- * it, and a crashed one blocks its owner until someone passes its turn.
+ * A change that loses (its condition failed because the state moved, or DynamoDB cancelled it for a
+ * transaction in flight on the same items) reads again and retries with full-jitter backoff, within
+ * `WRITE_BUDGET_MS` in all; then it gives up with nothing written (`WriteContended`: a 503 with Retry-After).
+ * A retried change never writes twice: each attempt is conditional on the state it read.
  *
- * The price: an owner's changes commit one at a time (DynamoDB serialises transactions on the sequence item,
- * as it already did on the per-kind counter for stores). Concurrent changes from different processes race
- * for it, and the losers retry (`MAX_OVERTAKEN`); changes from one process queue in ticket order (`Line`).
- *
- * **Why no "in progress" marker for idempotency keys.** The transaction is the request's only write, so
- * whichever of two requests with one key commits first is the one that wrote; the other's transaction is
- * cancelled as a whole by the record's condition, and it answers the recorded outcome instead. There is no
- * moment at which the write exists without its record.
+ * Idempotency keys: the record is part of the write's own transaction, so whichever of two requests with one
+ * key commits first is the one that wrote; the other is cancelled as a whole by the record's condition and
+ * answers the recorded outcome instead. There is no moment at which the write exists without its record.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { ConflictError, IdempotencyKeyReusedError, ServiceUnavailableError } from '#lib/errors.ts';
-import { presentDomain, presentSpace } from '#lib/resources.ts';
 import { tableDefinition } from '#lib/table.ts';
 import type { StoredItem } from './collection.ts';
-import { eventKey, eventSequenceKey, eventTicketKey, idempotencyKey, type Kind } from './keys.ts';
+import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
+import { EVENT_RETENTION_DAYS, type EventType } from './event-item.ts';
+import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
+import { eventKey, idempotencyKey, type Kind } from './keys.ts';
 import { IdempotentReplay, type RecordedOutcome } from './outcome.ts';
-import { type FailedConditions, type TransactItem, type TransactItems, transactWrite } from './transact.ts';
+import { type Parts, type TransactPart, transact } from './transaction.ts';
 import type { VersionMatch } from './version.ts';
 
-export const EVENT_RETENTION_DAYS = 30;
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
-/** Every kind of change an event reports. */
-export const eventTypes = [
-  'space.created',
-  'space.updated',
-  'space.deleted',
-  'domain.created',
-  'domain.updated',
-  'domain.verified',
-  'domain.deleted',
-] as const;
-export type EventType = (typeof eventTypes)[number];
+/** A request's whole budget for retrying a contended write; well inside the function's timeout. */
+export const WRITE_BUDGET_MS = 4_000;
+/** Full-jitter backoff: the n-th retry waits a random time below min(cap, base · 2^n). */
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_CAP_MS = 100;
+/** How long a replay waits for the record of the request that took its key to become readable. */
+const RECORD_READ_ATTEMPTS = 3;
+const RECORD_READ_PAUSE_MS = 50;
 
 /** A request with an idempotency key: what identifies it, and the answer to record once its write is known. */
 export type IdempotentRequest<Result> = {
@@ -69,38 +53,42 @@ export type IdempotentRequest<Result> = {
 /** What a request adds to a write: its preconditions and its idempotency key. */
 export type WriteOptions<Result> = { ifMatch?: VersionMatch; idempotency?: IdempotentRequest<Result> };
 
-/** A change under way: its ticket (its event id, if it commits with it), and the request's idempotency key. */
-export type Change<Result> = { owner: string; ticket: number; idempotency: IdempotentRequest<Result> | undefined };
+/** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
+export type ChangeEvent = { type: EventType; kind: Kind; item: StoredItem; version: number };
 
-/** An event as the change feed serves it. */
-export type FeedEvent = { id: string; type: EventType; created_at: string; data: unknown };
+/** One attempt's write: its named parts, its event, what it answers, and what a failed condition means. */
+export type ChangePlan<Result> = {
+  parts: Parts;
+  event: ChangeEvent;
+  result: Result;
+  /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
+  failure: (failed: ReadonlySet<string>) => Error | 'retry';
+};
+
+/** A change: what it reads on each attempt, and the write it plans from that. */
+export type ChangeSteps<State, Result> = {
+  read: () => Promise<State>;
+  plan: (state: State, now: Date) => ChangePlan<Result>;
+};
 
 const { timeToLiveAttribute } = tableDefinition;
 const SECOND = 1000;
+/** Names the change's own parts may not take. */
+const RESERVED_PARTS = new Set(['sequence', 'event', 'idempotency']);
 
-/** The resource an event carries, as the API shows it. */
-const presenters: Record<Kind, (item: never) => unknown> = { space: presentSpace, domain: presentDomain };
-export const eventData = (kind: Kind, item: StoredItem) => presenters[kind](item as never);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function readItem(db: Db, key: { pk: string; sk: string }) {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }));
   return Item;
 }
 
-/** The sequence of an item as read: the highest event id committed (0 before the first). */
-const sequenceOf = (item: Record<string, unknown> | undefined): number => (item?.last as number | undefined) ?? 0;
-
-/** The owner's event sequence: every id up to it is settled, committed or never to be. */
-export async function readEventSequence(db: Db, owner: string): Promise<number> {
-  return sequenceOf(await readItem(db, eventSequenceKey(owner)));
-}
-
 const live = (record: Record<string, unknown> | undefined, now = Date.now()) =>
   record && Number(record[timeToLiveAttribute]) * SECOND > now ? record : undefined;
 
-/** Answers a request whose key has a record: its outcome again, or 422 when the key was used for another request. */
+/** Answers a request whose key has a record: its outcome again, or a refusal when it was another request's. */
 function replay(record: Record<string, unknown>, request: IdempotentRequest<unknown>): never {
-  if (record.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
+  if (record.fingerprint !== request.fingerprint) throw new IdempotencyKeyReused();
   throw new IdempotentReplay({
     statusCode: record.statusCode as number,
     body: JSON.parse(record.body as string),
@@ -108,100 +96,54 @@ function replay(record: Record<string, unknown>, request: IdempotentRequest<unkn
   });
 }
 
+async function readRecord<Result>(db: Db, owner: string, request: IdempotentRequest<Result>) {
+  return live(await readItem(db, idempotencyKey(owner, request.key)));
+}
+
 /**
  * Replays the recorded outcome when the request's key has one (or refuses a key used for another request);
  * for a request that does work before its change begins (a DNS lookup) and must not do it again on a retry.
- * `beginChange` checks again, and the record's condition decides a race.
+ * `commitChange` checks again, and the record's condition decides a race.
  */
 export async function replayIfRecorded<Result>(db: Db, owner: string, options: WriteOptions<Result>): Promise<void> {
   const { idempotency } = options;
   if (!idempotency) return;
-  const recorded = live(await readItem(db, idempotencyKey(owner, idempotency.key)));
+  const recorded = await readRecord(db, owner, idempotency);
   if (recorded) replay(recorded, idempotency as IdempotentRequest<unknown>);
 }
 
-/**
- * Takes the next ticket: an atomic counter of its own, apart from the sequence, so that taking one never waits
- * for a transaction that writes the sequence.
- */
-async function takeTicket(db: Db, owner: string): Promise<number> {
-  const { Attributes } = await db.client.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: eventTicketKey(owner),
-      UpdateExpression: 'ADD #issued :one',
-      ExpressionAttributeNames: { '#issued': 'issued' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Attributes?.issued as number;
+/** The record of another request that took the key first: its outcome, once readable (it may lag a moment). */
+async function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest<Result>): Promise<never> {
+  for (let attempt = 1; attempt <= RECORD_READ_ATTEMPTS; attempt++) {
+    const record = await readRecord(db, owner, request);
+    if (record) replay(record, request as IdempotentRequest<unknown>);
+    if (attempt < RECORD_READ_ATTEMPTS) await sleep(RECORD_READ_PAUSE_MS);
+  }
+  throw new IdempotencyKeyInFlight();
 }
 
-/**
- * Begins a change: takes a ticket and, for a request with an idempotency key, reads the key's record, in
- * parallel (callers read what they need at the same time). A key with a record ends the request here: its
- * outcome is replayed, or it was used for another request.
- */
-export async function beginChange<Result>(
-  db: Db,
-  owner: string,
-  options: WriteOptions<Result> = {},
-): Promise<Change<Result>> {
-  const { idempotency } = options;
-  const [ticket, record] = await Promise.all([
-    takeTicket(db, owner),
-    idempotency ? readItem(db, idempotencyKey(owner, idempotency.key)) : undefined,
-  ]);
-  const recorded = live(record);
-  if (idempotency && recorded) replay(recorded, idempotency as IdempotentRequest<unknown>);
-  return { owner, ticket, idempotency };
-}
-
-/** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
-export type ChangeEvent = { type: EventType; kind: Kind; item: StoredItem; version: number };
-
-function eventItems<Result>(db: Db, change: Change<Result>, event: ChangeEvent, now: Date): TransactItem[] {
-  const { owner, ticket } = change;
-  const expiresAt = Math.floor(now.getTime() / SECOND) + EVENT_RETENTION_DAYS * 24 * 3600;
-  return [
-    sequenceUpdate(db, owner, ticket),
-    {
-      Put: {
-        TableName: db.tableName,
-        Item: {
-          ...eventKey(owner, ticket),
-          kind: 'event',
-          eventId: ticket,
-          type: event.type,
-          createdAt: now.toISOString(),
-          // The resource as the API answers it, as JSON text: kept exactly, field order included.
-          data: JSON.stringify(eventData(event.kind, event.item)),
-          // The resource's version after the change: the consistency checker follows each resource's versions.
-          version: event.version,
-          [timeToLiveAttribute]: expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ];
-}
-
-/** Moves the sequence up to `ticket` if it is below it (no later change committed yet). */
-function sequenceUpdate(db: Db, owner: string, ticket: number) {
+function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
+  const { pk: _pk, sk: _sk, lsi1sk: _lsi1sk, ...record } = event.item;
   return {
-    Update: {
+    Put: {
       TableName: db.tableName,
-      Key: eventSequenceKey(owner),
-      UpdateExpression: 'SET #last = :ticket',
-      ConditionExpression: 'attribute_not_exists(#last) OR #last < :ticket',
-      ExpressionAttributeNames: { '#last': 'last' },
-      ExpressionAttributeValues: { ':ticket': ticket },
+      Item: {
+        ...eventKey(owner, id),
+        kind: 'event',
+        eventId: id,
+        type: event.type,
+        createdAt: now.toISOString(),
+        resource: record,
+        // The resource's version after the change: the consistency checker follows each resource's versions.
+        version: event.version,
+        [timeToLiveAttribute]: Math.floor(now.getTime() / SECOND) + EVENT_RETENTION_DAYS * 24 * 3600,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
     },
-  } satisfies TransactItem;
+  };
 }
 
-function recordItem<Result>(db: Db, owner: string, request: IdempotentRequest<Result>, result: Result, now: Date) {
+function recordPart<Result>(db: Db, owner: string, request: IdempotentRequest<Result>, result: Result, now: Date) {
   const outcome = request.outcome(result);
   const seconds = Math.floor(now.getTime() / SECOND);
   return {
@@ -222,110 +164,104 @@ function recordItem<Result>(db: Db, owner: string, request: IdempotentRequest<Re
       ExpressionAttributeNames: { '#ttl': timeToLiveAttribute },
       ExpressionAttributeValues: { ':now': seconds },
     },
-  } satisfies TransactItem;
+  } satisfies TransactPart;
 }
-
-/** A change overtaken by later ones takes a new ticket, at most this many times; then 503. */
-const MAX_OVERTAKEN = 10;
 
 /**
- * The changes of one owner that this process is committing: one transaction at a time, the lowest ticket
- * first. On Lambda a process serves one request at a time, so nobody ever waits here; where one process
- * serves many requests at once (the local gateway, the tests), their transactions would all write the
- * owner's sequence at once, and DynamoDB would cancel all but one of them each time. Waiting here costs no
- * round trip, and the sequence's condition still decides between processes.
+ * The changes of one owner that this process is committing, one at a time. On Lambda a process serves one
+ * request at a time, so nobody waits here; where one process serves many (the local gateway, the tests),
+ * their transactions would all move the owner's head at once and all but one would lose each round. Waiting
+ * here costs no round trip; between processes, the head's condition decides.
  */
-class Line {
-  private busy = false;
-  private readonly waiting: { ticket: number; go: () => void }[] = [];
-  /** The highest ticket this process saw committed: a lower one can no longer commit. */
-  committed = 0;
+const lines = new WeakMap<Db, Map<string, Promise<void>>>();
 
-  enter(ticket: number): Promise<void> {
-    if (!this.busy) {
-      this.busy = true;
-      return Promise.resolve();
-    }
-    return new Promise((go) => {
-      const at = this.waiting.findIndex((entry) => entry.ticket > ticket);
-      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { ticket, go });
-    });
-  }
-
-  leave(committed: number): void {
-    this.committed = Math.max(this.committed, committed);
-    const next = this.waiting.shift();
-    if (next) next.go();
-    else this.busy = false;
-  }
-
-  get idle() {
-    return !this.busy;
-  }
-}
-
-const lines = new WeakMap<Db, Map<string, Line>>();
-
-function lineOf(db: Db, owner: string): Line {
-  const owners = lines.get(db) ?? new Map<string, Line>();
+async function inLine<T>(db: Db, owner: string, work: () => Promise<T>): Promise<T> {
+  const owners = lines.get(db) ?? new Map<string, Promise<void>>();
   lines.set(db, owners);
-  const line = owners.get(owner) ?? new Line();
-  owners.set(owner, line);
-  return line;
+  const before = owners.get(owner) ?? Promise.resolve();
+  let leave = () => {};
+  const turn = new Promise<void>((resolve) => {
+    leave = resolve;
+  });
+  const tail = before.then(() => turn);
+  owners.set(owner, tail);
+  await before;
+  try {
+    return await work();
+  } finally {
+    leave();
+    if (owners.get(owner) === tail) owners.delete(owner);
+  }
 }
 
-function leaveLine(db: Db, owner: string, line: Line, committed: number): void {
-  line.leave(committed);
-  if (line.idle) lines.get(db)?.delete(owner);
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+type Attempt<Result> = { done: true; result: Result } | { done: false };
+
+async function attemptChange<State, Result>(
+  db: Db,
+  owner: string,
+  options: WriteOptions<Result>,
+  steps: ChangeSteps<State, Result>,
+  checkRecord: boolean,
+): Promise<Attempt<Result>> {
+  const { idempotency } = options;
+  const [state, head, record]: [Settled<State>, FeedHead, Record<string, unknown> | undefined] = await Promise.all([
+    settle(steps.read()),
+    readFeedHead(db, owner),
+    checkRecord && idempotency ? readRecord(db, owner, idempotency) : undefined,
+  ]);
+  // A request already answered is answered again, whatever the state is now (a retried delete finds no item).
+  if (record && idempotency) replay(record, idempotency as IdempotentRequest<unknown>);
+  if (!state.ok) throw state.error;
+  // After the reads: an event's time is never before the change it follows committed.
+  const now = new Date();
+  const plan = steps.plan(state.value, now);
+  const own = Object.keys(plan.parts);
+  if (own.some((name) => RESERVED_PARTS.has(name))) throw new Error(`A change's part is named ${own.join(', ')}`);
+  const outcome = await transact(db, {
+    ...plan.parts,
+    sequence: advanceHead(db, owner, head, now.getTime()),
+    event: eventPart(db, owner, head.head + 1, plan.event, now),
+    idempotency: idempotency && recordPart(db, owner, idempotency, plan.result, now),
+  });
+  if (outcome.outcome === 'committed') return { done: true, result: plan.result };
+  if (outcome.outcome === 'conflict') return { done: false };
+  const { failed } = outcome;
+  if (idempotency && failed.has('idempotency')) await replayWinner(db, owner, idempotency);
+  const ownFailed = new Set(own.filter((name) => failed.has(name)));
+  if (ownFailed.size > 0) {
+    const meaning = plan.failure(ownFailed);
+    if (meaning !== 'retry') throw meaning;
+    return { done: false };
+  }
+  if (failed.has('sequence')) return { done: false };
+  throw new Error(`Event ${head.head + 1} of ${owner} exists beyond its feed head`);
 }
 
 /**
- * Commits a change: `items` (the write itself) with its event, the event sequence and the idempotency record,
- * in one transaction. Returns null when it committed, or which of `items` failed their condition (the caller
- * says what that means). A change overtaken by a later ticket takes a new one and tries again (its own
- * conditions are then evaluated again too); a request whose key another request took meanwhile answers that
- * request's outcome (or 422, or 409 if it cannot be read).
+ * Commits a change: reads (the caller's state and the feed head, and the idempotency record on the first
+ * attempt), plans, and writes the plan with its event, the head and the record in one transaction. Returns
+ * what the plan answers; throws what a failed condition means, a replay of the request's recorded outcome,
+ * or `WriteContended` when the budget runs out.
  */
-export async function commitChange<Result>(
+export async function commitChange<State, Result>(
   db: Db,
-  change: Change<Result>,
-  items: TransactItems,
-  event: ChangeEvent,
-  result: Result,
-): Promise<FailedConditions | null> {
-  const { owner, idempotency } = change;
-  for (let attempt = 1; ; attempt++) {
-    const line = lineOf(db, owner);
-    await line.enter(change.ticket);
-    let committed = 0;
-    let failed: FailedConditions | null | undefined;
-    try {
-      // A later ticket of this process committed already: this one can only fail, so it is not sent.
-      if (change.ticket > line.committed) {
-        const now = new Date();
-        const extra = eventItems(db, change, event, now);
-        if (idempotency) extra.push(recordItem(db, owner, idempotency, result, now));
-        failed = await transactWrite(db, [...items, ...extra]);
-        if (!failed) committed = change.ticket;
-      }
-    } finally {
-      leaveLine(db, owner, line, committed);
-    }
-    if (failed === null) return null;
-    if (failed) {
-      const [sequenceAt, recordAt] = [items.length, items.length + 2];
-      if (idempotency && failed[recordAt]) {
-        const record = live(await readItem(db, idempotencyKey(owner, idempotency.key)));
-        if (record) replay(record, idempotency as IdempotentRequest<unknown>);
-        throw new ConflictError();
-      }
-      // Its own conditions are facts about the state the transaction met, overtaken or not: the caller's.
-      const own = failed.slice(0, items.length);
-      if (own.some(Boolean)) return own;
-      if (!failed[sequenceAt]) throw new Error(`Event ${change.ticket} of ${owner} exists beyond its sequence`);
-    }
-    // Overtaken: a later ticket committed first, and nothing else failed. Again, with a new ticket.
-    if (attempt >= MAX_OVERTAKEN) throw new ServiceUnavailableError();
-    change.ticket = await takeTicket(db, owner);
+  owner: string,
+  options: WriteOptions<Result>,
+  steps: ChangeSteps<State, Result>,
+): Promise<Result> {
+  const deadline = Date.now() + WRITE_BUDGET_MS;
+  for (let retry = 0; ; retry++) {
+    const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps, retry === 0));
+    if (attempt.done) return attempt.result;
+    const wait = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
+    if (Date.now() + wait >= deadline) throw new WriteContended();
+    await sleep(wait);
   }
 }

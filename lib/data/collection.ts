@@ -1,12 +1,13 @@
 /**
- * What spaces and domains share: id allocation, the per-owner counter, guarded inserts and deletes,
- * and listing by Query (never Scan) in id or name order.
+ * What spaces and domains share: id allocation, the per-owner counter, guarded inserts, updates and deletes
+ * (each one change: `changes.ts`), and listing by Query (never Scan) in id or name order.
  */
-import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { NameTakenError, NotFoundError, QuotaExceededError, ServiceUnavailableError } from '#lib/errors.ts';
 import { type TableKey, tableDefinition } from '#lib/table.ts';
-import { beginChange, commitChange, type EventType, type WriteOptions } from './changes.ts';
+import { commitChange, type WriteOptions } from './changes.ts';
+import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
+import type { EventType } from './event-item.ts';
 import {
   collectionPrefix,
   counterKey,
@@ -17,7 +18,8 @@ import {
   ownerPartition,
   sequenceKey,
 } from './keys.ts';
-import type { FailedConditions, TransactItems } from './transact.ts';
+import { paginateQuery, queryItems, type StartKey } from './query.ts';
+import type { Parts, TransactPart } from './transaction.ts';
 import { assertVersion, versionCondition, versionOf } from './version.ts';
 
 /** Attributes every stored space and domain carries. */
@@ -53,7 +55,7 @@ export async function getItem<Item extends StoredItem>(db: Db, owner: string, ki
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: itemKey(owner, kind, id), ConsistentRead: true }),
   );
-  if (!Item) throw new NotFoundError();
+  if (!Item) throw new ItemNotFound();
   return Item as Item;
 }
 
@@ -70,7 +72,7 @@ export async function unchangedItem<Item extends StoredItem>(
   return current;
 }
 
-/** Atomic per-owner sequence: ids increase and are never reused; a failed store leaves a gap. */
+/** Atomic per-owner id counter: ids increase and are never reused; a failed store leaves a gap in ids. */
 async function allocateId(db: Db, owner: string, kind: Kind): Promise<number> {
   const { Attributes } = await db.client.send(
     new UpdateCommand({
@@ -85,7 +87,8 @@ async function allocateId(db: Db, owner: string, kind: Kind): Promise<number> {
   return Attributes?.last as number;
 }
 
-function counterUpdate(db: Db, owner: string, kind: Kind, delta: 1 | -1) {
+/** The owner's count of a kind, moved by one; an increment is conditional on the quota. */
+function counterPart(db: Db, owner: string, kind: Kind, delta: 1 | -1): TransactPart {
   const guardQuota = delta > 0;
   return {
     Update: {
@@ -103,87 +106,112 @@ export function guardItem(key: TableKey, owner: string, kind: Kind, id: number) 
   return { ...key, kind: `${kind}-name`, owner, id };
 }
 
-/**
- * What a new item claims besides itself: a name guard it writes (`put`), or a guard that must not exist
- * (`absent`: a name someone holds elsewhere, checked without being taken). Any claim that fails is a taken name.
- */
-export type Claim = { put: TableKey } | { absent: TableKey };
+/** A name guard the item takes: it must not exist. */
+export const takeGuard = (db: Db, key: TableKey, owner: string, kind: Kind, id: number): TransactPart => ({
+  Put: {
+    TableName: db.tableName,
+    Item: guardItem(key, owner, kind, id),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
 
-function claimItem(db: Db, owner: string, kind: Kind, id: number, claim: Claim) {
-  const ConditionExpression = 'attribute_not_exists(pk)';
-  if ('put' in claim) {
-    return { Put: { TableName: db.tableName, Item: guardItem(claim.put, owner, kind, id), ConditionExpression } };
-  }
-  return { ConditionCheck: { TableName: db.tableName, Key: claim.absent, ConditionExpression } };
+/** A name guard the item lets go of: it must still point back to the item. */
+export const releaseGuard = (db: Db, key: TableKey, owner: string, id: number): TransactPart => ({
+  Delete: {
+    TableName: db.tableName,
+    Key: key,
+    ConditionExpression: '#id = :id AND #owner = :owner',
+    ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
+    ExpressionAttributeValues: { ':id': id, ':owner': owner },
+  },
+});
+
+/**
+ * What a new item claims besides itself, by name: a name guard it writes (`put`), or a guard that must not
+ * exist (`absent`: a name someone holds elsewhere, checked without being taken). Any claim that fails is a
+ * taken name.
+ */
+export type Claims = Readonly<Record<string, { put: TableKey } | { absent: TableKey }>>;
+
+function claimPart(db: Db, owner: string, kind: Kind, id: number, claim: Claims[string]): TransactPart {
+  if ('put' in claim) return takeGuard(db, claim.put, owner, kind, id);
+  return {
+    ConditionCheck: { TableName: db.tableName, Key: claim.absent, ConditionExpression: 'attribute_not_exists(pk)' },
+  };
 }
 
 /**
- * Writes the item (version 1), its claims (name guards) and the counter in one transaction with the change's
- * event and the request's idempotency record (`changes.ts`): all or nothing.
+ * Writes the item (version 1), its claims (name guards) and the counter in one change with its event and the
+ * request's idempotency record: all or nothing. The id is taken once; retries reuse it.
  */
 export async function insertItem<Item extends StoredItem>(
   db: Db,
   owner: string,
   kind: Kind,
-  claims: readonly Claim[],
+  claims: Claims,
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
   options: WriteOptions<Item> = {},
 ): Promise<Item> {
-  const [id, change] = await Promise.all([allocateId(db, owner, kind), beginChange(db, owner, options)]);
-  const fields = build(id, new Date().toISOString());
-  const item = {
-    ...itemKey(owner, kind, id),
-    lsi1sk: nameSortKey(kind, fields.fold, id),
-    kind,
-    ...fields,
-    version: 1,
-  } as Item;
-  const failed = await commitChange(
-    db,
-    change,
-    [
-      { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ...claims.map((claim) => claimItem(db, owner, kind, id, claim)),
-      counterUpdate(db, owner, kind, 1),
-    ],
-    { type: `${kind}.created`, kind, item, version: 1 },
-    item,
-  );
-  // Positions: the item, then each claim, then the counter.
-  if (failed?.slice(1, -1).some(Boolean)) throw new NameTakenError();
-  if (failed?.at(-1)) throw new QuotaExceededError(kind, db.maxItemsPerOwner);
-  if (failed) throw new Error(`Sequence for ${kind} handed out id ${id} twice`);
-  return item;
+  const id = await allocateId(db, owner, kind);
+  return commitChange(db, owner, options, {
+    read: async () => undefined,
+    plan: (_, now) => {
+      const fields = build(id, now.toISOString());
+      const item = {
+        ...itemKey(owner, kind, id),
+        lsi1sk: nameSortKey(kind, fields.fold, id),
+        kind,
+        ...fields,
+        version: 1,
+      } as Item;
+      const claimParts = Object.fromEntries(
+        Object.entries(claims).map(([name, claim]) => [name, claimPart(db, owner, kind, id, claim)]),
+      );
+      return {
+        parts: {
+          item: { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...claimParts,
+          counter: counterPart(db, owner, kind, 1),
+        },
+        event: { type: `${kind}.created`, kind, item, version: 1 },
+        result: item,
+        failure: (failed) => {
+          if (Object.keys(claims).some((name) => failed.has(name))) return new NameTaken();
+          if (failed.has('counter')) return new QuotaReached(kind, db.maxItemsPerOwner);
+          return new Error(`The id counter of ${kind} handed out ${id} twice`);
+        },
+      };
+    },
+  });
 }
 
 /** A condition on an item, with the names and values it uses. */
 export type Condition = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 
 /**
- * How an item lets go of its names when deleted: the guards it deletes (each must point back to it), and the
- * state it must still be in for those to be the right guards (a domain verified meanwhile holds one more).
+ * How an item lets go of its names when deleted: the guards it deletes, by name (each must point back to it),
+ * and the state it must still be in for those to be the right guards (a domain verified meanwhile holds one
+ * more).
  */
-export type Release = { guards: readonly TableKey[]; state?: Condition };
+export type Release = { guards: Readonly<Record<string, TableKey>>; state?: Condition };
 
 /** What a change does to an item: the item after it, and the other writes it needs (a name guard that moves). */
 export type ItemChange<Item> = {
   item: Item;
-  items?: TransactItems;
-  /** The error for a failed condition among `items` (by position), if it is the client's. */
-  failure?: (failed: FailedConditions) => Error | undefined;
+  parts?: Parts;
+  /** The error for failed conditions among `parts`, if it is the client's. */
+  failure?: (failed: ReadonlySet<string>) => Error | undefined;
   /** The event's type when it is not `<kind>.updated` (a domain becoming active is `domain.verified`). */
   type?: EventType;
 };
 
-const MAX_UPDATE_ATTEMPTS = 5;
-
 /**
- * Changes an item: reads it (while taking the change's ticket), checks If-Match against its version,
- * lets `apply` compute the item after the change, and writes it with its event in one transaction on the
- * condition that the version is still the one read. A concurrent change makes it read again; If-Match is
- * checked again on that read, so it always holds for the version the write was conditional on.
+ * Changes an item: reads it, checks If-Match against its version, lets `apply` compute the item after the
+ * change, and writes it with its event in one change conditional on the version read. A concurrent change
+ * makes it read again, and If-Match is checked again on that read, so it always holds for the version the
+ * write was conditional on.
  */
-export async function updateItem<Item extends StoredItem>(
+export function updateItem<Item extends StoredItem>(
   db: Db,
   owner: string,
   kind: Kind,
@@ -191,48 +219,44 @@ export async function updateItem<Item extends StoredItem>(
   apply: (current: Item, now: string) => ItemChange<Item>,
   options: WriteOptions<Item> = {},
 ): Promise<Item> {
-  for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
-    const [current, change] = await Promise.all([getItem<Item>(db, owner, kind, id), beginChange(db, owner, options)]);
-    const read = versionOf(current);
-    assertVersion(options.ifMatch, read);
-    const next = apply(current, new Date().toISOString());
-    const item = { ...next.item, version: read + 1 };
-    const unchanged = versionCondition(read);
-    const failed = await commitChange(
-      db,
-      change,
-      [
-        {
-          Put: {
-            TableName: db.tableName,
-            Item: item,
-            ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
-            ExpressionAttributeNames: unchanged.names,
-            ...(read === 0 ? {} : { ExpressionAttributeValues: unchanged.values }),
+  return commitChange(db, owner, options, {
+    read: () => getItem<Item>(db, owner, kind, id),
+    plan: (current, now) => {
+      const read = versionOf(current);
+      assertVersion(options.ifMatch, read);
+      const next = apply(current, now.toISOString());
+      const item = { ...next.item, version: read + 1 };
+      const unchanged = versionCondition(read);
+      return {
+        parts: {
+          item: {
+            Put: {
+              TableName: db.tableName,
+              Item: item,
+              ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
+              ExpressionAttributeNames: unchanged.names,
+              ...(read === 0 ? {} : { ExpressionAttributeValues: unchanged.values }),
+            },
           },
+          ...next.parts,
         },
-        ...(next.items ?? []),
-      ],
-      { type: next.type ?? `${kind}.updated`, kind, item, version: item.version },
-      item,
-    );
-    if (!failed) return item;
-    if (failed[0]) continue;
-    const error = next.failure?.(failed.slice(1));
-    if (error) throw error;
-    throw new Error(`Change of ${kind} ${id} failed a condition of its other writes`);
-  }
-  throw new ServiceUnavailableError();
+        event: { type: next.type ?? `${kind}.updated`, kind, item, version: item.version },
+        result: item,
+        // The item moved since it was read: read it again. Otherwise the other parts say what failed.
+        failure: (failed) =>
+          failed.has('item')
+            ? 'retry'
+            : (next.failure?.(failed) ?? new Error(`Change of ${kind} ${id} failed ${[...failed].join(', ')}`)),
+      };
+    },
+  });
 }
 
-const MAX_DELETE_ATTEMPTS = 5;
-
 /**
- * Deletes the item, releases its guards and decrements the counter in one transaction with the change's event
- * (the item's last state). The guards depend on the item (its name, a domain's status), so the item is read
- * first and the delete is conditional on its version (and name, and the state `releaseOf` names) not having
- * changed since; a concurrent rename, verification or delete makes it read again (If-Match is checked on each
- * read).
+ * Deletes the item, releases its guards and decrements the counter in one change with its event (the item's
+ * last state). The guards depend on the item (its name, a domain's status), so the item is read first and the
+ * delete is conditional on its version (and name, and the state `releaseOf` names) not having changed since;
+ * a concurrent rename, verification or delete makes it read again (If-Match is checked on each read).
  */
 export async function deleteItem<Item extends StoredItem>(
   db: Db,
@@ -241,44 +265,38 @@ export async function deleteItem<Item extends StoredItem>(
   id: number,
   releaseOf: (item: Item) => Release,
   options: WriteOptions<Item> = {},
-) {
-  for (let attempt = 1; attempt <= MAX_DELETE_ATTEMPTS; attempt++) {
-    const [item, change] = await Promise.all([getItem<Item>(db, owner, kind, id), beginChange(db, owner, options)]);
-    const read = versionOf(item);
-    assertVersion(options.ifMatch, read);
-    const unchanged = versionCondition(read);
-    const { guards, state } = releaseOf(item);
-    const failed = await commitChange(
-      db,
-      change,
-      [
-        {
-          Delete: {
-            TableName: db.tableName,
-            Key: itemKey(owner, kind, id),
-            ConditionExpression: `#fold = :fold AND ${unchanged.expression}${state ? ` AND (${state.expression})` : ''}`,
-            ExpressionAttributeNames: { '#fold': 'fold', ...unchanged.names, ...state?.names },
-            ExpressionAttributeValues: { ':fold': item.fold, ...unchanged.values, ...state?.values },
+): Promise<Item> {
+  return commitChange(db, owner, options, {
+    read: () => getItem<Item>(db, owner, kind, id),
+    plan: (item) => {
+      const read = versionOf(item);
+      assertVersion(options.ifMatch, read);
+      const unchanged = versionCondition(read);
+      const { guards, state } = releaseOf(item);
+      const guardParts = Object.fromEntries(
+        Object.entries(guards).map(([name, key]) => [name, releaseGuard(db, key, owner, id)]),
+      );
+      return {
+        parts: {
+          item: {
+            Delete: {
+              TableName: db.tableName,
+              Key: itemKey(owner, kind, id),
+              ConditionExpression: `#fold = :fold AND ${unchanged.expression}${state ? ` AND (${state.expression})` : ''}`,
+              ExpressionAttributeNames: { '#fold': 'fold', ...unchanged.names, ...state?.names },
+              ExpressionAttributeValues: { ':fold': item.fold, ...unchanged.values, ...state?.values },
+            },
           },
+          ...guardParts,
+          counter: counterPart(db, owner, kind, -1),
         },
-        ...guards.map((key) => ({
-          Delete: {
-            TableName: db.tableName,
-            Key: key,
-            ConditionExpression: '#id = :id AND #owner = :owner',
-            ExpressionAttributeNames: { '#id': 'id', '#owner': 'owner' },
-            ExpressionAttributeValues: { ':id': id, ':owner': owner },
-          },
-        })),
-        counterUpdate(db, owner, kind, -1),
-      ],
-      { type: `${kind}.deleted`, kind, item, version: read + 1 },
-      item,
-    );
-    if (!failed) return;
-    if (!failed[0]) throw new Error(`Name guard of ${kind} ${id} does not point back to it`);
-  }
-  throw new ServiceUnavailableError();
+        event: { type: `${kind}.deleted`, kind, item, version: read + 1 },
+        result: item,
+        failure: (failed) =>
+          failed.has('item') ? 'retry' : new Error(`A name guard of ${kind} ${id} does not point back to it`),
+      };
+    },
+  });
 }
 
 export async function countItems(db: Db, owner: string, kind: Kind): Promise<number> {
@@ -318,21 +336,8 @@ function startKey(owner: string, kind: Kind, query: ListQuery, after: Position) 
   return query.sortBy === 'name' ? { ...key, lsi1sk: nameSortKey(kind, after.fold, after.id) } : key;
 }
 
-type Key = Record<string, unknown>;
-
-/** Reads up to `limit` items from `start`, following DynamoDB's pages if a response stops short. */
-async function readPage(db: Db, input: QueryCommandInput, start: Key | undefined, limit: number) {
-  const items: Record<string, unknown>[] = [];
-  let cursor = start;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: cursor }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor && items.length < limit);
-  return items;
-}
+type Key = StartKey;
+const readPage = queryItems;
 
 /** Walks past `count` items reading keys only; returns where the walk stopped, or null past the end. */
 async function skipItems(db: Db, input: QueryCommandInput, count: number): Promise<Key | null> {
@@ -369,16 +374,13 @@ async function searchItems<Item>(
       };
   const items: Item[] = [];
   let total = 0;
-  let cursor: Key | undefined;
-  do {
-    const page = await db.client.send(new QueryCommand({ ...filtered, ExclusiveStartKey: cursor }));
-    for (const item of (page.Items ?? []) as Item[]) {
+  for await (const page of paginateQuery(db, filtered)) {
+    for (const item of page.items as Item[]) {
       if (match && !match(item, query.search)) continue;
       if (total >= offset && items.length < query.perPage) items.push(item);
       total++;
     }
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  }
   return { items, total };
 }
 

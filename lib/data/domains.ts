@@ -6,12 +6,16 @@
  * active and hold the global guard only; nothing migrates them, every function here reads them as they are.
  * Every write is a change (`changes.ts`): versioned, with its event, idempotent with a key.
  */
-import type { TxtLookup } from '#lib/dns/txt.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import { NameTakenError } from '#lib/errors.ts';
 import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
-import { holdsToken, newVerificationToken, VerificationMismatchError, verificationName } from '#lib/verification.ts';
+import {
+  holdsToken,
+  newVerificationToken,
+  type TxtLookup,
+  VerificationMismatchError,
+  verificationName,
+} from '#lib/verification.ts';
 import { replayIfRecorded, type WriteOptions } from './changes.ts';
 import {
   deleteItem,
@@ -26,6 +30,7 @@ import {
   updateItem,
 } from './collection.ts';
 import { type DomainStatus, statusOf } from './domain-status.ts';
+import { NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
 import { domainNameGuardKey, ownerDomainNameGuardKey } from './keys.ts';
 
 const kind = 'domain';
@@ -49,16 +54,9 @@ export type NewDomain = { name: string; indexPage: string | null; notFoundPage: 
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
 export type DomainChanges = { indexPage?: string | null; notFoundPage?: string | null };
 
-export type PageAttribute = keyof DomainChanges;
-const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
+export { type PageAttribute, PageLoopError };
 
-/** A page would point at the domain itself (so redirect to itself): `attributes` are the pages at fault. */
-export class PageLoopError extends Error {
-  constructor(readonly attributes: readonly PageAttribute[]) {
-    super(`Page points at the domain itself: ${attributes.join(', ')}`);
-    this.name = 'PageLoopError';
-  }
-}
+const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
 
 const hostOf = pageHost;
 
@@ -80,7 +78,10 @@ export const storeDomain = (db: Db, owner: string, domain: NewDomain, options?: 
     db,
     owner,
     kind,
-    [{ put: ownerDomainNameGuardKey(owner, domain.name) }, { absent: domainNameGuardKey(domain.name) }],
+    {
+      ownName: { put: ownerDomainNameGuardKey(owner, domain.name) },
+      activeName: { absent: domainNameGuardKey(domain.name) },
+    },
     (id, now) => ({
       id,
       name: domain.name,
@@ -107,13 +108,13 @@ function releaseOf(owner: string) {
     const global = domainNameGuardKey(item.name);
     if (item.status === undefined) {
       return {
-        guards: [global],
+        guards: { activeName: global },
         state: { expression: 'attribute_not_exists(#status)', names: statusName, values: {} },
       };
     }
     const own = ownerDomainNameGuardKey(owner, item.name);
     return {
-      guards: item.status === 'active' ? [own, global] : [own],
+      guards: item.status === 'active' ? { ownName: own, activeName: global } : { ownName: own },
       state: { expression: '#status = :status', names: statusName, values: { ':status': item.status } },
     };
   };
@@ -128,7 +129,7 @@ export type LookupTxt = (name: string) => Promise<TxtLookup>;
 /**
  * Looks up the domain's TXT record and, when it holds the token, makes the domain active atomically with
  * taking its name's global guard (exactly one of several owners verifying one name at once wins). Throws
- * `VerificationMismatchError` when the record is missing or holds other values, `NameTakenError` when another
+ * `VerificationMismatchError` when the record is missing or holds other values, `NameTaken` when another
  * domain holds the name active; either way the check is recorded (`lastCheckedAt`). An active domain is
  * checked again the same way and stays active whatever the record says. A DNS failure throws before anything
  * is written. Domains from before verification have no record to check and are answered as they are.
@@ -158,7 +159,7 @@ export async function verifyDomain(
   try {
     return await activate(db, owner, id, options);
   } catch (error) {
-    if (error instanceof NameTakenError) await recordCheck(db, owner, id);
+    if (error instanceof NameTaken) await recordCheck(db, owner, id);
     throw error;
   }
 }
@@ -167,7 +168,7 @@ export async function verifyDomain(
  * Takes the global guard (free, or already this domain's) and marks the item active, in one change
  * (`updateItem`: conditional on the version read, version + 1, with its event). Becoming active is a
  * `domain.verified` event; checking an active domain again changes only `lastCheckedAt`: `domain.updated`.
- * The guard's condition failing means another domain holds the name: `NameTakenError`.
+ * The guard's condition failing means another domain holds the name: `NameTaken`.
  */
 const activate = (db: Db, owner: string, id: number, options: WriteOptions<DomainItem>) =>
   updateItem<DomainItem>(
@@ -186,8 +187,8 @@ const activate = (db: Db, owner: string, id: number, options: WriteOptions<Domai
           updatedAt: active ? current.updatedAt : now,
         },
         type: active ? 'domain.updated' : 'domain.verified',
-        items: [
-          {
+        parts: {
+          activeName: {
             Put: {
               TableName: db.tableName,
               Item: guardItem(domainNameGuardKey(current.name), owner, kind, id),
@@ -196,8 +197,8 @@ const activate = (db: Db, owner: string, id: number, options: WriteOptions<Domai
               ExpressionAttributeValues: { ':owner': owner, ':id': id },
             },
           },
-        ],
-        failure: ([taken]) => (taken ? new NameTakenError() : undefined),
+        },
+        failure: (failed) => (failed.has('activeName') ? new NameTaken() : undefined),
       };
     },
     options,

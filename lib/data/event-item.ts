@@ -1,16 +1,57 @@
 /**
- * An event item as the table stores it, and the feed's event made from it: shared by the feed's reader
- * (`events.ts`) and the event bus's publisher (`lib/events-bus.ts`). Pure: no SDK client.
+ * The change feed's facts and its event items as the table stores them, read into records: shared by the
+ * feed's reader (`events.ts`), the writer (`changes.ts`) and the bus publisher (`lib/events-bus.ts`).
+ * Pure: no SDK client.
  */
-import type { EventType, FeedEvent } from './changes.ts';
-import { padId } from './keys.ts';
+import type { Kind } from './keys.ts';
 
-/** An event item: `data` is the resource's JSON (`changes.ts`). */
-export type EventRow = { eventId: number; type: EventType; createdAt: string; data: string };
+/** Events are kept this long (DynamoDB TTL); a cursor whose next events may be gone is answered 410. */
+export const EVENT_RETENTION_DAYS = 30;
 
-export const presentEvent = (row: EventRow): FeedEvent => ({
-  id: padId(row.eventId),
-  type: row.type,
-  created_at: row.createdAt,
-  data: JSON.parse(row.data),
-});
+/** Every kind of change an event reports. */
+export const eventTypes = [
+  'space.created',
+  'space.updated',
+  'space.deleted',
+  'domain.created',
+  'domain.updated',
+  'domain.verified',
+  'domain.deleted',
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+/**
+ * An event item. Events written since the feed became gapless carry the resource's record (`resource`, the
+ * stored item without its keys), turned into the API's shape by whoever serves it; events written before
+ * carry the resource as the API answered it then, as JSON text (`data`), and are served as they are.
+ */
+export type EventRow = {
+  eventId: number;
+  type: EventType;
+  createdAt: string;
+  data?: string;
+  resource?: Record<string, unknown>;
+  ttl?: number;
+};
+
+/** What an event says about its resource: its record, or (older events) the JSON the API answered. */
+export type EventPayload = { record: Record<string, unknown> } | { answered: unknown };
+
+/** An event as the data layer returns it. */
+export type EventRecord = { id: number; type: EventType; kind: Kind; createdAt: string; payload: EventPayload };
+
+export const kindOfEvent = (type: EventType): Kind => type.slice(0, type.indexOf('.')) as Kind;
+
+export function eventRecord(row: EventRow): EventRecord {
+  return {
+    id: row.eventId,
+    type: row.type,
+    kind: kindOfEvent(row.type),
+    createdAt: row.createdAt,
+    payload: row.resource ? { record: row.resource } : { answered: JSON.parse(row.data ?? 'null') },
+  };
+}
+
+/** Whether DynamoDB's TTL may delete the item already: readers treat it as gone (TTL deletes lag by days). */
+export const expired = (row: { ttl?: unknown }, nowMs: number) =>
+  typeof row.ttl === 'number' && row.ttl * 1000 <= nowMs;

@@ -1,17 +1,18 @@
 import type { Db } from '#lib/dynamodb.ts';
-import { NameTakenError } from '#lib/errors.ts';
 import type { WriteOptions } from './changes.ts';
 import {
   deleteItem,
   getItem,
-  guardItem,
   insertItem,
   type ListQuery,
   listItems,
+  releaseGuard,
   type StoredItem,
+  takeGuard,
   unchangedItem,
   updateItem,
 } from './collection.ts';
+import { NameTaken } from './errors.ts';
 import { foldName, nameSortKey, spaceNameGuardKey } from './keys.ts';
 
 const kind = 'space';
@@ -29,7 +30,7 @@ export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: Wri
     db,
     owner,
     kind,
-    [{ put: spaceNameGuardKey(owner, foldName(space.name)) }],
+    { name: { put: spaceNameGuardKey(owner, foldName(space.name)) } },
     (id, now) => ({
       id,
       name: space.name,
@@ -42,7 +43,14 @@ export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: Wri
   );
 
 export const destroySpace = (db: Db, owner: string, id: number, options?: WriteOptions<SpaceItem>) =>
-  deleteItem<SpaceItem>(db, owner, kind, id, (item) => ({ guards: [spaceNameGuardKey(owner, item.fold)] }), options);
+  deleteItem<SpaceItem>(
+    db,
+    owner,
+    kind,
+    id,
+    (item) => ({ guards: { name: spaceNameGuardKey(owner, item.fold) } }),
+    options,
+  );
 
 /**
  * Updates a space (`updateItem`: read, then one transaction with the event, conditional on the version read).
@@ -71,25 +79,11 @@ export async function updateSpace(
       if (fold === current.fold) return { item };
       return {
         item: { ...item, lsi1sk: nameSortKey(kind, fold, id) },
-        items: [
-          {
-            Delete: {
-              TableName: db.tableName,
-              Key: spaceNameGuardKey(owner, current.fold),
-              ConditionExpression: '#id = :id',
-              ExpressionAttributeNames: { '#id': 'id' },
-              ExpressionAttributeValues: { ':id': id },
-            },
-          },
-          {
-            Put: {
-              TableName: db.tableName,
-              Item: guardItem(spaceNameGuardKey(owner, fold), owner, kind, id),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-        failure: ([, taken]) => (taken ? new NameTakenError() : undefined),
+        parts: {
+          oldName: releaseGuard(db, spaceNameGuardKey(owner, current.fold), owner, id),
+          newName: takeGuard(db, spaceNameGuardKey(owner, fold), owner, kind, id),
+        },
+        failure: (failed) => (failed.has('newName') ? new NameTaken() : undefined),
       };
     },
     options,

@@ -3,7 +3,7 @@
  * versions existed have none and are version 0, so they keep working and their first change makes them 1.
  * Pure, so show and list bundles can name a version without the write path.
  */
-import { PreconditionFailedError } from '#lib/errors.ts';
+import { VersionMismatch } from './errors.ts';
 
 export const versionOf = (item: { version?: unknown }): number => (typeof item.version === 'number' ? item.version : 0);
 
@@ -15,9 +15,9 @@ export function versionMatches(match: VersionMatch | undefined, version: number)
   return match === undefined || match === 'any' || match.includes(version);
 }
 
-/** Throws the 412 when If-Match does not hold for this version. */
+/** Throws `VersionMismatch` when If-Match does not hold for this version. */
 export function assertVersion(match: VersionMatch | undefined, version: number): void {
-  if (!versionMatches(match, version)) throw new PreconditionFailedError();
+  if (!versionMatches(match, version)) throw new VersionMismatch();
 }
 
 /** A write's condition that the item still has the version read (`#version`, `:version`). */

@@ -5,7 +5,9 @@
 import { Resolver } from 'node:dns/promises';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 
-export type TxtLookup = { kind: 'found'; values: string[] } | { kind: 'none' };
+import type { TxtLookup } from '#lib/verification.ts';
+
+export type { TxtLookup };
 
 export type TxtResolver = {
   /** The TXT records at `name`, each record's chunks joined; `none` for NXDOMAIN and NODATA. */

@@ -1,9 +1,33 @@
 /**
- * The data layer's domain errors that are the client's fault, said in the request's vocabulary: the data
- * layer knows attributes (`indexPage`), the client sent fields (`index_page`).
+ * The data layer's errors said in the API's vocabulary, in one place: the data layer knows what went wrong
+ * and its attributes (`indexPage`); this knows the status, the field the client sent (`index_page`) and the
+ * wording. The error middleware asks `httpErrorOf` for every error a handler throws.
  */
-import { type PageAttribute, PageLoopError } from '#lib/data/domains.ts';
-import { ValidationError } from '#lib/errors.ts';
+import {
+  DataError,
+  FeedCursorGone,
+  IdempotencyKeyInFlight,
+  IdempotencyKeyReused,
+  ItemNotFound,
+  NameTaken,
+  type PageAttribute,
+  PageLoopError,
+  QuotaReached,
+  VersionMismatch,
+  WriteContended,
+} from '#lib/data/errors.ts';
+import {
+  ConflictError,
+  GoneError,
+  type HttpError,
+  IdempotencyKeyReusedError,
+  NameTakenError,
+  NotFoundError,
+  PreconditionFailedError,
+  QuotaExceededError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '#lib/errors.ts';
 import { loopMessage } from '#lib/schemas/domains.ts';
 import { VerificationMismatchError } from '#lib/verification.ts';
 
@@ -13,15 +37,26 @@ const pageFields = {
   notFoundPage: 'not_found_page',
 } as const satisfies Record<PageAttribute, string>;
 
-/** Rethrows a page that points at its own domain as 422 field errors; any other error as it is. */
-export function rethrowPageLoop(error: unknown): never {
-  if (!(error instanceof PageLoopError)) throw error;
-  const fields = error.attributes.map((attribute) => pageFields[attribute]);
-  throw new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
+function fromDataError(error: DataError): HttpError | null {
+  if (error instanceof ItemNotFound) return new NotFoundError();
+  if (error instanceof NameTaken) return new NameTakenError();
+  if (error instanceof QuotaReached) return new QuotaExceededError(error.kind, error.quota);
+  if (error instanceof VersionMismatch) return new PreconditionFailedError();
+  if (error instanceof IdempotencyKeyReused) return new IdempotencyKeyReusedError();
+  if (error instanceof IdempotencyKeyInFlight) return new ConflictError();
+  if (error instanceof WriteContended) return new ServiceUnavailableError(error.retryAfterSeconds);
+  if (error instanceof FeedCursorGone) return new GoneError();
+  if (error instanceof PageLoopError) {
+    const fields = error.attributes.map((attribute) => pageFields[attribute]);
+    return new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
+  }
+  return null;
 }
 
-/** Rethrows a verification record that is missing or holds other values as a 422 on `verification`. */
-export function rethrowVerificationMismatch(error: unknown): never {
-  if (!(error instanceof VerificationMismatchError)) throw error;
-  throw ValidationError.field('verification', error.message);
+/** The HTTP error a domain error means, or null for any other error (the middleware decides those). */
+export function httpErrorOf(error: unknown): HttpError | null {
+  if (error instanceof DataError) return fromDataError(error);
+  // A verification record that is missing or holds other values: a 422 on `verification`.
+  if (error instanceof VerificationMismatchError) return ValidationError.field('verification', error.message);
+  return null;
 }

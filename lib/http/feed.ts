@@ -1,9 +1,9 @@
 /** The change feed's query and envelope, and which events a key's scopes let it see. */
 import { contextScopes } from '#lib/auth/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
-import { padId } from '#lib/data/keys.ts';
+import { presentEvent } from '#lib/resources.ts';
 import { type Collection, collections } from '#lib/routes.ts';
-import type { EventParams } from '#lib/schemas/events.ts';
+import { type EventParams, encodeFeedCursor } from '#lib/schemas/events.ts';
 import type { EventList } from '#lib/schemas/responses.ts';
 import type { ApiRequest } from './handler.ts';
 import { basePath } from './pagination.ts';
@@ -29,16 +29,16 @@ export function eventQueryFor(request: ApiRequest, params: EventParams): EventQu
 
 export function eventEnvelope(request: ApiRequest, params: EventParams, page: EventPage): EventList {
   const path = basePath(request);
-  const link = (after?: number) => {
+  const link = (after?: string) => {
     const query = new URLSearchParams();
-    if (after !== undefined) query.set('after', padId(after));
+    if (after !== undefined) query.set('after', after);
     query.set('per_page', String(params.per_page));
     if (params.type !== '') query.set('type', params.type);
     return `${path}?${query}`;
   };
   return {
-    data: page.events as EventList['data'],
-    links: { first: link(), next: link(page.last) },
+    data: page.events.map(presentEvent),
+    links: { first: link(), next: link(encodeFeedCursor(page.next)) },
     meta: { path, per_page: params.per_page, has_more: page.more },
     status: 200,
   };

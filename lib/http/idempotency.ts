@@ -1,10 +1,11 @@
 /**
- * `Idempotency-Key` on POST: the key and the request's fingerprint go to the data layer, which records the
+ * `Idempotency-Key` on every write (store, update, delete, verify): the key and the request's fingerprint go to the data layer, which records the
  * first answer with the write itself (`lib/data/changes.ts`) and replays it for a repeat of the request.
  */
 import { createHash } from 'node:crypto';
 import type { WriteOptions } from '#lib/data/changes.ts';
 import { ValidationError } from '#lib/errors.ts';
+import { preconditions } from './conditional.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';
 import type { Reply } from './middleware.ts';
@@ -24,7 +25,7 @@ function fingerprint(request: ApiRequest): string {
 }
 
 /**
- * The write options of a POST: with an `Idempotency-Key`, the key, the fingerprint and `reply` (the answer to
+ * The idempotency of a write: with an `Idempotency-Key`, the key, the fingerprint and `reply` (the answer to
  * record, given the write's result); without one, none. An invalid key is a 422 on `Idempotency-Key`.
  */
 export function idempotent<Result>(request: ApiRequest, reply: (result: Result) => Reply): WriteOptions<Result> {
@@ -41,4 +42,9 @@ export function idempotent<Result>(request: ApiRequest, reply: (result: Result) 
       },
     },
   };
+}
+
+/** Everything a write request asks of its change: If-Match (`conditional.ts`) and its Idempotency-Key. */
+export function writeOptions<Result>(request: ApiRequest, reply: (result: Result) => Reply): WriteOptions<Result> {
+  return { ...preconditions<Result>(request), ...idempotent(request, reply) };
 }

@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
+import { httpErrorOf } from './domain-errors.ts';
 import { isTransientAwsError } from './transient.ts';
 
 /** A handler's answer: a status, a JSON body (none for 304) and headers of its own (`ETag`, say). */
@@ -34,6 +35,8 @@ function exposedClientError(error: unknown): HttpError | null {
 /** The error as the client may see it, or null when it must become a generic 500. */
 function clientError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
+  const domain = httpErrorOf(error);
+  if (domain) return domain;
   if (isTransientAwsError(error)) return new ServiceUnavailableError();
   return exposedClientError(error);
 }

@@ -5,7 +5,7 @@
  * Handlers import only the inferred types, so none of this is bundled into a Lambda.
  */
 import * as v from 'valibot';
-import { EVENT_RETENTION_DAYS, eventTypes } from '#lib/data/changes.ts';
+import { EVENT_RETENTION_DAYS, eventTypes } from '#lib/data/event-item.ts';
 import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
 import { kinds } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
@@ -122,7 +122,9 @@ const eventOf = (kind: 'space' | 'domain', resource: v.GenericSchema, what: stri
     id: v.pipe(
       v.string(),
       v.regex(new RegExp(`^\\d{${ID_DIGITS}}$`)),
-      v.description('Opaque; increases with every change of the owner, in the order the changes committed.'),
+      v.description(
+        'Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps).',
+      ),
     ),
     type: v.picklist(eventTypes.filter((type) => type.startsWith(`${kind}.`))),
     created_at: timestamp('When the change committed'),

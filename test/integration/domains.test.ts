@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, listDomains, PageLoopError, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
-import { HttpError, NameTakenError, NotFoundError } from '#lib/errors.ts';
-import { rethrowPageLoop } from '#lib/http/domain-errors.ts';
+import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import { HttpError } from '#lib/errors.ts';
+import { httpErrorOf } from '#lib/http/domain-errors.ts';
 import { expectConsistent } from '#test/reliability/helpers.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query, rejection } from '#test/support/fixtures.ts';
@@ -14,14 +15,11 @@ const newName = (label = 'site') => `${label}-${randomUUID().slice(0, 8)}.exampl
 const plain = (name: string) => ({ name, indexPage: null, notFoundPage: null });
 
 /** The body of the HttpError `act` throws. */
-function httpBody(act: () => unknown) {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof HttpError) return error.body();
-    throw error;
-  }
-  throw new Error('expected an HttpError');
+/** The body the API answers for a data-layer error. */
+function httpBody(error: unknown) {
+  const answered = httpErrorOf(error);
+  if (!(answered instanceof HttpError)) throw new Error('expected an HTTP error');
+  return answered.body();
 }
 
 describe.concurrent('domains data module', () => {
@@ -52,7 +50,7 @@ describe.concurrent('domains data module', () => {
     expect(stored).toMatchObject({ status: 'pending', verificationToken: expect.stringMatching(/^[\w-]{32}$/) });
     expect(stored).not.toHaveProperty('verifiedAt');
     expect(stored).not.toHaveProperty('lastCheckedAt');
-    expect(await takenBySelf).toBeInstanceOf(NameTakenError);
+    expect(await takenBySelf).toBeInstanceOf(NameTaken);
     expect(elsewhere).toMatchObject({ name, status: 'pending' });
     expect(elsewhere.verificationToken).not.toBe(stored.verificationToken);
     expect(await countItems(db, alice, 'domain')).toBe(1);
@@ -116,12 +114,12 @@ describe.concurrent('domains data module', () => {
     expect(single).toBeInstanceOf(PageLoopError);
     expect((single as PageLoopError).attributes).toEqual(['notFoundPage']);
     // Assess: the HTTP layer answers them as the 422 field errors, in the request's field names.
-    expect(JSON.stringify(httpBody(() => rethrowPageLoop(error)))).toBe(
+    expect(JSON.stringify(httpBody(error))).toBe(
       '{"message":"The index page must not point to the domain itself.","errors":{' +
         '"index_page":["The index page must not point to the domain itself."],' +
         '"not_found_page":["The not found page must not point to the domain itself."]},"status":422}',
     );
-    expect(httpBody(() => rethrowPageLoop(single))).toEqual({
+    expect(httpBody(single)).toEqual({
       message: 'The not found page must not point to the domain itself.',
       errors: { not_found_page: ['The not found page must not point to the domain itself.'] },
       status: 422,
@@ -139,8 +137,8 @@ describe.concurrent('domains data module', () => {
     // Act
     await destroyDomain(db, owner, stored.id);
     // Assess
-    await expect(showDomain(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroyDomain(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(showDomain(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(destroyDomain(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await countItems(db, owner, 'domain')).toBe(0);
     await expect(storeDomain(db, owner, plain(stored.name))).resolves.toMatchObject({ id: 2 });
   });
@@ -150,12 +148,12 @@ describe.concurrent('domains data module', () => {
     const [owner, intruder] = [newOwner(), newOwner()];
     const stored = await storeDomain(db, owner, plain(newName()));
     // Act / Assess
-    await expect(showDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(showDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     await expect(updateDomain(db, intruder, stored.id, { indexPage: 'https://x.example/' })).rejects.toBeInstanceOf(
-      NotFoundError,
+      ItemNotFound,
     );
-    await expect(updateDomain(db, intruder, stored.id, {})).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroyDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateDomain(db, intruder, stored.id, {})).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(destroyDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await showDomain(db, owner, stored.id)).toMatchObject({ indexPage: null });
     expect(await listDomains(db, intruder, query())).toEqual({ items: [], total: 0 });
   });

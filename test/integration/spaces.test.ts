@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
+import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
 import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
-import { NameTakenError, NotFoundError } from '#lib/errors.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';
 
@@ -51,7 +51,7 @@ describe.concurrent('spaces data module', () => {
     // Prepare
     const owner = newOwner();
     await storeSpace(db, owner, { name: 'Taken', color: 1 });
-    await expect(storeSpace(db, owner, { name: 'TAKEN', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'TAKEN', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     // Act
     const next = await storeSpace(db, owner, { name: 'Free', color: 1 });
     // Assess
@@ -64,12 +64,12 @@ describe.concurrent('spaces data module', () => {
     const owner = newOwner();
     await storeSpace(db, owner, { name: 'Marketing', color: 1 });
     // Act / Assess
-    await expect(storeSpace(db, owner, { name: 'marketing', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
-    await expect(storeSpace(db, owner, { name: 'MARKETING', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'marketing', color: 1 })).rejects.toBeInstanceOf(NameTaken);
+    await expect(storeSpace(db, owner, { name: 'MARKETING', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     await expect(storeSpace(db, owner, { name: 'Cafe\u0301', color: 1 })).resolves.toMatchObject({
       name: 'Cafe\u0301',
     });
-    await expect(storeSpace(db, owner, { name: 'CAFÉ', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'CAFÉ', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     await expect(storeSpace(db, newOwner(), { name: 'marketing', color: 1 })).resolves.toMatchObject({ id: 1 });
   });
 
@@ -104,7 +104,7 @@ describe.concurrent('spaces data module', () => {
     // Assess
     expect(updated).toMatchObject({ name: 'SALES', color: 2 });
     expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'SALES', color: 2 });
-    await expect(storeSpace(db, owner, { name: 'Sales', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'Sales', color: 1 })).rejects.toBeInstanceOf(NameTaken);
   });
 
   it('renames and releases the old name, refusing a name another space holds', async () => {
@@ -116,9 +116,9 @@ describe.concurrent('spaces data module', () => {
     const clash = updateSpace(db, owner, first?.id ?? 0, { name: 'OTHER', color: 3 });
     // Assess
     expect(renamed).toMatchObject({ name: 'New', color: 1 });
-    await expect(clash).rejects.toBeInstanceOf(NameTakenError);
+    await expect(clash).rejects.toBeInstanceOf(NameTaken);
     expect(await showSpace(db, owner, first?.id ?? 0)).toMatchObject({ name: 'New', color: 1 });
-    await expect(storeSpace(db, owner, { name: 'new', color: 1 })).rejects.toBeInstanceOf(NameTakenError);
+    await expect(storeSpace(db, owner, { name: 'new', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     await expect(storeSpace(db, owner, { name: 'old', color: 1 })).resolves.toMatchObject({ name: 'old' });
     expect(await showSpace(db, owner, second?.id ?? 0)).toMatchObject({ name: 'Other' });
   });
@@ -141,8 +141,8 @@ describe.concurrent('spaces data module', () => {
     // Act
     await destroySpace(db, owner, stored.id);
     // Assess
-    await expect(showSpace(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroySpace(db, owner, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(showSpace(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(destroySpace(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await countItems(db, owner, 'space')).toBe(0);
     await expect(storeSpace(db, owner, { name: 'TEMP', color: 1 })).resolves.toMatchObject({ id: 2 });
   });
@@ -154,10 +154,10 @@ describe.concurrent('spaces data module', () => {
     await storeSpace(db, intruder, { name: 'Mine', color: 1 });
     const stored = await storeSpace(db, owner, { name: 'Private', color: 3 });
     // Act / Assess
-    await expect(showSpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(db, intruder, stored.id + 1, { color: 1 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(db, intruder, stored.id + 1, { name: 'Hijack' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroySpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(showSpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(updateSpace(db, intruder, stored.id + 1, { color: 1 })).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(updateSpace(db, intruder, stored.id + 1, { name: 'Hijack' })).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(destroySpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'Private', color: 3 });
     expect((await listSpaces(db, intruder, query())).items.map((item) => item.name)).toEqual(['Mine']);
   });
@@ -166,10 +166,10 @@ describe.concurrent('spaces data module', () => {
     // Prepare
     const owner = newOwner();
     // Act / Assess
-    await expect(showSpace(db, owner, 1)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(db, owner, 1, { color: 2 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateSpace(db, owner, 1, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(destroySpace(db, owner, 1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(showSpace(db, owner, 1)).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(updateSpace(db, owner, 1, { color: 2 })).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(updateSpace(db, owner, 1, { name: 'x' })).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(destroySpace(db, owner, 1)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await countItems(db, owner, 'space')).toBe(0);
   });
 });

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, type LookupTxt, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
 import { createTxtResolver, DnsUnavailableError } from '#lib/dns/txt.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { NameTakenError, NotFoundError } from '#lib/errors.ts';
 import { VerificationMismatchError, verificationName } from '#lib/verification.ts';
 import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';
 import { config, db } from '#test/support/database.ts';
@@ -65,7 +65,7 @@ describe('verifyDomain', () => {
       lastCheckedAt: active.verifiedAt,
     });
     expect(await showDomain(db, alice, stored.id)).toEqual(active);
-    expect(await rejection(storeDomain(db, bob, plain(name)))).toBeInstanceOf(NameTakenError);
+    expect(await rejection(storeDomain(db, bob, plain(name)))).toBeInstanceOf(NameTaken);
   });
 
   it('records a check that found another value, and changes nothing else', async () => {
@@ -108,7 +108,7 @@ describe('verifyDomain', () => {
     const stored = await storeDomain(db, alice, plain(name));
     publish(stored);
     // Act / Assess
-    await expect(verifyDomain(db, lookupTxt, bob, stored.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(verifyDomain(db, lookupTxt, bob, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(dns.queries(verificationName(stored.name))).toBe(0);
   });
 
@@ -133,7 +133,7 @@ describe('verifyDomain', () => {
     // Assess: every delete succeeded; a verification either came first or found the domain gone.
     for (const [verified, deleted] of outcomes) {
       expect(deleted.status).toBe('fulfilled');
-      if (verified.status === 'rejected') expect(verified.reason).toBeInstanceOf(NotFoundError);
+      if (verified.status === 'rejected') expect(verified.reason).toBeInstanceOf(ItemNotFound);
     }
     for (const { owner } of stored) expect(await countItems(db, owner, 'domain')).toBe(0);
   });
@@ -182,8 +182,8 @@ describe('domains stored before verification existed', () => {
     await destroyDomain(db, alice, id);
     const afterDelete = await storeDomain(db, bob, plain(name));
     // Assess
-    expect(own).toBeInstanceOf(NameTakenError);
-    expect(other).toBeInstanceOf(NameTakenError);
+    expect(own).toBeInstanceOf(NameTaken);
+    expect(other).toBeInstanceOf(NameTaken);
     expect(shown).not.toHaveProperty('status');
     expect(verified).toEqual(shown);
     expect(dns.queries(verificationName(name))).toBe(0);

@@ -13,7 +13,6 @@ import {
   domainNameGuardKey,
   eventKey,
   eventSequenceKey,
-  eventTicketKey,
   itemKey,
   nameSortKey,
   ownerDomainNameGuardKey,
@@ -225,7 +224,8 @@ describe('checkConsistency of the change feed', () => {
    * domain created; the domain stored before events existed has none).
    */
   async function events() {
-    return (await listEvents(db, owner, { after: 0, perPage: 100, types: [] })).events;
+    return (await listEvents(db, owner, { after: { epoch: undefined, id: 0, since: 0 }, perPage: 100, types: [] }))
+      .events;
   }
   const eventAt = async (index: number) => eventKey(owner, Number((await events())[index]?.id));
 
@@ -248,21 +248,28 @@ describe('checkConsistency of the change feed', () => {
     ]);
   });
 
-  it('reports an event above the event sequence, and a sequence above the tickets handed out', async () => {
-    // Act: the sequence one event short of the last.
+  it('reports an event above the feed head', async () => {
+    // Act: the head one event short of the last.
     const [, , , fourth] = await events();
-    await set(eventSequenceKey(owner), 'last', Number(fourth?.id));
-    await set(eventTicketKey(owner), 'issued', 1);
+    await set(eventSequenceKey(owner), 'head', Number(fourth?.id));
     // Assess
-    expect(await rules()).toEqual(['event-above-sequence', 'sequence-above-tickets']);
+    expect(await rules()).toEqual(['event-above-sequence']);
+  });
+
+  it('reports an id missing in the gapless range: a head beyond the last event', async () => {
+    // Act
+    const last = (await events()).at(-1);
+    await set(eventSequenceKey(owner), 'head', Number(last?.id) + 1);
+    // Assess
+    expect(await rules()).toEqual(['feed-gap']);
   });
 
   it('reports a lost event: the item changed without one', async () => {
     // Act: an update whose event is gone (the item's version moved on, the resource's last event did not).
     await updateSpace(db, owner, 1, { color: 6 });
     await remove((await eventAt(5)) as { pk: string; sk: string });
-    // Assess
-    expect(await rules()).toEqual(['item-without-event']);
+    // Assess: the feed has a hole where it was, too.
+    expect(await rules()).toEqual(['feed-gap', 'item-without-event']);
   });
 
   it('reports a change recorded twice or skipped in a resource’s versions', async () => {
@@ -270,8 +277,8 @@ describe('checkConsistency of the change feed', () => {
     await updateSpace(db, owner, 1, { color: 5 });
     await updateSpace(db, owner, 1, { color: 6 });
     await remove((await eventAt(5)) as { pk: string; sk: string });
-    // Assess
-    expect(await rules()).toEqual(['version-gap']);
+    // Assess: the feed has a hole where it was, too.
+    expect(await rules()).toEqual(['feed-gap', 'version-gap']);
   });
 
   it('reports an item changed behind the feed’s back (its state is not its last event’s)', async () => {

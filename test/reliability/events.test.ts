@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { listEvents } from '#lib/data/events.ts';
+import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
-import { NameTakenError, NotFoundError } from '#lib/errors.ts';
-import { presentSpace } from '#lib/resources.ts';
+import { presentEvent, presentSpace } from '#lib/resources.ts';
 import { config, db } from '#test/support/database.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import { expectOneEventPerWrite, expectPolledAll, expectValidHistory, type FeedEvent, type Write } from './feed.ts';
@@ -60,31 +60,53 @@ async function feedOf(client: Client): Promise<FeedEvent[]> {
   }
 }
 
+type Poll<Cursor> = (after: Cursor | undefined) => Promise<{ events: FeedEvent[]; more: boolean; next: Cursor }>;
+
 /**
- * Polls the feed with the last id it has, as a client would, until `done()` was true before a poll that
- * found nothing more: every write had been answered, so everything it wrote is in the feed.
+ * Polls the feed from where the last page said to continue, as a client would, until `done()` was true before
+ * a poll that found nothing more: every write had been answered, so everything it wrote is in the feed.
  */
-async function poll(
-  next: (after: string | undefined) => Promise<{ events: FeedEvent[]; more: boolean }>,
-  done: () => boolean,
-): Promise<FeedEvent[]> {
+async function poll<Cursor>(next: Poll<Cursor>, done: () => boolean): Promise<FeedEvent[]> {
   const polled: FeedEvent[] = [];
-  let after: string | undefined;
+  let after: Cursor | undefined;
   for (;;) {
     const finished = done();
     const page = await next(after);
     polled.push(...page.events);
-    after = page.events.at(-1)?.id ?? after;
+    after = page.next;
     if (finished && !page.more) return polled;
     if (!page.more) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-const httpPoller = (client: Client) => async (after: string | undefined) => {
-  const reply = await client.get('/api/v1/events', { per_page: 25, ...(after ? { after } : {}) });
-  expect(reply.status).toBe(200);
-  return { events: reply.body.data as FeedEvent[], more: reply.body.meta.has_more as boolean };
-};
+/** A poller over HTTP: follows `links.next`. */
+const httpPoller =
+  (client: Client): Poll<string> =>
+  async (after) => {
+    const reply = await client.get(after ?? '/api/v1/events?per_page=25');
+    expect(reply.status).toBe(200);
+    const next = reply.body.links.next as string;
+    return {
+      events: reply.body.data as FeedEvent[],
+      more: reply.body.meta.has_more as boolean,
+      next: next.slice(next.indexOf('/api/v1')),
+    };
+  };
+
+const START: FeedPosition = { epoch: undefined, id: 0, since: 0 };
+
+/** A poller on the data layer, as the feed's handler reads it. */
+const dataPoller =
+  (db: Db, owner: string, perPage = 25): Poll<FeedPosition> =>
+  async (after) => {
+    const page = await listEvents(db, owner, { after: after ?? START, perPage, types: [] });
+    return { events: page.events.map(presentEvent) as FeedEvent[], more: page.more, next: page.next };
+  };
+
+/** The whole feed from the start, on the data layer. */
+async function dataFeed(db: Db, owner: string): Promise<FeedEvent[]> {
+  return poll(dataPoller(db, owner, 100), () => true);
+}
 
 const SPACE_NAMES = ['Red', 'Green', 'Blue', 'Cyan', 'Magenta', 'Yellow', 'Black', 'White'];
 
@@ -197,20 +219,14 @@ describe('writers in separate processes, racing at DynamoDB', () => {
     const known: number[] = [];
     const writes: Write[] = [];
     let writing = true;
-    const poller = poll(
-      async (after) => {
-        const page = await listEvents(reader, id, { after: after ? Number(after) : 0, perPage: 25, types: [] });
-        return { events: page.events as FeedEvent[], more: page.more };
-      },
-      () => !writing,
-    );
+    const poller = poll(dataPoller(reader, id), () => !writing);
     const attempt = async (write: Omit<Write, 'status'>, run: () => Promise<Record<string, unknown> | undefined>) => {
       try {
         const data = await run();
         writes.push({ ...write, ...(data ? { data } : {}), status: write.action === 'created' ? 201 : 200 });
       } catch (error) {
-        if (error instanceof NameTakenError) writes.push({ ...write, status: 422 });
-        else if (error instanceof NotFoundError) writes.push({ ...write, status: 404 });
+        if (error instanceof NameTaken) writes.push({ ...write, status: 422 });
+        else if (error instanceof ItemNotFound) writes.push({ ...write, status: 404 });
         else throw error;
       }
     };
@@ -244,12 +260,7 @@ describe('writers in separate processes, racing at DynamoDB', () => {
     writing = false;
     const polled = await poller;
     // Assess
-    const feed: FeedEvent[] = [];
-    for (let after = 0, more = true; more; ) {
-      const page = await listEvents(reader, id, { after, perPage: 100, types: [] });
-      feed.push(...(page.events as FeedEvent[]));
-      ({ last: after, more } = page);
-    }
+    const feed = await dataFeed(reader, id);
     expectPolledAll(polled, feed);
     expectOneEventPerWrite(writes, feed);
     const spaces = await listSpaces(reader, id, { search: '', sortBy: 'id', sort: 'asc', perPage: 100, page: 1 });
@@ -258,15 +269,18 @@ describe('writers in separate processes, racing at DynamoDB', () => {
   });
 });
 
-describe('a change overtaken between its ticket and its commit', () => {
-  it('commits after the change that overtook it, with a later id: a poller that saw that one still gets it', async () => {
+describe('a change whose feed head moved between its read and its commit', () => {
+  it('reads again and commits after the change that moved it, with the next id: a poller that saw that one still gets it', async () => {
     // Prepare: while this process's store is on its way to DynamoDB, another process stores and commits, and
     // a poller reads the feed.
     const id = `owner-${randomUUID()}`;
     suite.checked.owners.push(id);
     const other = createDb(config);
     const reader = createDb(config);
-    const read = async (after: number) => (await listEvents(reader, id, { after, perPage: 10, types: [] })).events;
+    const read = async (after: number) =>
+      (await listEvents(reader, id, { after: { ...START, id: after }, perPage: 10, types: [] })).events.map(
+        presentEvent,
+      );
     const polled: FeedEvent[] = [];
     suite.injection = injectFault({
       when: touches(id, 'TransactWriteItems'),
@@ -288,12 +302,12 @@ describe('a change overtaken between its ticket and its commit', () => {
     // Assess
     expect(polled.map((event) => event.data.name)).toEqual(['Overtaking']);
     expect(next.map((event) => event.data)).toEqual([presentSpace(stored)]);
-    expect(Number(next[0]?.id)).toBeGreaterThan(after);
+    expect(Number(next[0]?.id)).toBe(after + 1);
   });
 
   it('that needed what the other change did (a name it freed) comes after it in the feed', async () => {
-    // Prepare: a rename to "Red" whose ticket comes before the delete of the space called Red, which commits
-    // first; the rename then succeeds, and its event must follow the delete's.
+    // Prepare: a rename to "Red" that read the feed head before the delete of the space called Red, which
+    // commits first; the rename then succeeds, and its event must follow the delete's.
     const id = `owner-${randomUUID()}`;
     suite.checked.owners.push(id);
     const other = createDb(config);
@@ -308,14 +322,14 @@ describe('a change overtaken between its ticket and its commit', () => {
     suite.injection.remove();
     other.client.destroy();
     // Assess
-    const page = await listEvents(db, id, { after: 0, perPage: 10, types: [] });
+    const page = await listEvents(db, id, { after: START, perPage: 10, types: [] });
     expect(page.events.map((event) => event.type)).toEqual([
       'space.created',
       'space.created',
       'space.deleted',
       'space.updated',
     ]);
-    expectValidHistory(page.events as FeedEvent[], { space: [presentSpace(renamed)], domain: [] });
+    expectValidHistory(page.events.map(presentEvent) as FeedEvent[], { space: [presentSpace(renamed)], domain: [] });
   });
 });
 

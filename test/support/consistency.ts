@@ -11,22 +11,21 @@
  * - the per-owner counters equal the number of items, and are never negative (nor above a given quota);
  * - no id is above its sequence, so a future id can never collide with a stored one;
  * - each item's keys agree with its attributes (sort key, by-name index key, folded name; a domain's status);
- * - the change feed: no event above the event sequence and no sequence above the tickets handed out; each
- *   event well formed; each resource's events one version apart; each live item's last event (if it changed
+ * - the change feed: no event above the feed head and no id missing in its gapless range (`gaplessFrom` up to
+ *   the head: tests purge nothing); each event well formed; each resource's events one version apart; each live item's last event (if it changed
  *   within the retention) of its current version and state, and no live event for a resource that is gone.
  *
  * A global domain guard is not in the owner's partition, so a guard left behind by a lost delete is only found
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { EVENT_RETENTION_DAYS, eventData, eventTypes } from '#lib/data/changes.ts';
+import { EVENT_RETENTION_DAYS, type EventRow, eventRecord, eventTypes } from '#lib/data/event-item.ts';
 import {
   collectionPrefix,
   counterKey,
   domainNameGuardKey,
   EVENT_PREFIX,
   eventSequenceKey,
-  eventTicketKey,
   foldName,
   itemKey,
   type Kind,
@@ -38,6 +37,7 @@ import {
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { presentDomain, presentEvent, presentSpace } from '#lib/resources.ts';
 import { kinds } from '#lib/routes.ts';
 import type { TableKey } from '#lib/table.ts';
 
@@ -53,7 +53,7 @@ export type ViolationRule =
   | 'id-above-sequence'
   | 'malformed-item'
   | 'event-above-sequence'
-  | 'sequence-above-tickets'
+  | 'feed-gap'
   | 'malformed-event'
   | 'version-gap'
   | 'item-without-event'
@@ -266,11 +266,20 @@ const canonical = (value: unknown): string =>
       : entry,
   );
 
+const presenters = { space: presentSpace, domain: presentDomain } as const;
+
 /** The change feed against the items: see the rules at the top. */
 function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, add: Add) {
-  const sequence = (bySortKey.get(eventSequenceKey(owner).sk)?.last as number | undefined) ?? 0;
-  const tickets = (bySortKey.get(eventTicketKey(owner).sk)?.issued as number | undefined) ?? 0;
-  if (sequence > tickets) add('sequence-above-tickets', keyOf(eventSequenceKey(owner)), `${sequence} > ${tickets}`);
+  const headItem = bySortKey.get(eventSequenceKey(owner).sk);
+  // A feed from before gapless ids has only `last`; a gapless one its `head` (`lib/data/feed-head.ts`).
+  const sequence = ((headItem?.head ?? headItem?.last) as number | undefined) ?? 0;
+  const gaplessFrom = headItem?.head === undefined ? sequence + 1 : ((headItem.gaplessFrom as number) ?? 1);
+  const eventIds = new Set(
+    rows.filter((row) => row.sk.startsWith(EVENT_PREFIX)).map((row) => Number(row.sk.slice(EVENT_PREFIX.length))),
+  );
+  for (let id = gaplessFrom; id <= sequence; id++) {
+    if (!eventIds.has(id)) add('feed-gap', keyOf(eventSequenceKey(owner)), `event ${id} of ${sequence} is missing`);
+  }
 
   // Each resource's events, in id order (the partition's sort order).
   const history = new Map<string, Row[]>();
@@ -280,7 +289,7 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
     const kind = kinds.find((candidate) => type.startsWith(`${candidate}.`));
     let data: { id?: unknown } | undefined;
     try {
-      data = JSON.parse(String(event.data)) as { id?: unknown };
+      data = presentEvent(eventRecord(event as unknown as EventRow)).data as { id?: unknown };
     } catch {
       data = undefined;
     }
@@ -320,11 +329,11 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
         }
         continue;
       }
-      const data = canonical(eventData(kind, item as never));
+      const data = canonical(presenters[kind](item as never));
       if (
         last.type === `${kind}.deleted` ||
         last.version !== version ||
-        canonical(JSON.parse(String(last.data))) !== data
+        canonical(presentEvent(eventRecord(last as unknown as EventRow)).data) !== data
       ) {
         add(
           'item-without-event',

@@ -1,0 +1,87 @@
+/**
+ * The data layer's errors, in the domain's terms: what went wrong, never how to answer it. The HTTP layer
+ * (`lib/http/domain-errors.ts`) gives each its status, field and wording. Pure: no SDK, no HTTP.
+ */
+
+/** Base class: `instanceof DataError` tells a known outcome from a bug. */
+export class DataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The item does not exist in the owner's partition (never, or no longer). */
+export class ItemNotFound extends DataError {
+  constructor() {
+    super('Item not found');
+  }
+}
+
+/** A name the item would hold is held by another item (the owner's, or an active domain anywhere). */
+export class NameTaken extends DataError {
+  constructor() {
+    super('Name taken');
+  }
+}
+
+/** The owner already holds the most items of this kind they may. */
+export class QuotaReached extends DataError {
+  constructor(
+    readonly kind: string,
+    readonly quota: number,
+  ) {
+    super(`Quota of ${quota} ${kind}s reached`);
+  }
+}
+
+/** If-Match named versions the item no longer (or never) had. */
+export class VersionMismatch extends DataError {
+  constructor() {
+    super('Version mismatch');
+  }
+}
+
+/** The idempotency key holds the outcome of another request (method, path or body). */
+export class IdempotencyKeyReused extends DataError {
+  constructor() {
+    super('Idempotency key reused for another request');
+  }
+}
+
+/** Another request with the same idempotency key took it, and its outcome cannot be read yet. */
+export class IdempotencyKeyInFlight extends DataError {
+  constructor() {
+    super('Idempotency key in flight');
+  }
+}
+
+/**
+ * The write lost every race for the owner's feed (or its items) within its time budget; nothing was written.
+ * `retryAfterSeconds` is how long a client should wait.
+ */
+export class WriteContended extends DataError {
+  constructor(readonly retryAfterSeconds = 1) {
+    super('Write contended beyond its budget');
+  }
+}
+
+/**
+ * A feed cursor that can no longer be served: events after it may have expired (`expired`), or it belongs to
+ * another epoch of the feed (a restored or re-created table: `epoch`). The reader must re-list and restart.
+ */
+export class FeedCursorGone extends DataError {
+  constructor(readonly reason: 'expired' | 'epoch') {
+    super(`Feed cursor gone: ${reason}`);
+  }
+}
+
+/** A stored page attribute that would point at the domain itself (so redirect to itself). */
+export type PageAttribute = 'indexPage' | 'notFoundPage';
+
+/** A page would point at the domain itself: `attributes` are the pages at fault. */
+export class PageLoopError extends DataError {
+  constructor(readonly attributes: readonly PageAttribute[]) {
+    super(`Page points at the domain itself: ${attributes.join(', ')}`);
+  }
+}
