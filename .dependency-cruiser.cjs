@@ -9,8 +9,8 @@
  * resolving, so a resolver that quietly drops them cannot make the other rules pass on an empty graph.
  *
  * Known violations: `.dependency-cruiser-known-violations.json` lists the ones that wait on the data-layer
- * rewrite (lib/data importing lib/errors.ts and lib/resources.ts, the cycles through them, and lib/events-bus.ts
- * decoding the table's stream with the SDK, which moves into lib/data); lint ignores those and fails on any other. As they are fixed, drop them with
+ * rewrite (today one: the cycle lib/data/changes.ts ⇄ lib/data/collection.ts, closed by a type-only import);
+ * lint ignores those and fails on any other. As they are fixed, drop them with
  *   npx depcruise lib functions infra scripts bench test --config .dependency-cruiser.cjs --baseline --baseline-mode shrink-only
  * and once the list is empty, delete the file and `--ignore-known` from the lint script.
  */
