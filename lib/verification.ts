@@ -14,8 +14,11 @@ export type TxtLookup = { kind: 'found'; values: string[] } | { kind: 'none' };
 
 export const VERIFICATION_PREFIX = '_ds-challenge';
 
-/** A DNS name holds at most 253 characters (RFC 1035); the verification name is the prefix, a dot and the name. */
-const DNS_NAME_MAX = 253;
+/**
+ * A DNS name holds at most 253 characters in its ASCII form, without the root's trailing dot (RFC 1035): so does a
+ * domain name, and so does its verification name (the prefix, a dot and the name).
+ */
+export const DNS_NAME_MAX = 253;
 
 /** The longest domain name whose verification name still fits in DNS: 253 − `_ds-challenge.` = 239. */
 export const VERIFIABLE_NAME_MAX = DNS_NAME_MAX - VERIFICATION_PREFIX.length - 1;

@@ -6,9 +6,9 @@
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { collectionNames, collections, type Kind } from '#lib/routes.ts';
-import { DOMAIN_NAME_MAX, PAGE_URL_MAX, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
+import { PAGE_URL_MAX, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { COLORS, SPACE_NAME_MAX, storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';
-import { VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
+import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 
 type Mode = 'store' | 'update';
 type FieldDocs = (mode: Mode) => Record<string, JsonSchema>;
@@ -46,7 +46,7 @@ const domainFields: FieldDocs = (mode) => ({
   name: {
     type: 'string',
     minLength: 1,
-    maxLength: DOMAIN_NAME_MAX,
+    maxLength: DNS_NAME_MAX,
     description:
       'A DNS hostname with at least two labels. Trimmed and lowercased; a leading `http://` or `https://` and ' +
       'a trailing `/` are removed; Unicode names are stored in punycode, of at most ' +

@@ -1,14 +1,12 @@
 import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
 import { pageHost } from '#lib/urls.ts';
-import { VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
+import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { characterCount, label, maxCharacters, text } from './fields.ts';
 
 /** A page on the domain itself would redirect to itself. */
 export const loopMessage = (field: string) => `The ${label(field)} must not point to the domain itself.`;
 
-/** A DNS name holds at most 253 characters in its ASCII form, without the root's trailing dot (RFC 1035). */
-export const DOMAIN_NAME_MAX = 253;
 export const PAGE_URL_MAX = 255;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -26,19 +24,19 @@ const bareDomainName = (input: string) =>
 /** The stored form of a domain name: lowercase ASCII (punycode), or null if it is not a DNS hostname. */
 export function normalizeDomainName(input: string): string | null {
   const bare = bareDomainName(input);
-  if (bare === '' || characterCount(bare) > DOMAIN_NAME_MAX || NOT_IN_HOSTNAME.test(bare)) return null;
+  if (bare === '' || characterCount(bare) > DNS_NAME_MAX || NOT_IN_HOSTNAME.test(bare)) return null;
   const ascii = domainToASCII(bare);
-  if (ascii === '' || ascii.length > DOMAIN_NAME_MAX) return null;
+  if (ascii === '' || ascii.length > DNS_NAME_MAX) return null;
   const labels = ascii.split('.');
   const top = labels.at(-1) as string;
   if (labels.length < 2 || /^[0-9]+$/.test(top)) return null;
   return labels.every((part) => LABEL.test(part)) ? ascii : null;
 }
 
-/** Names of 240 to 253 characters are valid in DNS, but `_ds-challenge.<name>` is not. */
+/** Names longer than `VERIFIABLE_NAME_MAX` are valid in DNS, but `_ds-challenge.<name>` is not. */
 export const tooLongToVerify =
   `The name field must not be greater than ${VERIFIABLE_NAME_MAX} characters in its ASCII (punycode) form, ` +
-  `so that its verification record (${VERIFICATION_PREFIX}.<name>) fits in DNS's 253.`;
+  `so that its verification record (${VERIFICATION_PREFIX}.<name>) fits in DNS's ${DNS_NAME_MAX}.`;
 
 const domainName = v.pipe(
   text('name', { required: true }),
@@ -49,8 +47,8 @@ const domainName = v.pipe(
       return NEVER;
     }
     // The limit is on the name, not on the `https://` or `/` around it.
-    if (characterCount(bareDomainName(value)) > DOMAIN_NAME_MAX) {
-      addIssue({ message: `The name field must not be greater than ${DOMAIN_NAME_MAX} characters.` });
+    if (characterCount(bareDomainName(value)) > DNS_NAME_MAX) {
+      addIssue({ message: `The name field must not be greater than ${DNS_NAME_MAX} characters.` });
       return NEVER;
     }
     const normalized = normalizeDomainName(value);
@@ -61,10 +59,10 @@ const domainName = v.pipe(
     }
     if (normalized === null) {
       // A Unicode name within the limit may still grow past it in punycode: say so, not "invalid".
-      const tooLong = domainToASCII(bareDomainName(value)).length > DOMAIN_NAME_MAX;
+      const tooLong = domainToASCII(bareDomainName(value)).length > DNS_NAME_MAX;
       addIssue({
         message: tooLong
-          ? `The name field must not be greater than ${DOMAIN_NAME_MAX} characters in its ASCII (punycode) form.`
+          ? `The name field must not be greater than ${DNS_NAME_MAX} characters in its ASCII (punycode) form.`
           : 'The name field must be a valid domain name.',
       });
       return NEVER;

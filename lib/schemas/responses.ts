@@ -8,8 +8,8 @@ import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, eventTypes } from '#lib/data/event-item.ts';
 import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
 import { kinds } from '#lib/routes.ts';
-import { VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { DOMAIN_NAME_MAX, PAGE_URL_MAX } from './domains.ts';
+import { DNS_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
+import { PAGE_URL_MAX } from './domains.ts';
 import { EVENTS_PER_PAGE } from './events.ts';
 import { PER_PAGE_OPTIONS } from './list.ts';
 import { COLORS, SPACE_NAME_MAX } from './spaces.ts';
@@ -46,11 +46,11 @@ export const spaceSchema = v.strictObject({
 export const domainSchema = v.strictObject({
   id,
   name: text(
-    DOMAIN_NAME_MAX,
+    DNS_NAME_MAX,
     'Lowercase ASCII hostname (Unicode names in punycode); active under at most one owner at a time.',
   ),
   unicode_name: text(
-    DOMAIN_NAME_MAX,
+    DNS_NAME_MAX,
     'The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name.',
   ),
   status: v.pipe(
@@ -65,7 +65,7 @@ export const domainSchema = v.strictObject({
     v.strictObject({
       type: v.literal('TXT'),
       name: text(
-        DOMAIN_NAME_MAX,
+        DNS_NAME_MAX,
         `Where to publish the record: \`${VERIFICATION_PREFIX}.\` followed by the domain's name.`,
       ),
       value: v.pipe(v.string(), v.description('The token the record must hold; random, unique per domain.')),
