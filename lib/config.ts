@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { parseDnsServers } from '#lib/dns/servers.ts';
+import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -17,7 +18,7 @@ const positiveInteger = (fallback: number) =>
     v.pipe(
       v.string(),
       v.trim(),
-      v.regex(/^[1-9]\d*$/, 'must be a positive integer'),
+      v.regex(POSITIVE_INTEGER, 'must be a positive integer'),
       v.transform(Number),
       v.safeInteger('must be a positive integer'),
     ),

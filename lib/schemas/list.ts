@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
 /** The list query's parameters. Invalid values fall back to the default, as the original service does. */
 export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
@@ -19,7 +20,7 @@ const choice = <const T extends string>(options: readonly T[], fallback: T) =>
   );
 
 const positiveInteger = (max: number) =>
-  v.pipe(v.string(), v.trim(), v.regex(/^[1-9]\d*$/), v.transform(Number), v.maxValue(max));
+  v.pipe(v.string(), v.trim(), v.regex(POSITIVE_INTEGER), v.transform(Number), v.maxValue(max));
 
 export const listQuerySchema = v.object({
   search: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(SEARCH_MAX)), ''),
