@@ -127,7 +127,7 @@ function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: s
   const { id, name, fold } = item;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) return report(`id ${String(id)} is not valid`);
   if (typeof name !== 'string' || name === '') return report('has no name');
-  const expectedFold = kind === 'space' ? foldName(name) : name;
+  const expectedFold = foldName(name);
   if (fold !== expectedFold) report(`fold "${String(fold)}" should be "${expectedFold}"`);
   if (item.sk !== itemKey(owner, kind, id).sk) report(`sort key does not match id ${id}`);
   if (item.lsi1sk !== nameSortKey(kind, expectedFold, id)) report('by-name index key does not match its name');

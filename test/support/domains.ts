@@ -5,7 +5,7 @@
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Config, loadConfig } from '#lib/config.ts';
-import { counterKey, domainNameGuardKey, itemKey, nameSortKey, sequenceKey } from '#lib/data/keys.ts';
+import { counterKey, domainNameGuardKey, foldName, itemKey, nameSortKey, sequenceKey } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { config } from './database.ts';
 import type { DnsTestServer } from './dns-server.ts';
@@ -58,11 +58,11 @@ export async function storeOldShapeDomain(db: Db, owner: string, name: string): 
             TableName: db.tableName,
             Item: {
               ...itemKey(owner, 'domain', id),
-              lsi1sk: nameSortKey('domain', name, id),
+              lsi1sk: nameSortKey('domain', foldName(name), id),
               kind: 'domain',
               id,
               name,
-              fold: name,
+              fold: foldName(name),
               indexPage: null,
               notFoundPage: null,
               createdAt: now,
