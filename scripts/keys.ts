@@ -8,10 +8,9 @@
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
 import { parseArgs } from 'node:util';
-import { localSettings, readLocalStack } from '#infra/local/settings.ts';
 import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/expiry.ts';
 import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/scopes.ts';
-import { type Config, loadConfig } from '#lib/config.ts';
+import type { Config } from '#lib/config.ts';
 import {
   type ApiKeyRecord,
   ApiKeyStateError,
@@ -22,6 +21,7 @@ import {
   rotateApiKey,
 } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { explain, fail, tableConfig } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';
 const USAGE = `Usage:
@@ -33,33 +33,6 @@ const USAGE = `Usage:
 
 Scopes: ${allScopes.join(', ')} (default: all; <collection>:* is both of a collection's).
 A new key is printed alone on the last line, once. A rotated key keeps working for the grace (default 24h).`;
-
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
-/** The table to use: a deployed one named with --table, or the one `npm start` runs. */
-function tableConfig(values: { table?: string; region?: string; endpoint?: string }): Config {
-  if (values.table) {
-    return loadConfig({ TABLE_NAME: values.table, AWS_REGION: values.region, DYNAMODB_ENDPOINT: values.endpoint });
-  }
-  const local = readLocalStack(localSettings(process.env).dataDir);
-  if (!local)
-    fail('No local stack found: start it with `npm start`, or pass --table and --region for a deployed table.');
-  return loadConfig({ TABLE_NAME: local.tableName, DYNAMODB_ENDPOINT: values.endpoint ?? local.endpoint });
-}
-
-/** Connection errors say what to run, not only `connect ECONNREFUSED`. */
-function explain(error: unknown, config: Config | undefined): string {
-  const message = (error as Error).message ?? String(error);
-  const code = (error as { code?: string }).code ?? '';
-  const refused = code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message);
-  if (refused && config?.dynamodbEndpoint) {
-    return `cannot reach DynamoDB at ${config.dynamodbEndpoint}: is \`npm start\` running? Start it (or pass --table/--region for a deployed table).`;
-  }
-  return message;
-}
 
 const COLUMNS = ['prefix', 'label', 'scopes', 'created', 'expires', 'last used', 'state'];
 

@@ -38,13 +38,16 @@ rate, the answer is 429 with \`Retry-After\`.
 **Lists.** The list query's invalid values fall back to their defaults. Follow \`links.next\` (it carries a
 cursor) to page through; \`page\` alone also works, at the cost of a walk over the pages before it.
 
-**Retries and concurrent edits.** A store with an \`Idempotency-Key\` can be retried safely: the repeat answers
-the first answer (\`Idempotent-Replayed: true\`) and stores nothing. Every resource answers its version in
+**Retries and concurrent edits.** A write (store, update, delete, verify) with an \`Idempotency-Key\` can be
+retried safely: the repeat answers the first answer (\`Idempotent-Replayed: true\`) and writes nothing. A write
+that keeps losing races with the same owner's other writes for 4 seconds answers 503 with \`Retry-After\`,
+having written nothing. Every resource answers its version in
 \`ETag\`; \`If-Match\` on an update or delete applies it only to that version (else 412), and \`If-None-Match\`
 on a show answers 304 while it is unchanged.
 
-**Changes.** \`GET /events\` lists every change, oldest first, for polling with \`after\`; on AWS the same
-events reach an EventBridge event bus (docs/events.md).
+**Changes.** \`GET /events\` lists every change, oldest first, with ids that go up by one, for polling with
+\`links.next\`; a cursor that can no longer be served answers 410. On AWS the same events reach an
+EventBridge event bus (docs/events.md).
 `.trim();
 
 /** What each scope allows, by scope: `spaces:read` lists and shows spaces. */

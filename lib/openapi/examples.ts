@@ -92,7 +92,7 @@ export const eventListExample: EventList = {
   ],
   links: {
     first: `${LOCAL_SERVER}/events?per_page=10`,
-    next: `${LOCAL_SERVER}/events?after=000000000042&per_page=10`,
+    next: `${LOCAL_SERVER}/events?after=v1.1764064642000.42.1764064582&per_page=10`,
   },
   meta: { path: `${LOCAL_SERVER}/events`, per_page: 10, has_more: false },
   status: 200,

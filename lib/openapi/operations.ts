@@ -65,6 +65,10 @@ type Spec = {
 const IF_MATCH_NOTE =
   ' With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes.';
 
+const IDEMPOTENCY_NOTE =
+  ' With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers ' +
+  'the first answer again, with `Idempotent-Replayed: true`, and writes nothing.';
+
 const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   list: (c) => ({
     summary: `List ${c.single}s`,
@@ -87,8 +91,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
           'then verify it. The name is refused only when it is active under another owner or when this owner ' +
           'already has it.'
         : '') +
-      ' With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers ' +
-      'the first answer again, with `Idempotent-Replayed: true`, and stores nothing.',
+      IDEMPOTENCY_NOTE,
     success: [
       201,
       success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }), [
@@ -110,18 +113,23 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   }),
   update: (c, method) => ({
     summary: method === 'PATCH' ? `Update a ${c.single}` : `Update a ${c.single} (PUT)`,
-    description: `A partial update: absent fields are unchanged. PUT and PATCH behave the same.${IF_MATCH_NOTE}`,
-    success: [200, success(`The updated ${c.single}.`, single(c), ['ETag'])],
-    errors: ['NotFound', ...WITH_BODY, 'PreconditionFailed'],
-    parameters: ['IfMatch'],
+    description: `A partial update: absent fields are unchanged. PUT and PATCH behave the same.${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE}`,
+    success: [200, success(`The updated ${c.single}.`, single(c), ['ETag', 'IdempotentReplayed'])],
+    errors: ['NotFound', ...WITH_BODY, 'Conflict', 'PreconditionFailed'],
+    parameters: ['IfMatch', 'IdempotencyKey'],
     more: { requestBody: requestBody(`Update${c.title}`) },
   }),
   destroy: (c) => ({
     summary: `Delete a ${c.single}`,
-    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? '. Deleting an active domain frees its name for any owner to verify' : ''}.${IF_MATCH_NOTE}`,
-    success: [200, success(`The ${c.single} is deleted.`, jsonContent('Deleted', deleted(c.single, c.item.id)))],
-    errors: ['NotFound', 'PreconditionFailed'],
-    parameters: ['IfMatch'],
+    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? '. Deleting an active domain frees its name for any owner to verify' : ''}.${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE} (A repeat of a delete that was answered therefore answers 200 again, not 404.)`,
+    success: [
+      200,
+      success(`The ${c.single} is deleted.`, jsonContent('Deleted', deleted(c.single, c.item.id)), [
+        'IdempotentReplayed',
+      ]),
+    ],
+    errors: ['NotFound', 'Conflict', 'PreconditionFailed', 'ValidationFailed'],
+    parameters: ['IfMatch', 'IdempotencyKey'],
   }),
   verify: (c) => ({
     summary: `Verify a ${c.single}`,
@@ -147,11 +155,14 @@ const events: Spec = {
   summary: 'List events (the change feed)',
   description:
     "Every change of the owner's spaces and domains (store, update, delete, verify), oldest first: one event " +
-    'per change, in the feed by the time the change is answered, kept 30 days. Poll with the `id` of the last ' +
-    'event you have as `after` (or follow `links.next`): no event is ever skipped or repeated, even while other ' +
-    'requests are writing. A key sees the events of the collections its scopes let it read.',
+    'per change, with ids that go up by one, in the feed by the time the change is answered, kept 30 days. ' +
+    "Poll by following `links.next` (its cursor also carries the feed's epoch): no event is ever skipped or " +
+    'repeated, even while other requests are writing; a page may end early while a change is still becoming ' +
+    'visible, and the next poll continues there. A cursor whose next events may have expired, or from before a ' +
+    'restore of the database, answers 410: re-list the resources, then read the feed again from the start. A ' +
+    'key sees the events of the collections its scopes let it read.',
   success: [200, success('Events after `after`, oldest first.', jsonContent('EventList', eventListExample))],
-  errors: ['ValidationFailed'],
+  errors: ['ValidationFailed', 'Gone'],
   parameters: eventParameterNames(),
 };
 

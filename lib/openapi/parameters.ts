@@ -5,7 +5,7 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
-import { EVENT_TYPE_FILTER_MAX, EVENTS_PER_PAGE } from '#lib/schemas/events.ts';
+import { EVENT_TYPE_FILTER_MAX, EVENTS_PER_PAGE, FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import {
   listQuerySchema,
   PAGE_MAX,
@@ -81,9 +81,9 @@ const eventParameters = {
     in: 'query',
     required: false,
     description:
-      'The `id` of the last event you have: the answer starts after it. Absent: from the oldest event kept. Not an event id: 422.',
-    schema: { type: 'string', pattern: `^\\d{1,${ID_DIGITS}}$` },
-    example: '000000000042',
+      'Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.',
+    schema: { type: 'string', pattern: FEED_CURSOR_PATTERN },
+    example: 'v1.1764064642000.42.1764064642',
   },
   EventsPerPage: {
     name: 'per_page',
@@ -116,7 +116,7 @@ const headerParameters = {
     in: 'header',
     required: false,
     description:
-      "Makes the store safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) stores nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.",
+      "Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.",
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     example: '9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
   },

@@ -5,6 +5,7 @@
 import {
   BadRequestError,
   ConflictError,
+  GoneError,
   type HttpError,
   NameTakenError,
   NotFoundError,
@@ -54,6 +55,10 @@ const errors = {
     'Defensive: the `Idempotency-Key` was taken by a concurrent request whose outcome could not be read back; retry after `Retry-After` seconds (the retry answers that outcome). A repeat of a request still running normally waits for it and answers its outcome.',
     new ConflictError(),
   ),
+  Gone: thrown(
+    'The feed cursor can no longer be served: events after it may have expired (they are kept 30 days), or it is from another epoch of the feed (the database was restored). Nothing was skipped silently: re-list the resources, then read the feed again from the start.',
+    new GoneError(),
+  ),
   PreconditionFailed: thrown(
     '`If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed.',
     new PreconditionFailedError(),
@@ -76,8 +81,9 @@ const errors = {
     'DEFAULT_5XX',
   ),
   ServiceUnavailable: thrown(
-    'The database is throttling or unavailable, or (when verifying a domain) the DNS lookup timed out or ' +
-      'failed; retry after `Retry-After` seconds.',
+    'The database is throttling or unavailable, a write kept losing races with concurrent writes of the same ' +
+      'owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed ' +
+      'out or failed; retry after `Retry-After` seconds.',
     new ServiceUnavailableError(),
   ),
 };

@@ -12,8 +12,12 @@ export const AFTER_MESSAGE = 'The after must be a cursor from links.next, or the
  * used as it is. A bare event id (`000000000042`, what the feed gave before cursors) is a position too: valid
  * in any epoch, with nothing known of when its next events were created.
  */
-const CURSOR_PATTERN = new RegExp(`^v1\\.(\\d{1,15})\\.(\\d{1,${ID_DIGITS}})\\.(\\d{1,12})$`);
-const BARE_ID_PATTERN = new RegExp(`^\\d{1,${ID_DIGITS}}$`);
+const CURSOR_SOURCE = `v1\\.(\\d{1,15})\\.(\\d{1,${ID_DIGITS}})\\.(\\d{1,12})`;
+const BARE_ID_SOURCE = `\\d{1,${ID_DIGITS}}`;
+const CURSOR_PATTERN = new RegExp(`^${CURSOR_SOURCE}$`);
+const BARE_ID_PATTERN = new RegExp(`^${BARE_ID_SOURCE}$`);
+/** What `after` accepts, as the OpenAPI document states it. */
+export const FEED_CURSOR_PATTERN = `^(${BARE_ID_SOURCE}|${CURSOR_SOURCE})$`;
 
 export const encodeFeedCursor = (position: FeedPosition): string =>
   `v1.${position.epoch ?? 0}.${position.id}.${Math.max(0, Math.floor(position.since / 1000))}`;

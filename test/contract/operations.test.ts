@@ -160,6 +160,8 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
       }),
     );
   },
+  // A cursor from another copy of the feed: beyond this owner's head, in an epoch it never had.
+  410: async (op) => client.get(op.path, { after: 'v1.1.999999.0' }),
   412: async (op) =>
     client.request(op.method, await pathWithItem(op), {
       ...(hasBody(op) ? { form: { color: '4', index_page: '' } } : {}),
@@ -167,6 +169,10 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
     }),
   422: async (op) => {
     if (op.id === 'verifyDomain') return client.request(op.method, await pathWithItem(op, { publish: false }));
+    // A delete has no body: its Idempotency-Key is what can be invalid.
+    if (op.method === 'DELETE') {
+      return client.request(op.method, await pathWithItem(op), { headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+    }
     return hasBody(op)
       ? client.request(op.method, await pathWithItem(op), { form: invalidBody(op) })
       : client.get(op.path, isEvents(op) ? { after: 'not-an-event-id' } : { cursor: 'not-a-cursor' });

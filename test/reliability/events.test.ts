@@ -6,9 +6,10 @@
  * its key into the one item it made. The consistency checker runs after every test.
  */
 import { randomUUID } from 'node:crypto';
-import { InternalServerError } from '@aws-sdk/client-dynamodb';
+import { InternalServerError, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
+import { WRITE_BUDGET_MS } from '#lib/data/changes.ts';
 import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
@@ -404,5 +405,82 @@ describe('a store whose answer is lost', () => {
     const feed = await feedOf(client);
     expect(feed.map((event) => event.type)).toEqual(Array(keys.length).fill('space.created'));
     for (const reply of answers) expect(spaces).toContainEqual(reply.body.data);
+  });
+});
+
+describe('an update or a delete whose answer is lost', () => {
+  const changes = {
+    PATCH: { form: { color: '5' }, status: 200, type: 'space.updated' },
+    PUT: { form: { name: 'Renamed', color: '3' }, status: 200, type: 'space.updated' },
+    DELETE: { form: undefined, status: 200, type: 'space.deleted' },
+  } as const;
+
+  it.each(Object.keys(changes) as (keyof typeof changes)[])(
+    '%s retried with its Idempotency-Key answers the first answer again and writes nothing more',
+    async (method) => {
+      // Prepare: a space; then every answer to the owner's transactions is lost after DynamoDB committed them.
+      const client = await owner();
+      const stored = await client.post('/api/v1/spaces', { name: 'Target', color: '1' });
+      const path = `/api/v1/spaces/${stored.body.data.id}`;
+      const { form, status, type } = changes[method];
+      const key = randomUUID();
+      const send = (body = form) =>
+        client.request(method, path, { ...(body ? { form: body } : {}), headers: { 'Idempotency-Key': key } });
+      suite.injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
+      // Act
+      const lost = await send();
+      suite.injection.remove();
+      const retried = await send();
+      const again = await send();
+      const reused = await send({ color: '6' });
+      // Assess: the first attempt committed; its retries replay it (a delete: 200, not 404).
+      expect(lost.status).toBe(503);
+      expect([retried.status, again.status]).toEqual([status, status]);
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(retried.body);
+      expect(reused.status).toBe(422);
+      const feed = await feedOf(client);
+      expect(feed.map((event) => event.type)).toEqual(['space.created', type]);
+      if (method === 'DELETE') {
+        expect((await client.get(path)).status).toBe(404);
+      } else {
+        const shown = await client.get(path);
+        expect(retried.body).toEqual(shown.body);
+        expect(retried.headers.get('etag')).toBe(shown.headers.get('etag'));
+        expect(shown.headers.get('etag')).toBe('"2"');
+      }
+    },
+  );
+});
+
+describe('a write that keeps losing to concurrent transactions', () => {
+  it('answers 503 with Retry-After within its budget, having written nothing', async () => {
+    // Prepare: every transaction of the owner is cancelled as DynamoDB cancels one that meets another in flight.
+    const client = await owner();
+    const stored = await client.post('/api/v1/spaces', { name: 'Contended', color: '1' });
+    const injection = injectFault({
+      when: touches(client.owner, 'TransactWriteItems'),
+      before: () =>
+        new TransactionCanceledException({
+          message:
+            'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+          $metadata: { httpStatusCode: 400 },
+          CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }],
+        }),
+    });
+    suite.injection = injection;
+    // Act
+    const started = Date.now();
+    const reply = await client.patch(`/api/v1/spaces/${stored.body.data.id}`, { color: '2' });
+    const took = Date.now() - started;
+    suite.injection.remove();
+    // Assess: retried (more than a few attempts), within the budget (plus one attempt's time), then 503.
+    expect(reply.status).toBe(503);
+    expect(reply.headers.get('retry-after')).toBe('1');
+    expect(reply.body).toEqual({ message: 'Service temporarily unavailable. Please retry.', status: 503 });
+    expect(injection.attempts).toBeGreaterThan(5);
+    expect(took).toBeLessThan(WRITE_BUDGET_MS + 1_000);
+    expect((await client.get(`/api/v1/spaces/${stored.body.data.id}`)).body.data.color).toBe(1);
+    expect((await feedOf(client)).map((event) => event.type)).toEqual(['space.created']);
   });
 });
