@@ -7,12 +7,7 @@
  * `import type` like any import, so type-only imports count for cycles and layers. The `#lib/*`-style subpath
  * imports resolve through package.json's `imports`; `not-to-unresolvable` fails the run if one ever stops
  * resolving, so a resolver that quietly drops them cannot make the other rules pass on an empty graph.
- *
- * Known violations: `.dependency-cruiser-known-violations.json` lists the ones that wait on the data-layer
- * rewrite (today one: the cycle lib/data/changes.ts ⇄ lib/data/collection.ts, closed by a type-only import);
- * lint ignores those and fails on any other. As they are fixed, drop them with
- *   npx depcruise lib functions infra scripts bench test --config .dependency-cruiser.cjs --baseline --baseline-mode shrink-only
- * and once the list is empty, delete the file and `--ignore-known` from the lint script.
+ * The tree has no violation: lint fails on any.
  */
 
 /** The HTTP layer: what the data layer must not know about. */

@@ -22,10 +22,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import { tableDefinition } from '#lib/table.ts';
-import type { StoredItem } from './collection.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
 import { EVENT_RETENTION_DAYS, type EventType } from './event-item.ts';
 import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
+import type { StoredItem } from './item.ts';
 import { eventKey, idempotencyKey, type Kind } from './keys.ts';
 import { IdempotentReplay, type RecordedOutcome } from './outcome.ts';
 import { type Parts, type TransactPart, transact } from './transaction.ts';

@@ -8,6 +8,7 @@ import { type TableKey, tableDefinition } from '#lib/table.ts';
 import { commitChange, type WriteOptions } from './changes.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import type { EventType } from './event-item.ts';
+import type { StoredItem } from './item.ts';
 import {
   collectionPrefix,
   counterKey,
@@ -20,20 +21,10 @@ import {
 } from './keys.ts';
 import { paginateQuery, queryItems, type StartKey } from './query.ts';
 import type { Parts, TransactPart } from './transaction.ts';
-import { assertVersion, versionCondition, versionOf } from './version.ts';
 
-/** Attributes every stored space and domain carries. */
-export type StoredItem = TableKey & {
-  lsi1sk: string;
-  kind: Kind;
-  id: number;
-  name: string;
-  fold: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Incremented by every write (the ETag); items stored before versions existed have none: version 0. */
-  version?: number;
-};
+export type { StoredItem };
+
+import { assertVersion, versionCondition, versionOf } from './version.ts';
 
 export type SortBy = 'id' | 'name';
 export type SortDirection = 'asc' | 'desc';

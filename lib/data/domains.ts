@@ -31,7 +31,7 @@ import {
 } from './collection.ts';
 import { type DomainStatus, statusOf } from './domain-status.ts';
 import { NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
-import { domainNameGuardKey, ownerDomainNameGuardKey } from './keys.ts';
+import { domainNameGuardKey, foldName, ownerDomainNameGuardKey } from './keys.ts';
 
 const kind = 'domain';
 
@@ -85,7 +85,7 @@ export const storeDomain = (db: Db, owner: string, domain: NewDomain, options?: 
     (id, now) => ({
       id,
       name: domain.name,
-      fold: domain.name,
+      fold: foldName(domain.name),
       indexPage: domain.indexPage,
       notFoundPage: domain.notFoundPage,
       status: 'pending',

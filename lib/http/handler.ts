@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { MAX_ID } from '#lib/data/keys.ts';
 import { IdempotentReplay } from '#lib/data/outcome.ts';
 import { NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
+import { POSITIVE_INTEGER } from '#lib/integers.ts';
 import { type Fields, parseBody } from './body.ts';
 import { header } from './headers.ts';
 import { errorResponder, type Reply, replySerializer } from './middleware.ts';
@@ -20,8 +21,6 @@ export type ApiRequest = {
   query(): Record<string, string | undefined>;
 };
 
-const ID_PATTERN = /^[1-9]\d*$/;
-
 function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
   const owner = event.requestContext?.authorizer?.ownerId;
   if (typeof owner !== 'string' || owner === '') throw new UnauthenticatedError();
@@ -30,7 +29,7 @@ function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
     event,
     id() {
       const raw = event.pathParameters?.id ?? '';
-      const id = ID_PATTERN.test(raw) ? Number(raw) : Number.NaN;
+      const id = POSITIVE_INTEGER.test(raw) ? Number(raw) : Number.NaN;
       if (!(id <= MAX_ID)) throw new NotFoundError();
       return id;
     },

@@ -4,7 +4,7 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
+import { MAX_ID } from '#lib/data/keys.ts';
 import { EVENT_TYPE_FILTER_MAX, EVENTS_PER_PAGE, FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import {
   listQuerySchema,

@@ -1,7 +1,6 @@
 /**
  * The import rules of `.dependency-cruiser.cjs`, which `npm run lint` checks: each rule fires on a small fixture
- * written for it (so a config that resolves nothing cannot pass), and the real tree breaks none of them beyond the
- * known violations listed in `.dependency-cruiser-known-violations.json`, each of which waits on the data layer.
+ * written for it (so a config that resolves nothing cannot pass), and the real tree breaks none of them.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,6 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
-const KNOWN_VIOLATIONS_FILE = join(root, '.dependency-cruiser-known-violations.json');
 
 let options: ICruiseOptions;
 
@@ -19,8 +17,8 @@ beforeAll(async () => {
   options = await extractDepcruiseOptions(join(root, '.dependency-cruiser.cjs'));
 });
 
-async function violationsIn(baseDir: string, paths: string[], knownViolations: IViolation[] = []) {
-  const { output } = await cruise(paths, { ...options, baseDir, validate: true, knownViolations });
+async function violationsIn(baseDir: string, paths: string[]) {
+  const { output } = await cruise(paths, { ...options, baseDir, validate: true });
   return (output as ICruiseResult).summary;
 }
 
@@ -91,29 +89,16 @@ describe('the import rules, on a fixture', () => {
 });
 
 describe('the import rules, on this tree', () => {
-  it('are broken nowhere but in the known violations, each of which waits on the data layer', async () => {
-    // Prepare: the folders `npm run lint` cruises, and the known violations it ignores.
+  it('are broken nowhere', async () => {
+    // Prepare: the folders `npm run lint` cruises.
     const lint = (JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: { lint: string } })
       .scripts.lint;
     const folders = /depcruise ((?:[\w-]+ )+)--config/.exec(lint)?.[1]?.trim().split(' ') ?? [];
-    const known = JSON.parse(await readFile(KNOWN_VIOLATIONS_FILE, 'utf8').catch(() => '[]')) as IViolation[];
     // Act
-    const summary = await violationsIn(root, folders, known);
-    // Assess: the cruise read the tree (subpath imports resolved), and found nothing new.
+    const summary = await violationsIn(root, folders);
+    // Assess: the cruise read the tree (subpath imports resolved), and found nothing.
     expect(folders).toEqual(['lib', 'functions', 'infra', 'scripts', 'bench', 'test']);
     expect(summary.totalCruised).toBeGreaterThan(150);
-    const unknown = summary.violations.filter((violation) => violation.rule.severity !== 'ignore');
-    expect(unknown.map(describeViolation)).toEqual([]);
-    // Until the data-layer rewrite is done: only violations within or through lib/data may be known.
-    const waitsOnDataLayer = (violation: IViolation) =>
-      [violation.from, violation.to, ...(violation.cycle ?? []).map((step) => step.name)].some((name) =>
-        name.startsWith('lib/data/'),
-      );
-    expect(known.filter((violation) => !waitsOnDataLayer(violation)).map(describeViolation)).toEqual([]);
-    const remaining = summary.violations.filter((violation) => violation.rule.severity === 'ignore');
-    console.info(
-      `${remaining.length} known violations remain (${summary.baselineStale ?? 0} fixed, to drop from the baseline):\n` +
-        remaining.map(describeViolation).join('\n'),
-    );
+    expect(summary.violations.map(describeViolation)).toEqual([]);
   });
 });
