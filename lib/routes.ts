@@ -89,9 +89,9 @@ function spec(collection: Collection, action: Action): RouteSpec {
       // Query on the table (id order) or the by-name index; GetItem reads the owner's counter.
       return { methods: ['GET'], item: false, actions: ['Query', 'GetItem'], settings: ['CURSOR_SECRET'] };
     case 'store':
-      // UpdateItem allocates the id and takes the event ticket, GetItem reads an Idempotency-Key's record; the
+      // UpdateItem allocates the id, GetItem reads the feed head (and an Idempotency-Key's record); the
       // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the
-      // event sequence. A domain's transaction also checks that no active domain holds the name (ConditionCheck).
+      // feed head. A domain's transaction also checks that no active domain holds the name (ConditionCheck).
       return {
         methods: ['POST'],
         item: false,
@@ -104,8 +104,8 @@ function spec(collection: Collection, action: Action): RouteSpec {
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
     case 'update':
-      // GetItem reads the item while UpdateItem takes the event ticket; the transaction Puts the item (if its
-      // version is the one read) and its event and Updates the event sequence; renaming a space also moves its
+      // GetItem reads the item and the feed head; the transaction Puts the item (if its version is the one
+      // read) and its event and Updates the feed head; renaming a space also moves its
       // name guard (Delete the old one, Put the new one). Domain names never change.
       return {
         methods: ['PUT', 'PATCH'],
@@ -116,13 +116,12 @@ function spec(collection: Collection, action: Action): RouteSpec {
             : ['GetItem', 'PutItem', 'UpdateItem'],
       };
     case 'destroy':
-      // GetItem reads the item while UpdateItem takes the event ticket; the transaction Deletes the item and
-      // its guards, Puts the event and Updates the counter and the event sequence.
+      // GetItem reads the item and the feed head; the transaction Deletes the item and its guards, Puts the
+      // event and Updates the counter and the feed head.
       return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'] };
     case 'verify':
-      // GetItem reads the domain (and an Idempotency-Key's record) while UpdateItem takes the event ticket; the
-      // transaction Puts the global name guard, the item and its event (and the record) and Updates the event
-      // sequence; a check that found no match is the same change without the guard. DNS_RESOLVER stays unset
+      // GetItem reads the domain and the feed head (and an Idempotency-Key's record); the transaction Puts the
+      // global name guard, the item and its event (and the record) and Updates the feed head; a check that found no match is the same change without the guard. DNS_RESOLVER stays unset
       // on AWS (Lambda's resolver).
       return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
   }

@@ -133,7 +133,8 @@ function claimPart(db: Db, owner: string, kind: Kind, id: number, claim: Claims[
 
 /**
  * Writes the item (version 1), its claims (name guards) and the counter in one change with its event and the
- * request's idempotency record: all or nothing. The id is taken once; retries reuse it.
+ * request's idempotency record: all or nothing. The id is taken once, with the change's first reads; retries
+ * reuse it.
  */
 export async function insertItem<Item extends StoredItem>(
   db: Db,
@@ -143,10 +144,14 @@ export async function insertItem<Item extends StoredItem>(
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
   options: WriteOptions<Item> = {},
 ): Promise<Item> {
-  const id = await allocateId(db, owner, kind);
+  let allocated: Promise<number> | undefined;
   return commitChange(db, owner, options, {
-    read: async () => undefined,
-    plan: (_, now) => {
+    // Taken once, in the first round trip (with the feed head); every attempt reuses it.
+    read: () => {
+      allocated ??= allocateId(db, owner, kind);
+      return allocated;
+    },
+    plan: (id, now) => {
       const fields = build(id, now.toISOString());
       const item = {
         ...itemKey(owner, kind, id),

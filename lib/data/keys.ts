@@ -44,11 +44,11 @@ export const sequenceKey = (owner: string, kind: Kind): TableKey => ({
   sk: `SEQUENCE#${kind}`,
 });
 
-/** The owner's change feed: the id of its last event, advanced in the transaction of every change. */
+/**
+ * The owner's feed head: the id of its last event, moved by one in the transaction of every change
+ * (`feed-head.ts`). Feeds from before gapless ids also left a `SEQUENCE#event-ticket` counter, no longer read.
+ */
 export const eventSequenceKey = (owner: string): TableKey => ({ pk: ownerPartition(owner), sk: 'SEQUENCE#event' });
-
-/** The owner's event tickets: each change takes the next one as its event id (`changes.ts`). */
-export const eventTicketKey = (owner: string): TableKey => ({ pk: ownerPartition(owner), sk: 'SEQUENCE#event-ticket' });
 
 /** `EVENT#`: the sort key prefix of an owner's events, in id order. */
 export const EVENT_PREFIX = 'EVENT#';
