@@ -22,6 +22,7 @@ export default defineConfig({
       { extends: true, test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'] } },
       { extends: true, test: { name: 'perf', include: ['test/perf/**/*.test.ts'] } },
       { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'] } },
+      { extends: true, test: { name: 'harness', include: ['test/harness/**/*.test.ts'] } },
     ],
   },
 });
