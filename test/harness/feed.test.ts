@@ -113,7 +113,7 @@ describe('a change feed under per-item visibility', () => {
     // small machine commits come tens of ms apart, so the skew is widened to match (on DynamoDB both are shorter).
     const { harness, db, direct } = await harnessed({
       conflicts: { inFlightMs: [2, 10], randomRate: 0.05 },
-      visibility: { maxDelayMs: 400 },
+      visibility: { maxDelayMs: 400, answer: 'commit' },
       seed: 1,
     });
     const everyId = Array.from({ length: eventsPerRound }, (_, index) => index + 1);

@@ -63,7 +63,7 @@ describe('per-item visibility', () => {
     const maxDelayMs = 500;
     const { harness, db } = await harnessed({
       conflicts: { inFlightMs: [0, 0], randomRate: 0 },
-      visibility: { maxDelayMs },
+      visibility: { maxDelayMs, answer: 'commit' },
       seed: 53,
     });
     const pk = partition();
@@ -133,11 +133,60 @@ describe('per-item visibility', () => {
     expect(harness.stats.hiddenReads).toBeGreaterThan(0);
   });
 
+  it('by default answers the writer once every item is visible: it reads its own writes, a reader meanwhile a mix', async () => {
+    // Prepare: the writer's answer waits for the last reveal; a reader polls while it waits.
+    const maxDelayMs = 300;
+    const { harness, db } = await harnessed({
+      conflicts: { inFlightMs: [0, 0], randomRate: 0 },
+      visibility: { maxDelayMs },
+      seed: 53,
+    });
+    const pk = partition();
+    await db.client.send(new PutCommand({ TableName: tableName, Item: { pk, sk: 'A', value: 1 } }));
+    const seen: string[] = [];
+    let answered = false;
+    // Act
+    const started = Date.now();
+    const transaction = db.client
+      .send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: { pk, sk: 'A' },
+                UpdateExpression: 'SET #v = :v',
+                ExpressionAttributeNames: { '#v': 'value' },
+                ExpressionAttributeValues: { ':v': 2 },
+              },
+            },
+            { Put: { TableName: tableName, Item: { pk, sk: 'B', value: 1 } } },
+          ],
+        }),
+      )
+      .then(() => {
+        answered = true;
+      });
+    while (!answered) {
+      const page = await queryAll(db, pk, { ConsistentRead: true });
+      seen.push(values(page.Items).join(' '));
+      await sleep(3);
+    }
+    await transaction;
+    const tookMs = Date.now() - started;
+    const after = await queryAll(db, pk, { ConsistentRead: true });
+    // Assess: a reader saw A changed and B not yet; the writer, once answered, sees both.
+    expect(seen).toContain('A=2');
+    expect(values(after.Items).join(' ')).toBe('A=2 B=1');
+    expect(tookMs).toBeLessThanOrEqual(maxDelayMs + 200);
+    expect(harness.stats.hiddenReads).toBeGreaterThan(0);
+  });
+
   it('serves Query, Scan and BatchGetItem the before-images while hidden: updated, deleted and new items', async () => {
     // Prepare: with seed 19 and a minute of delay, nothing of the transaction is revealed during the test.
     const { harness, db, direct } = await harnessed({
       conflicts: { inFlightMs: [0, 0], randomRate: 0 },
-      visibility: { maxDelayMs: 60_000 },
+      visibility: { maxDelayMs: 60_000, answer: 'commit' },
       seed: 19,
     });
     const pk = partition();
@@ -196,7 +245,7 @@ describe('per-item visibility', () => {
 
   it('sends a rewritten answer with its own x-amz-crc32 and content-length', async () => {
     // Prepare
-    const { harness, db, direct } = await harnessed({ visibility: { maxDelayMs: 60_000 }, seed: 19 });
+    const { harness, db, direct } = await harnessed({ visibility: { maxDelayMs: 60_000, answer: 'commit' }, seed: 19 });
     const pk = partition();
     await seedFive(direct, pk);
     await changeThree(db, pk);

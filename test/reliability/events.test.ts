@@ -15,8 +15,8 @@ import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import { presentEvent, presentSpace } from '#lib/resources.ts';
-import { config, db } from '#test/support/database.ts';
-import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
+import { config, db, harness } from '#test/support/database.ts';
+import { type Client, clientFor, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import { expectOneEventPerWrite, expectPolledAll, expectValidHistory, type FeedEvent, type Write } from './feed.ts';
 import { faultSuite, injectFault, serviceError, touches } from './helpers.ts';
 
@@ -109,6 +109,20 @@ async function dataFeed(db: Db, owner: string): Promise<FeedEvent[]> {
   return poll(dataPoller(db, owner, 100), () => true);
 }
 
+/** A client that also keeps every answer it gets (to check the headers of each 503). */
+const recording = (client: Client, answers: Reply[]): Client =>
+  new Proxy(client, {
+    get(target, name: keyof Client) {
+      const value = target[name];
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const reply = await (value as (...given: unknown[]) => Promise<Reply>)(...args);
+        answers.push(reply);
+        return reply;
+      };
+    },
+  });
+
 const SPACE_NAMES = ['Red', 'Green', 'Blue', 'Cyan', 'Magenta', 'Yellow', 'Black', 'White'];
 
 /** One random write over HTTP on the owner's spaces and domains (names from small pools, so some collide). */
@@ -199,6 +213,62 @@ describe('a poller while writers commit', () => {
     expect(writes.filter((write) => write.status === 503).length).toBeGreaterThan(0);
     expect(writes.filter((write) => write.status >= 200 && write.status < 300).length).toBeGreaterThan(10);
     await expectFeedIsHistory(client, writes, polled);
+  });
+});
+
+describe('20 writers of one owner, each its own process, through the DynamoDB-faithful harness', () => {
+  const WRITERS = 20;
+  const gateways: Gateway[] = [];
+  const clients: Db[] = [];
+  beforeAll(async () => {
+    // Each writer is a Lambda process of its own: its own client, so nothing queues in process and every race
+    // is DynamoDB's (the harness cancels overlapping transactions and shows committed items one by one).
+    for (let index = 0; index < WRITERS; index++) {
+      const own = createDb(config);
+      clients.push(own);
+      gateways.push(await startTestGateway({ db: own }));
+    }
+  });
+  afterAll(async () => {
+    for (const each of gateways) await each.close();
+    for (const each of clients) each.client.destroy();
+  });
+
+  it('every committed write is in the feed exactly once, in order; a concurrent poller misses none; no 500; every 503 has Retry-After', async () => {
+    // Prepare
+    if (!harness) throw new Error('This suite runs through the harness (vitest.config.ts: TEST_DYNAMODB_HARNESS)');
+    const before = { ...harness.stats };
+    const client = await owner();
+    const writers = gateways.map((each) => clientFor(each, client.key, client.owner));
+    const domains = Array.from({ length: 4 }, (_, index) => `race-${index}-${randomUUID().slice(0, 8)}.example.com`);
+    suite.checked.domains.push(...domains);
+    const known: { kind: 'space' | 'domain'; id: number }[] = [];
+    const writes: Write[] = [];
+    const answers: Reply[] = [];
+    let writing = true;
+    const poller = poll(httpPoller(client), () => !writing);
+    // Act: 20 writers × 6 random writes at once, each on its own process.
+    await Promise.all(
+      writers.map(async (writer) => {
+        for (let index = 0; index < 6; index++) {
+          const write = await randomWrite(recording(writer, answers), domains, known);
+          writes.push(write);
+        }
+      }),
+    );
+    writing = false;
+    const polled = await poller;
+    // Assess: the harness did engage (conflicts and hidden reads), and the feed is the history of the writes.
+    expect(harness.stats.conflictsInjected - before.conflictsInjected, 'overlapping transactions').toBeGreaterThan(0);
+    expect(harness.stats.hiddenReads - before.hiddenReads, 'reads served older images').toBeGreaterThan(0);
+    const statuses = new Set(writes.map((write) => write.status));
+    expect([...statuses].filter((status) => ![200, 201, 404, 422, 503].includes(status))).toEqual([]);
+    for (const reply of answers.filter((answer) => answer.status === 503)) {
+      expect(reply.headers.get('retry-after')).toBe('1');
+    }
+    const feed = await expectFeedIsHistory(client, writes, polled);
+    expect(feed.map((event) => Number(event.id))).toEqual(feed.map((_, index) => index + 1));
+    expect(feed.length).toBeGreaterThan(40);
   });
 });
 
@@ -424,7 +494,7 @@ describe('an update or a delete whose answer is lost', () => {
       const path = `/api/v1/spaces/${stored.body.data.id}`;
       const { form, status, type } = changes[method];
       const key = randomUUID();
-      const send = (body = form) =>
+      const send = (body: Record<string, string> | undefined = form) =>
         client.request(method, path, { ...(body ? { form: body } : {}), headers: { 'Idempotency-Key': key } });
       suite.injection = injectFault({ when: touches(client.owner, 'TransactWriteItems'), after: serverError });
       // Act

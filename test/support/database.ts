@@ -1,18 +1,36 @@
 /**
  * The integration, e2e and reliability suites' database: the DynamoDB Local the global setup started, and a
  * fresh table for each test file. Tests pass this configuration to what they run; nothing reads the environment.
+ *
+ * Suites whose vitest project sets `TEST_DYNAMODB_HARNESS` (vitest.config.ts: the reliability suites, and the
+ * idempotency, conditional and feed e2e suites) reach DynamoDB Local through the DynamoDB-faithful harness
+ * (`dynamodb-harness.ts`): transactions that overlap one in flight are cancelled with `TransactionConflict`, a
+ * few more at random, and a committed transaction's items become visible to plain reads one by one.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { type Harness, startHarness } from './dynamodb-harness.ts';
 
 const endpoint = inject('dynamoEndpoint');
 if (!endpoint) throw new Error('These tests need DynamoDB Local: the global setup did not provide its endpoint.');
 
+/** What the harnessed suites run against: conflicts (overlaps, and 2 % at random) and per-item visibility. */
+export const FAITHFUL = {
+  conflicts: { inFlightMs: [1, 6], randomRate: 0.02 },
+  visibility: { maxDelayMs: 25 },
+} as const;
+
+/** The harness in front of DynamoDB Local, for the suites that run through it (its stats show it engaged). */
+export const harness: Harness | undefined = process.env.TEST_DYNAMODB_HARNESS
+  ? await startHarness({ target: endpoint, ...FAITHFUL })
+  : undefined;
+if (harness) afterAll(() => harness.stop());
+
 export const config = loadConfig({
-  DYNAMODB_ENDPOINT: endpoint,
+  DYNAMODB_ENDPOINT: harness?.endpoint ?? endpoint,
   TABLE_NAME: `test-${randomUUID()}`,
   CURSOR_SECRET: randomBytes(32).toString('base64url'),
   AWS_REGION: 'local',

@@ -44,8 +44,14 @@ export type ConflictSettings = {
   /** The share of transactions cancelled with a TransactionConflict of their own (0 to 1). */
   randomRate: number;
 };
-/** Each item of a committed transaction becomes visible within this many ms of the commit. */
-export type VisibilitySettings = { maxDelayMs: number };
+/**
+ * Each item of a committed transaction becomes visible within this many ms of the commit. `answer`: when the
+ * writer gets its answer: once every item is visible (`visible`, the default, as on DynamoDB, where a
+ * transaction is applied item by item before TransactWriteItems returns, so a writer reads its own writes and
+ * the transaction stays in flight until then), or at once (`commit`, stricter: even the writer may read an
+ * older image for a while).
+ */
+export type VisibilitySettings = { maxDelayMs: number; answer?: 'visible' | 'commit' };
 /** `false` turns a model off (for a setup phase, say): requests are then forwarded as DynamoDB Local takes them. */
 export type HarnessSettings = { conflicts: ConflictSettings | false; visibility: VisibilitySettings | false };
 export type HarnessOptions = Partial<HarnessSettings> & {
@@ -168,7 +174,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       const reveal = settings.visibility;
       if (answer.status === 200) stats.committed += 1;
       if (answer.status === 200 && hidden && reveal) {
-        visibility.commit(owner, () => Date.now() + random() * reveal.maxDelayMs);
+        const visible = visibility.commit(owner, () => Date.now() + random() * reveal.maxDelayMs);
+        if (reveal.answer !== 'commit') await sleep(Math.max(0, visible - Date.now()));
       } else visibility.abort(owner);
       return answer;
     } finally {

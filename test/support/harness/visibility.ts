@@ -39,7 +39,8 @@ export class Visibility {
   }
 
   /** The target committed `owner`: each of its items becomes visible at the time `revealAt` draws for it. */
-  commit(owner: number, revealAt: () => number): void {
+  commit(owner: number, revealAt: () => number): number {
+    let last = Date.now();
     for (const entry of this.entries.values()) {
       const at = entry.versions.findIndex((version) => version.owner === owner);
       const version = entry.versions[at];
@@ -47,7 +48,9 @@ export class Visibility {
       // Never before the version it follows: an item does not go back to an older image.
       version.from = Math.max(revealAt(), entry.versions[at - 1]?.from ?? -Infinity);
       version.owner = undefined;
+      last = Math.max(last, version.from);
     }
+    return last;
   }
 
   /** The target refused `owner`: nothing changed. */
