@@ -12,16 +12,10 @@ import { afterAll, inject } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { type Harness, startHarness } from './dynamodb-harness.ts';
+import { FAITHFUL, type Harness, startHarness } from './dynamodb-harness.ts';
 
 const endpoint = inject('dynamoEndpoint');
 if (!endpoint) throw new Error('These tests need DynamoDB Local: the global setup did not provide its endpoint.');
-
-/** What the harnessed suites run against: conflicts (overlaps, and 2 % at random) and per-item visibility. */
-export const FAITHFUL = {
-  conflicts: { inFlightMs: [1, 6], randomRate: 0.02 },
-  visibility: { maxDelayMs: 25 },
-} as const;
 
 /** The harness in front of DynamoDB Local, for the suites that run through it (its stats show it engaged). */
 export const harness: Harness | undefined = process.env.TEST_DYNAMODB_HARNESS

@@ -87,6 +87,15 @@ export type Harness = {
   stop(): Promise<void>;
 };
 
+/**
+ * What the harnessed test suites and the contention benchmark run against: transactions in flight 1-6 ms,
+ * 2 % cancelled at random besides real overlaps, and each item of a committed transaction visible within 25 ms.
+ */
+export const FAITHFUL: HarnessSettings = {
+  conflicts: { inFlightMs: [1, 6], randomRate: 0.02 },
+  visibility: { maxDelayMs: 25 },
+};
+
 const defaults: HarnessSettings = { conflicts: { inFlightMs: [2, 10], randomRate: 0 }, visibility: { maxDelayMs: 40 } };
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
