@@ -38,7 +38,7 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     calls: 3,
     rounds: 2,
     reason:
-      'GetItem of the item (its event carries the whole resource after the change, and a transaction returns nothing) in parallel with UpdateItem taking the change’s event ticket; TransactWriteItems then puts the item on the condition that its version is the one read, puts the event and moves the event sequence.',
+      'GetItem of the item (its event carries the whole resource after the change, and a transaction returns nothing) in parallel with GetItem of the owner’s feed head; TransactWriteItems then puts the item on the condition that its version is the one read, puts the event and moves the feed head from the value read to one more.',
   },
   'update-space (rename)': {
     calls: 3,
@@ -67,7 +67,7 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     calls: 3,
     rounds: 2,
     reason:
-      'UpdateItem ADD on the owner sequence allocates the id (it is part of the key, and a transaction cannot return values) in parallel with UpdateItem ADD taking the event ticket (the event id); TransactWriteItems then puts the item, its name guard and its event, bumps the counter under the quota condition and moves the event sequence, all or nothing.',
+      'UpdateItem ADD on the owner sequence allocates the id (it is part of the key, and a transaction cannot return values) in parallel with GetItem of the owner’s feed head (the next event id); TransactWriteItems then puts the item, its name guard and its event, bumps the counter under the quota condition and moves the feed head, all or nothing.',
   },
   'store-space (Idempotency-Key)': {
     calls: 4,
@@ -79,25 +79,25 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     calls: 3,
     rounds: 2,
     reason:
-      "UpdateItem for the id and UpdateItem for the event ticket in parallel, then TransactWriteItems: item + the owner's name guard + ConditionCheck that no active domain holds the global name guard + event + counter under quota + event sequence.",
+      "UpdateItem for the id and GetItem of the feed head in parallel, then TransactWriteItems: item + the owner's name guard + ConditionCheck that no active domain holds the global name guard + event + counter under quota + feed head.",
   },
   'destroy-space': {
     calls: 3,
     rounds: 2,
     reason:
-      "GetItem reads the item (the guard's key depends on its name, the event carries its last state) in parallel with the event ticket; TransactWriteItems deletes the item (if its version is unchanged) and its guard, puts the event, decrements the counter and moves the event sequence.",
+      "GetItem reads the item (the guard's key depends on its name, the event carries its last state) in parallel with GetItem of the feed head; TransactWriteItems deletes the item (if its version is unchanged) and its guard, puts the event, decrements the counter and moves the feed head.",
   },
   'destroy-domain': {
     calls: 3,
     rounds: 2,
     reason:
-      'GetItem of the item (name, status, last state) and the event ticket in parallel, then TransactWriteItems: item (version unchanged) + the name guards its status holds + event + counter + event sequence.',
+      'GetItem of the item (name, status, last state) and of the feed head in parallel, then TransactWriteItems: item (version unchanged) + the name guards its status holds + event + counter + feed head.',
   },
   'list-events': {
     calls: 2,
     rounds: 2,
     reason:
-      'GetItem of the event sequence first (every event up to it has committed or never will), then one Query of the events after `after` up to it.',
+      'GetItem of the feed head first (the events up to it are gapless), then one Query of the events after the cursor up to it; the page stops at the first id not visible yet.',
   },
   authorizer: {
     calls: 1,

@@ -42,6 +42,18 @@ const setHead = (owner: string, values: Record<string, unknown>) =>
     }),
   );
 
+/** An event past its TTL that DynamoDB has not deleted yet (TTL deletes lag by days). */
+const expireEvent = (owner: string, id: number) =>
+  db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: eventKey(owner, id),
+      UpdateExpression: 'SET #ttl = :past',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+    }),
+  );
+
 const gone = async (promise: Promise<unknown>) => {
   const error = await promise.then(
     () => undefined,
@@ -130,15 +142,7 @@ describe('a missing id', () => {
     const owner = newOwner();
     await spaces(owner, 3);
     await removeEvent(owner, 1);
-    await db.client.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: eventKey(owner, 2),
-        UpdateExpression: 'SET #ttl = :past',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
-      }),
-    );
+    await expireEvent(owner, 2);
     await setHead(owner, { committedAt: Date.now() - DAY_MS });
     // Act
     const page = await read(owner);
@@ -151,15 +155,7 @@ describe('a missing id', () => {
     const owner = newOwner();
     await spaces(owner, 2);
     const { next } = await read(owner, START, 1);
-    await db.client.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: eventKey(owner, 2),
-        UpdateExpression: 'SET #ttl = :past',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
-      }),
-    );
+    await expireEvent(owner, 2);
     await setHead(owner, { committedAt: Date.now() - DAY_MS });
     // Act + Assess
     expect(await gone(read(owner, { ...next, since: 0 }))).toBe('expired');
