@@ -18,7 +18,7 @@
  * A global domain guard is not in the owner's partition, so a guard left behind by a lost delete is only found
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RETENTION_DAYS, type EventRow, eventRecord, eventTypes } from '#lib/data/event-item.ts';
 import {
   collectionPrefix,
@@ -36,6 +36,7 @@ import {
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
+import { paginateQuery } from '#lib/data/query.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { presentDomain, presentEvent, presentSpace } from '#lib/resources.ts';
 import { kinds } from '#lib/routes.ts';
@@ -82,22 +83,15 @@ const perKind = <Value>(value: (kind: Kind) => Value) =>
   Object.fromEntries(kinds.map((kind) => [kind, value(kind)])) as Record<Kind, Value>;
 
 async function partitionRows(db: Db, owner: string): Promise<Row[]> {
+  const input = {
+    TableName: db.tableName,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': 'pk' },
+    ExpressionAttributeValues: { ':pk': ownerPartition(owner) },
+    ConsistentRead: true,
+  };
   const rows: Row[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.client.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': 'pk' },
-        ExpressionAttributeValues: { ':pk': ownerPartition(owner) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    rows.push(...((page.Items ?? []) as Row[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const page of paginateQuery(db, input)) rows.push(...(page.items as Row[]));
   return rows;
 }
 
