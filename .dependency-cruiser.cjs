@@ -60,9 +60,11 @@ module.exports = {
     {
       name: 'not-to-unresolvable',
       severity: 'error',
-      comment: 'An import that does not resolve to a file or package (a `#lib/...` path that does not exist?).',
+      comment:
+        'An import that does not resolve to a file or package (a `#lib/...` path that does not exist?). ' +
+        "The edge function's `cloudfront` is CloudFront Functions' own module, there only.",
       from: {},
-      to: { couldNotResolve: true },
+      to: { couldNotResolve: true, pathNot: '^cloudfront$' },
     },
   ],
   options: {
