@@ -50,6 +50,12 @@ export async function getItem<Item extends StoredItem>(db: Db, owner: string, ki
   return Item as Item;
 }
 
+/** A name guard: the item it points to (owner and id), or null when nobody holds the name. */
+export async function getGuard(db: Db, key: TableKey): Promise<{ owner: string; id: number } | null> {
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }));
+  return Item ? { owner: String(Item.owner), id: Number(Item.id) } : null;
+}
+
 /** An update that changes nothing: the item as it is, once If-Match holds for it (no write, no event). */
 export async function unchangedItem<Item extends StoredItem>(
   db: Db,

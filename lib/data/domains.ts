@@ -19,6 +19,7 @@ import {
 import { replayIfRecorded, type WriteOptions } from './changes.ts';
 import {
   deleteItem,
+  getGuard,
   getItem,
   guardItem,
   insertItem,
@@ -30,7 +31,7 @@ import {
   updateItem,
 } from './collection.ts';
 import { type DomainStatus, statusOf } from './domain-status.ts';
-import { NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
+import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
 import { domainNameGuardKey, foldName, ownerDomainNameGuardKey } from './keys.ts';
 
 const kind = 'domain';
@@ -241,4 +242,18 @@ export async function updateDomain(
     },
     options,
   );
+}
+
+/**
+ * The domain that holds a name active, across all owners (its global guard, then the item), or null. What the
+ * edge serves for a host: read as it is now, so a sync never depends on the order events arrive in.
+ */
+export async function activeDomainByName(db: Db, name: string): Promise<DomainItem | null> {
+  const guard = await getGuard(db, domainNameGuardKey(name));
+  if (!guard) return null;
+  const item = await showDomain(db, guard.owner, guard.id).catch((error: unknown) => {
+    if (error instanceof ItemNotFound) return null;
+    throw error;
+  });
+  return item && statusOf(item) === 'active' && item.name === name ? item : null;
 }

@@ -1,0 +1,93 @@
+/**
+ * Locally, there is no stream and no event bus: this follows every owner's change feed instead (the feed
+ * heads, found with a Scan of the local table; off the request path) and syncs the host of every domain event,
+ * with the same `syncHost` the AWS sync function runs for the bus's domain events. Polls every `intervalMs`,
+ * so the local edge serves a change within about that long.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { activeDomainByName } from '#lib/data/domains.ts';
+import { type FeedPosition, listEvents } from '#lib/data/events.ts';
+import { eventSequenceKey, partitionOwner } from '#lib/data/keys.ts';
+import type { Db } from '#lib/dynamodb.ts';
+import { type EdgeStore, syncHost } from '#lib/edge/sync.ts';
+
+export type EdgeFollower = { stop: () => Promise<void>; caughtUp: () => Promise<void> };
+
+const START: FeedPosition = { epoch: undefined, id: 0, since: 0 };
+
+export function followChanges(options: {
+  db: Db;
+  store: EdgeStore;
+  intervalMs?: number;
+  log?: (entry: Record<string, unknown>) => void;
+}): EdgeFollower {
+  const { db, store } = options;
+  const positions = new Map<string, FeedPosition>();
+  const deps = { activeDomain: (host: string) => activeDomainByName(db, host), store };
+  let stopped = false;
+  let round: Promise<void> = Promise.resolve();
+
+  async function owners(): Promise<string[]> {
+    const found: string[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db.client.send(
+        new ScanCommand({
+          TableName: db.tableName,
+          FilterExpression: '#sk = :sk',
+          ProjectionExpression: '#pk',
+          ExpressionAttributeNames: { '#sk': 'sk', '#pk': 'pk' },
+          ExpressionAttributeValues: { ':sk': eventSequenceKey('').sk },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const owner = partitionOwner(String(item.pk));
+        if (owner !== null) found.push(owner);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return found;
+  }
+
+  async function follow(owner: string) {
+    for (;;) {
+      const page = await listEvents(db, owner, { after: positions.get(owner) ?? START, perPage: 100, types: [] });
+      for (const event of page.events) {
+        if (event.kind !== 'domain') continue;
+        const payload = event.payload;
+        const name = 'record' in payload ? payload.record.name : (payload.answered as { name?: unknown }).name;
+        if (typeof name === 'string') await syncHost(deps, name);
+      }
+      positions.set(owner, page.next);
+      if (!page.more) return;
+    }
+  }
+
+  async function poll() {
+    try {
+      for (const owner of await owners()) await follow(owner);
+    } catch (error) {
+      options.log?.({ level: 'error', message: 'Edge sync failed', error: String(error) });
+    }
+  }
+
+  const timer = setInterval(() => {
+    round = round.then(poll);
+  }, options.intervalMs ?? 500);
+  round = round.then(poll);
+
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await round;
+    },
+    /** Resolves once a whole round has run after the call (tests: everything written before is synced). */
+    caughtUp: async () => {
+      if (stopped) return;
+      round = round.then(poll);
+      await round;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * CloudFront KeyValueStore, emulated in memory for the local edge: the function's `get` (which throws for a
+ * missing key, as CloudFront's does) and the sync's conditional writes on the store-wide ETag.
+ */
+import type { KeyValueReader } from '#infra/edge-function.ts';
+import { type EdgeStore, StoreChanged } from '#lib/edge/sync.ts';
+
+export class LocalKeyValueStore implements EdgeStore, KeyValueReader {
+  private readonly values = new Map<string, string>();
+  private version = 0;
+
+  private get etag() {
+    return `"${this.version}"`;
+  }
+
+  async get(key: string, options: { format?: 'string' | 'json' } = {}): Promise<unknown> {
+    const value = this.values.get(key);
+    if (value === undefined) throw new Error(`The key ${key} was not found`);
+    return options.format === 'json' ? JSON.parse(value) : value;
+  }
+
+  async read(key: string): Promise<{ value: unknown; etag: string }> {
+    const value = this.values.get(key);
+    return { value: value === undefined ? null : JSON.parse(value), etag: this.etag };
+  }
+
+  async put(key: string, value: unknown, ifMatch: string): Promise<void> {
+    if (ifMatch !== this.etag) throw new StoreChanged();
+    this.values.set(key, JSON.stringify(value));
+    this.version++;
+  }
+
+  async remove(key: string, ifMatch: string): Promise<void> {
+    if (ifMatch !== this.etag) throw new StoreChanged();
+    this.values.delete(key);
+    this.version++;
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The local edge end to end: a domain stored and verified through the local gateway (against a real DNS server
+ * on 127.0.0.1) is served by the edge's CloudFront Function from the local key-value store, which follows the
+ * change feed; an update moves the redirect, a delete stops it. A pending claim of a name never serves.
+ */
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Edge, startEdge } from '#infra/local/edge.ts';
+import { type EdgeFollower, followChanges } from '#infra/local/edge-feed.ts';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
+import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns, publish } from '#test/support/domains.ts';
+import { type Client, newClient, startTestGateway } from '#test/support/http.ts';
+
+const DOMAINS = '/api/v1/domains';
+
+let dns: DnsTestServer;
+let gateway: Gateway;
+let edge: Edge;
+let follower: EdgeFollower;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  gateway = await startTestGateway({ config: configWithDns(dns) });
+  const store = new LocalKeyValueStore();
+  edge = await startEdge({
+    store,
+    settings: { defaultIndexPage: '', defaultNotFoundPage: 'https://stage.example/missing', cacheSeconds: 60 },
+  });
+  follower = followChanges({ db, store, intervalMs: 200 });
+});
+afterAll(async () => {
+  await follower?.stop();
+  await edge?.close();
+  await gateway?.close();
+  await dns?.close();
+});
+
+/** A visit to the edge, as a browser at `host` would make it (node:http: fetch may not set Host). */
+function visit(host: string, path = '/', method = 'GET') {
+  return new Promise<{ status: number; location: string | null; body: string }>((resolve, reject) => {
+    const req = request(`${edge.url}${path}`, { method, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, location: (res.headers.location as string) ?? null, body }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Waits (within 2 s, the local edge's promise) until the edge answers `host` as `expected` says. */
+async function served(host: string, expected: (answer: Awaited<ReturnType<typeof visit>>) => boolean) {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    const answer = await visit(host);
+    if (expected(answer)) return answer;
+    if (Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const domainName = () => `edge-${randomUUID().slice(0, 8)}.example.com`;
+
+describe('the local edge', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await newClient(gateway);
+  });
+
+  it('serves a verified domain within 2 s of each change: redirect, new Location, then 404 after delete', async () => {
+    // Prepare: stored and not yet verified: pending, so not served.
+    const name = domainName();
+    const stored = await client.post(DOMAINS, { name, index_page: 'https://www.example.org/one' });
+    await follower.caughtUp();
+    const pending = await visit(name);
+    // Act: verify (the TXT record published), update, delete; the edge answers after each.
+    publish(dns, stored.body.data);
+    const verified = await client.request('POST', `${DOMAINS}/${stored.body.data.id}/verify`);
+    const first = await served(name, (answer) => answer.status === 302);
+    const elsewhere = await visit(name.toUpperCase(), '/unknown/path');
+    await client.patch(`${DOMAINS}/${stored.body.data.id}`, { index_page: 'https://www.example.org/two' });
+    const moved = await served(name, (answer) => answer.location === 'https://www.example.org/two');
+    await client.delete(`${DOMAINS}/${stored.body.data.id}`);
+    const gone = await served(name, (answer) => answer.status === 404);
+    // Assess
+    expect(pending.status).toBe(404);
+    expect(verified.status).toBe(200);
+    expect(first).toMatchObject({ status: 302, location: 'https://www.example.org/one' });
+    expect(elsewhere).toMatchObject({ status: 302, location: 'https://stage.example/missing' });
+    expect(moved).toMatchObject({ status: 302, location: 'https://www.example.org/two' });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toContain('Not found');
+  });
+
+  it('never serves a pending claim of a name another owner holds active, and answers other methods 405', async () => {
+    // Prepare: Alice's verified domain; Bob's pending claim of the same name, with other pages.
+    const name = domainName();
+    const alice = await client.post(DOMAINS, { name, index_page: 'https://alice.example/' });
+    publish(dns, alice.body.data);
+    await client.request('POST', `${DOMAINS}/${alice.body.data.id}/verify`);
+    const bob = await newClient(gateway);
+    await bob.post(DOMAINS, { name, index_page: 'https://bob.example/' });
+    await follower.caughtUp();
+    // Act
+    const answer = await visit(name);
+    const posted = await visit(name, '/', 'POST');
+    const head = await visit(name, '/', 'HEAD');
+    // Assess
+    expect(answer).toMatchObject({ status: 302, location: 'https://alice.example/' });
+    expect(posted.status).toBe(405);
+    expect(head).toMatchObject({ status: 302, location: 'https://alice.example/', body: '' });
+  });
+});
