@@ -1,0 +1,86 @@
+/**
+ * What docs/deployment.md (and the README's Deployment section) say about the stack is what the stack deploys:
+ * how many functions, which ones by name, and the outputs. The stack is built here as `cdk synth` builds it
+ * (`createApp`), without bundling the code (CDK's `aws:cdk:bundling-stacks` context, empty): only its constructs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, CfnOutput } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '#infra/bundling.ts';
+import { createApp } from '#infra/create-app.ts';
+import { authorizerHandler, routes } from '#lib/routes.ts';
+
+const deploymentDoc = readFileSync(join(projectRoot, 'docs', 'deployment.md'), 'utf8');
+const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+
+const { stack } = createApp('dev', new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+
+/** Each function's name as docs and log groups show it: its FunctionName without the `<stack name>-` prefix. */
+const deployedFunctions = [...stack.functions.values()]
+  .map((fn) => String((fn.node.defaultChild as CfnFunction).functionName).replace(`${stack.stackName}-`, ''))
+  .sort();
+
+const deployedOutputs = stack.node
+  .findAll()
+  .filter((construct) => construct instanceof CfnOutput)
+  .map((output) => output.node.id)
+  .sort();
+
+const NUMBERS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+/** A count as written: digits or a word up to ten; -1 otherwise. */
+const numberOf = (text: string) => (/^\d+$/.test(text) ? Number(text) : NUMBERS.indexOf(text.toLowerCase()));
+
+/** The text from `start` up to `end` (by default, to the end of the paragraph). */
+function between(document: string, start: string, end = '\n\n'): string {
+  const from = document.indexOf(start);
+  const to = document.indexOf(end, from + start.length);
+  if (from === -1 || to === -1) throw new Error(`No text from "${start}" to "${end}"`);
+  return document.slice(from, to);
+}
+
+describe('docs/deployment.md against the stack', () => {
+  it('the stack has a function per route, named after it, and the authorizer', () => {
+    // Assess: the registry drives the stack's functions (the docs' list is compared with the stack below)
+    expect(deployedFunctions).toEqual(
+      expect.arrayContaining([...routes.map((route) => route.name), authorizerHandler]),
+    );
+    expect(deployedFunctions).toHaveLength(new Set(deployedFunctions).size);
+  });
+
+  it('states the number of functions the stack deploys, wherever it counts them', () => {
+    // Prepare
+    const counts = [
+      ...[...deploymentDoc.matchAll(/\b(\d+) functions\b/g)].map((match) => ({
+        where: `docs/deployment.md: "${match[0]}"`,
+        count: Number(match[1]),
+      })),
+      ...[...readme.matchAll(/\b(\d+) `nodejs24\.x` arm64 functions\b/g)].map((match) => ({
+        where: `README.md: "${match[0]}"`,
+        count: Number(match[1]),
+      })),
+    ];
+    // Assess: each count (docs/deployment.md counts them twice, the README once)
+    for (const { where, count } of counts) expect({ where, count }).toEqual({ where, count: deployedFunctions.length });
+    expect(counts.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('names every function the stack deploys, and no other', () => {
+    // Prepare: the list under "Where the logs are"
+    const list = between(deploymentDoc, '`<function>` is one of the');
+    const named = [...list.matchAll(/`([a-z]+(?:-[a-z]+)*)`/g)].map((match) => match[1] as string).sort();
+    // Assess
+    expect(named).toEqual(deployedFunctions);
+  });
+
+  it("lists the stack's outputs, as many as it says", () => {
+    // Prepare
+    const section = between(deploymentDoc, 'The stack prints', '\nRead them back later');
+    const stated = /The stack prints (\w+) outputs:/.exec(section)?.[1] ?? '';
+    const listed = [...section.matchAll(/^- `(\w+)`/gm)].map((match) => match[1] as string).sort();
+    // Assess
+    expect(listed).toEqual(deployedOutputs);
+    expect(numberOf(stated)).toBe(deployedOutputs.length);
+  });
+});
