@@ -1,6 +1,6 @@
 /**
- * `npm start`: DynamoDB Local, the table, a development key, and the local gateway on one port.
- * Ctrl-C stops everything, the Java process included.
+ * `npm start`: DynamoDB Local, the table, a development key, and the local gateway on one port, all listening
+ * on 127.0.0.1 unless HOST says otherwise. Ctrl-C stops everything, the Java process included.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,29 +8,79 @@ import { loadConfig } from '#lib/config.ts';
 import { createApiKey, ownerOfKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
+import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
-import { ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
-import { startGateway } from './gateway.ts';
-import { localSettings, persistedSecret, saveSecret, writeLocalStack } from './settings.ts';
+import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
+import { type Gateway, startGateway } from './gateway.ts';
+import {
+  type LocalSettings,
+  localSettings,
+  lockDataDir,
+  persistedSecret,
+  saveSecret,
+  stackFile,
+  writeLocalStack,
+} from './settings.ts';
 
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
 
-async function main() {
-  const { dataDir, tableName: localTableName } = localSettings(process.env);
-  const port = Number(process.env.PORT ?? 3000);
-  const dynamo = process.env.DYNAMODB_ENDPOINT
-    ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: async () => {} }
-    : await startDynamoDbLocal({ port: Number(process.env.DYNAMODB_PORT ?? 8000), dataDir: join(dataDir, 'dynamodb') });
+const USAGE = `Usage: npm start [-- --help]
 
+Starts the local stack: DynamoDB Local (data in DATA_DIR), the table, a development key (owner "${DEV_OWNER}") and
+the local API gateway running the Lambda handlers. Once it answers, it writes DATA_DIR/local-stack.json
+(apiUrl, keyFile, endpoint, tableName, pid), which the key tool and the README's walkthrough read. One
+\`npm start\` per data folder: a second one on the same DATA_DIR stops before writing anything. Ctrl-C stops
+everything.
+
+Options:
+  -h, --help                this help
+
+Environment:
+  HOST                      the address DynamoDB Local and the API listen on (default 127.0.0.1: this
+                            machine only; 0.0.0.0 for every interface)
+  PORT                      the API's port (default 3000; 0: any free port)
+  DYNAMODB_PORT             DynamoDB Local's port (default 8000; 0: any free port)
+  DYNAMODB_ENDPOINT         use this DynamoDB instead of starting DynamoDB Local
+  DATA_DIR                  the data folder (default .data)
+  TABLE_NAME                the table (default domains-spaces-local)
+  AUTH_CACHE_TTL_SECONDS    how long an authorizer answer is reused per key (default 60)
+  RATE_LIMIT_PER_MINUTE     requests per minute per key before 429 (default ${rateLimits.dev.perKeyPerMinute}; 0: no limit)
+  DNS_RESOLVER              DNS servers domain verification asks, host:port comma-separated (default: the system's)
+  CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
+
+async function main() {
+  if (!commandLine(USAGE, { options: helpOption })) return;
+  let settings: LocalSettings;
+  try {
+    settings = localSettings(process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 2;
+    return;
+  }
+  const { dataDir, tableName: localTableName, host } = settings;
+  // Before anything is written into the data folder: is another `npm start` using it?
+  lockDataDir(dataDir);
+
+  let dynamo: DynamoDbLocal | undefined;
+  let gateway: Gateway | undefined;
   const shutdown = async (code: number) => {
-    await dynamo.stop();
+    await gateway?.close();
+    await dynamo?.stop();
     process.exit(code);
   };
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
 
   try {
+    dynamo = process.env.DYNAMODB_ENDPOINT
+      ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: async () => {} }
+      : await startDynamoDbLocal({
+          host,
+          port: settings.dynamodbPort === 0 ? undefined : settings.dynamodbPort,
+          dataDir: join(dataDir, 'dynamodb'),
+        });
     await ensureTable(dynamo.endpoint, localTableName);
     // The functions' settings, as the stack sets their environment; the rest of the environment passes through
     // (MAX_ITEMS_PER_OWNER, DNS_RESOLVER, DNS_TIMEOUT_MS, say).
@@ -41,7 +91,6 @@ async function main() {
       CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
     });
     const db = createDb(config);
-    writeLocalStack(dataDir, { endpoint: dynamo.endpoint, tableName: localTableName });
 
     // Keys are stored hashed, so the development key is kept in the (git-ignored) data folder to be shown again.
     let key = persistedSecret(dataDir, DEV_KEY_FILE, () => '');
@@ -57,23 +106,36 @@ async function main() {
       );
     }
 
-    const gateway = await startGateway({
+    gateway = await startGateway({
       config,
       db,
-      port,
+      host,
+      port: settings.port,
       authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
       rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE ?? rateLimits.dev.perKeyPerMinute),
     });
+    // The address that reaches it from this machine (HOST=0.0.0.0 is reached on 127.0.0.1).
+    const origin = `http://${connectHost(host)}:${new URL(gateway.url).port}`;
+    const apiUrl = `${origin}/api/v1`;
+    // Only now that the stack answers: the key tool and the walkthrough read where it is from here.
+    writeLocalStack(dataDir, {
+      apiUrl,
+      keyFile: join(dataDir, DEV_KEY_FILE),
+      endpoint: dynamo.endpoint,
+      tableName: localTableName,
+      pid: process.pid,
+    });
     console.log(`DynamoDB Local: ${dynamo.endpoint} (table ${localTableName}, data in ${dataDir})`);
-    console.log(`API: ${gateway.url}/api/v1  (owner "${DEV_OWNER}")`);
+    console.log(`API: ${apiUrl}  (owner "${DEV_OWNER}")`);
     console.log(`Development key: ${key}`);
-    console.log(`Reference: ${gateway.url}/docs  (OpenAPI: ${gateway.url}/api/v1/openapi.json)`);
+    console.log(`Reference: ${origin}/docs  (OpenAPI: ${apiUrl}/openapi.json)`);
+    console.log(`Where it runs, for scripts: ${stackFile(dataDir)}`);
     console.log(
       `Domain verification asks ${config.dnsServers ? `DNS_RESOLVER=${config.dnsServers.join(',')}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
     );
     console.log('Try:');
     console.log(
-      `  curl -s -H 'Accept: application/json' -H 'Authorization: Bearer ${key}' --data-urlencode 'name=Marketing' ${gateway.url}/api/v1/spaces`,
+      `  curl -s -H 'Accept: application/json' -H 'Authorization: Bearer ${key}' --data-urlencode 'name=Marketing' ${apiUrl}/spaces`,
     );
     console.log('Ctrl-C to stop.');
   } catch (error) {
@@ -83,6 +145,7 @@ async function main() {
 }
 
 main().catch((error) => {
+  // A data folder in use (DataDirInUseError) among others: the message alone, no stack trace.
   console.error((error as Error).message);
   process.exit(1);
 });
