@@ -35,6 +35,7 @@ export default defineConfig({
       { extends: true, test: { name: 'perf', include: ['test/perf/**/*.test.ts'] } },
       { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'] } },
       { extends: true, test: { name: 'harness', include: ['test/harness/**/*.test.ts'] } },
+      { extends: true, test: { name: 'client', include: ['client/test/**/*.test.ts'] } },
     ],
   },
 });

@@ -1,0 +1,1812 @@
+/**
+ * The Domains and Spaces API's types, generated from docs/openapi.json by openapi-typescript.
+ * Do not edit: run `npm run openapi` (test/contract/client-types.test.ts fails when this file is stale).
+ */
+
+export interface paths {
+  '/domains': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List domains
+     * @description The owner's domains, one page at a time. `links.next` carries a `cursor`: following it reads only about `per_page` items, however deep the page.
+     *
+     *     Needs the `domains:read` scope (403 without it).
+     */
+    get: operations['listDomains'];
+    put?: never;
+    /**
+     * Store a domain
+     * @description Stores a new domain for the key's owner. Send the fields as a form or as JSON. The domain is `pending` and does not reserve its name: publish the TXT record of its `verification`, then verify it. The name is refused only when it is active under another owner or when this owner already has it. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `domains:write` scope (403 without it).
+     */
+    post: operations['storeDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/domains/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a domain
+     * @description One of the owner's domains, with its version in `ETag`.
+     *
+     *     Needs the `domains:read` scope (403 without it).
+     */
+    get: operations['showDomain'];
+    /**
+     * Update a domain (PUT)
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `domains:write` scope (403 without it).
+     */
+    put: operations['putDomain'];
+    post?: never;
+    /**
+     * Delete a domain
+     * @description Deletes the domain; its id is never used again. Deleting an active domain frees its name for any owner to verify. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     *
+     *     Needs the `domains:write` scope (403 without it).
+     */
+    delete: operations['destroyDomain'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a domain
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `domains:write` scope (403 without it).
+     */
+    patch: operations['updateDomain'];
+    trace?: never;
+  };
+  '/domains/{id}/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a domain
+     * @description Looks up the TXT record given in the domain's `verification` (`_ds-challenge.<name>`). When one of its values is the token and no other owner holds the name active, the domain becomes `active` and holds the name across all owners, atomically: of several owners verifying one name at once, exactly one wins. A record that is missing or holds other values answers 422 on `verification`, saying what was expected and what was found; a name active under another owner answers 422 on `name`. Either way `last_checked_at` records the check. Verifying an active domain checks again and answers 200 while the record is there; an active domain stays active whatever the record says. A DNS lookup that times out or fails (SERVFAIL) answers 503 with `Retry-After`. No body. With an `Idempotency-Key`, a repeat of a verification that succeeded answers its first answer again, with `Idempotent-Replayed: true`; a check that failed is not recorded, so a repeat checks again.
+     *
+     *     Needs the `domains:write` scope (403 without it).
+     */
+    post: operations['verifyDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/spaces': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List spaces
+     * @description The owner's spaces, one page at a time. `links.next` carries a `cursor`: following it reads only about `per_page` items, however deep the page.
+     *
+     *     Needs the `spaces:read` scope (403 without it).
+     */
+    get: operations['listSpaces'];
+    put?: never;
+    /**
+     * Store a space
+     * @description Stores a new space for the key's owner. Send the fields as a form or as JSON. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `spaces:write` scope (403 without it).
+     */
+    post: operations['storeSpace'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/spaces/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a space
+     * @description One of the owner's spaces, with its version in `ETag`.
+     *
+     *     Needs the `spaces:read` scope (403 without it).
+     */
+    get: operations['showSpace'];
+    /**
+     * Update a space (PUT)
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `spaces:write` scope (403 without it).
+     */
+    put: operations['putSpace'];
+    post?: never;
+    /**
+     * Delete a space
+     * @description Deletes the space; its id is never used again. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     *
+     *     Needs the `spaces:write` scope (403 without it).
+     */
+    delete: operations['destroySpace'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a space
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `spaces:write` scope (403 without it).
+     */
+    patch: operations['updateSpace'];
+    trace?: never;
+  };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List events (the change feed)
+     * @description Every change of the owner's spaces and domains (store, update, delete, verify), oldest first: one event per change, with ids that go up by one, in the feed by the time the change is answered, kept 30 days. Poll by following `links.next` (its cursor also carries the feed's epoch): no event is ever skipped or repeated, even while other requests are writing; a page may end early while a change is still becoming visible, and the next poll continues there. A cursor whose next events may have expired, or from before a restore of the database, answers 410: re-list the resources, then read the feed again from the start. A key sees the events of the collections its scopes let it read.
+     *
+     *     Needs any `:read` scope (403 without one).
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Space: {
+      /** @description Allocated per owner, increasing, never reused. */
+      id: number;
+      /** @description Unique per owner, ignoring case. */
+      name: string;
+      /** @description Color code. */
+      color: number;
+      /**
+       * Format: date-time
+       * @description When the space was stored, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the space last changed, ISO 8601 in UTC.
+       */
+      updated_at: string;
+    };
+    Domain: {
+      /** @description Allocated per owner, increasing, never reused. */
+      id: number;
+      /** @description Lowercase ASCII hostname (Unicode names in punycode); active under at most one owner at a time. */
+      name: string;
+      /** @description The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name. */
+      unicode_name: string;
+      /**
+       * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted. Only active domains are served.
+       * @enum {string}
+       */
+      status: 'pending' | 'active';
+      /** @description The DNS record that proves the domain is yours; null for domains stored before verification existed (they are active). */
+      verification: {
+        /** @constant */
+        type: 'TXT';
+        /** @description Where to publish the record: `_ds-challenge.` followed by the domain's name. */
+        name: string;
+        /** @description The token the record must hold; random, unique per domain. */
+        value: string;
+      } | null;
+      /** @description Null while pending (and for older domains). */
+      verified_at: string | null;
+      /** @description Null until the first verification that got an answer from DNS. */
+      last_checked_at: string | null;
+      /** @description Absolute http(s) URL of the index page, or null. */
+      index_page: string | null;
+      /** @description Absolute http(s) URL to redirect to when a page is not found, or null. */
+      not_found_page: string | null;
+      /**
+       * Format: date-time
+       * @description When the domain was stored, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the domain last changed, ISO 8601 in UTC.
+       */
+      updated_at: string;
+    };
+    SpaceResponse: {
+      data: components['schemas']['Space'];
+    };
+    DomainResponse: {
+      data: components['schemas']['Domain'];
+    };
+    SpaceList: {
+      data: components['schemas']['Space'][];
+      links: components['schemas']['ListLinks'];
+      meta: components['schemas']['ListMeta'];
+      /** @constant */
+      status: 200;
+    };
+    DomainList: {
+      data: components['schemas']['Domain'][];
+      links: components['schemas']['ListLinks'];
+      meta: components['schemas']['ListMeta'];
+      /** @constant */
+      status: 200;
+    };
+    ListLinks: {
+      /**
+       * Format: uri
+       * @description The first page.
+       */
+      first: string;
+      /**
+       * Format: uri
+       * @description The last page.
+       */
+      last: string;
+      /** @description The previous page; null on the first. */
+      prev: string | null;
+      /** @description The next page, with a cursor; null on the last. */
+      next: string | null;
+    };
+    ListMeta: {
+      current_page: number;
+      /** @description Position of the first item on this page; null when empty. */
+      from: number | null;
+      last_page: number;
+      /**
+       * Format: uri
+       * @description The list URL without its query.
+       */
+      path: string;
+      /** @enum {integer} */
+      per_page: 10 | 25 | 50 | 100;
+      /** @description Position of the last item on this page; null when empty. */
+      to: number | null;
+      /** @description Items matching the search. */
+      total: number;
+      /** @description Opaque cursor of the next page; null on the last. */
+      next_cursor: string | null;
+    };
+    Deleted: {
+      /** @description Allocated per owner, increasing, never reused. */
+      id: number;
+      /** @enum {string} */
+      object: 'domain' | 'space';
+      /** @constant */
+      deleted: true;
+      /** @constant */
+      status: 200;
+    };
+    SpaceEvent: {
+      /** @description Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps). */
+      id: string;
+      /** @enum {string} */
+      type: 'space.created' | 'space.updated' | 'space.deleted';
+      /**
+       * Format: date-time
+       * @description When the change committed, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /** @description The space after the change; for a delete, its last state. */
+      data: {
+        /** @description Allocated per owner, increasing, never reused. */
+        id: number;
+        /** @description Unique per owner, ignoring case. */
+        name: string;
+        /** @description Color code. */
+        color: number;
+        /**
+         * Format: date-time
+         * @description When the space was stored, ISO 8601 in UTC.
+         */
+        created_at: string;
+        /**
+         * Format: date-time
+         * @description When the space last changed, ISO 8601 in UTC.
+         */
+        updated_at: string;
+      };
+    };
+    DomainEvent: {
+      /** @description Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps). */
+      id: string;
+      /** @enum {string} */
+      type: 'domain.created' | 'domain.updated' | 'domain.verified' | 'domain.deleted';
+      /**
+       * Format: date-time
+       * @description When the change committed, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /** @description The domain after the change; for a delete, its last state. */
+      data: {
+        /** @description Allocated per owner, increasing, never reused. */
+        id: number;
+        /** @description Lowercase ASCII hostname (Unicode names in punycode); active under at most one owner at a time. */
+        name: string;
+        /** @description The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name. */
+        unicode_name: string;
+        /**
+         * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted. Only active domains are served.
+         * @enum {string}
+         */
+        status: 'pending' | 'active';
+        /** @description The DNS record that proves the domain is yours; null for domains stored before verification existed (they are active). */
+        verification: {
+          /** @constant */
+          type: 'TXT';
+          /** @description Where to publish the record: `_ds-challenge.` followed by the domain's name. */
+          name: string;
+          /** @description The token the record must hold; random, unique per domain. */
+          value: string;
+        } | null;
+        /** @description Null while pending (and for older domains). */
+        verified_at: string | null;
+        /** @description Null until the first verification that got an answer from DNS. */
+        last_checked_at: string | null;
+        /** @description Absolute http(s) URL of the index page, or null. */
+        index_page: string | null;
+        /** @description Absolute http(s) URL to redirect to when a page is not found, or null. */
+        not_found_page: string | null;
+        /**
+         * Format: date-time
+         * @description When the domain was stored, ISO 8601 in UTC.
+         */
+        created_at: string;
+        /**
+         * Format: date-time
+         * @description When the domain last changed, ISO 8601 in UTC.
+         */
+        updated_at: string;
+      };
+    };
+    /** @description A change: kept 30 days. */
+    Event: components['schemas']['SpaceEvent'] | components['schemas']['DomainEvent'];
+    EventList: {
+      data: components['schemas']['Event'][];
+      links: {
+        /**
+         * Format: uri
+         * @description The oldest events.
+         */
+        first: string;
+        /**
+         * Format: uri
+         * @description Where to continue: follow it at once while `meta.has_more`, or later to poll for new events. Never null.
+         */
+        next: string;
+      };
+      meta: {
+        /**
+         * Format: uri
+         * @description The feed URL without its query.
+         */
+        path: string;
+        per_page: number;
+        /** @description More events are there already: follow `links.next` now. */
+        has_more: boolean;
+      };
+      /** @constant */
+      status: 200;
+    };
+    Error: {
+      /** @description What went wrong, safe to show to a user. */
+      message: string;
+      /** @description The HTTP status, repeated. */
+      status: number;
+    };
+    ValidationError: {
+      /** @description The first error message. */
+      message: string;
+      /** @description Messages by field name (`body` when no single field is at fault). */
+      errors: {
+        [key: string]: string[];
+      };
+      /** @constant */
+      status: 422;
+    };
+    /** @description Other fields are ignored. */
+    StoreDomainRequest: {
+      /**
+       * @description A DNS hostname with at least two labels. Trimmed and lowercased; a leading `http://` or `https://` and a trailing `/` are removed; Unicode names are stored in punycode, of at most 239 characters so that the verification record (`_ds-challenge.<name>`) fits in DNS. Refused when this owner already has the name, or when it is active under another owner.
+       * @example example.com
+       */
+      name: string;
+      /**
+       * @description Absolute http or https URL of the index page, not on the domain itself. An empty string (or null) means none.
+       * @example https://example.com/welcome
+       */
+      index_page?: string | null;
+      /**
+       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself. An empty string (or null) means none.
+       * @example https://example.com/welcome
+       */
+      not_found_page?: string | null;
+    };
+    /** @description Other fields are ignored. */
+    UpdateDomainRequest: {
+      /**
+       * @description Absolute http or https URL of the index page, not on the domain itself. An empty string (or null) means none and clears it; absent: unchanged.
+       * @example https://example.com/welcome
+       */
+      index_page?: string | null;
+      /**
+       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself. An empty string (or null) means none and clears it; absent: unchanged.
+       * @example https://example.com/welcome
+       */
+      not_found_page?: string | null;
+    };
+    /** @description Other fields are ignored. */
+    StoreSpaceRequest: {
+      /**
+       * @description Trimmed; unique per owner, ignoring case.
+       * @example Marketing
+       */
+      name: string;
+      /**
+       * @description Color code; a form sends it as digits.
+       * @default 1
+       * @example 3
+       */
+      color?: number;
+    };
+    /** @description Other fields are ignored. */
+    UpdateSpaceRequest: {
+      /**
+       * @description Trimmed; unique per owner, ignoring case. Absent: unchanged.
+       * @example Marketing
+       */
+      name?: string;
+      /**
+       * @description Color code; a form sends it as digits. Absent or empty: unchanged.
+       * @example 3
+       */
+      color?: number;
+    };
+  };
+  responses: {
+    /** @description The body is not valid JSON, or not a JSON object. */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "The request body is not valid JSON.",
+         *       "status": 400
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 400;
+        };
+      };
+    };
+    /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+    Unauthenticated: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Unauthenticated.",
+         *       "status": 401
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 401;
+        };
+      };
+    };
+    /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "This action is unauthorized.",
+         *       "status": 403
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 403;
+        };
+      };
+    };
+    /** @description No such id for this key's owner (another owner's ids are not found either). */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Resource not found.",
+         *       "status": 404
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 404;
+        };
+      };
+    };
+    /** @description Defensive: the `Idempotency-Key` was taken by a concurrent request whose outcome could not be read back; retry after `Retry-After` seconds (the retry answers that outcome). A repeat of a request still running normally waits for it and answers its outcome. */
+    Conflict: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "A request with the same idempotency key is still in progress. Please retry.",
+         *       "status": 409
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 409;
+        };
+      };
+    };
+    /** @description The feed cursor can no longer be served: events after it may have expired (they are kept 30 days), or it is from another epoch of the feed (the database was restored). Nothing was skipped silently: re-list the resources, then read the feed again from the start. */
+    Gone: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "The feed cursor has expired or belongs to an earlier copy of the feed. Re-list the resources, then read the feed again from the start.",
+         *       "status": 410
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 410;
+        };
+      };
+    };
+    /** @description `If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed. */
+    PreconditionFailed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "The resource has been modified.",
+         *       "status": 412
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 412;
+        };
+      };
+    };
+    /** @description The body is larger than 64 KiB. */
+    PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "The request body must not be larger than 64 KiB.",
+         *       "status": 413
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 413;
+        };
+      };
+    };
+    /** @description The body is neither `application/x-www-form-urlencoded` nor `application/json`. */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "The request body must be application/x-www-form-urlencoded or application/json.",
+         *       "status": 415
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 415;
+        };
+      };
+    };
+    /** @description A field is invalid; `errors` has the messages by field. */
+    ValidationFailed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "The name has already been taken.",
+         *       "errors": {
+         *         "name": [
+         *           "The name has already been taken."
+         *         ]
+         *       },
+         *       "status": 422
+         *     }
+         */
+        'application/json': components['schemas']['ValidationError'];
+      };
+    };
+    /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Too Many Requests.",
+         *       "status": 429
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 429;
+        };
+      };
+    };
+    /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+    ServerError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Server Error.",
+         *       "status": 500
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 500;
+        };
+      };
+    };
+    /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+    ServiceUnavailable: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Service temporarily unavailable. Please retry.",
+         *       "status": 503
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 503;
+        };
+      };
+    };
+    /** @description The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have. */
+    NotModified: {
+      headers: {
+        ETag: components['headers']['ETag'];
+        'X-Request-Id': components['headers']['RequestId'];
+        [name: string]: unknown;
+      };
+      content?: never;
+    };
+  };
+  parameters: {
+    /**
+     * @description The resource id. Any value that is not a positive decimal integer answers 404.
+     * @example 7
+     */
+    Id: number;
+    /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+    ListSearch: string;
+    /** @description The field `search` looks in. An invalid value falls back to the default. */
+    ListSearchBy: 'name';
+    /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+    ListSortBy: 'id' | 'name';
+    /** @description Sort direction. An invalid value falls back to the default. */
+    ListSort: 'desc' | 'asc';
+    /** @description Items per page. An invalid value falls back to the default. */
+    ListPerPage: 10 | 25 | 50 | 100;
+    /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+    ListPage: number;
+    /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+    ListCursor: string;
+    /**
+     * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
+     * @example v1.1764064642000.42.1764064642
+     */
+    EventsAfter: string;
+    /** @description Events per page. An invalid value falls back to the default. */
+    EventsPerPage: number;
+    /**
+     * @description Only events whose type starts with this: `domain.` for domains, `space.deleted` for deleted spaces.
+     * @example domain.
+     */
+    EventsType: string;
+    /**
+     * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+     * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+     */
+    IdempotencyKey: string;
+    /**
+     * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+     * @example "3"
+     */
+    IfMatch: string;
+    /**
+     * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+     * @example "3"
+     */
+    IfNoneMatch: string;
+  };
+  requestBodies: {
+    StoreDomain: {
+      content: {
+        /**
+         * @example {
+         *       "name": "example.com",
+         *       "index_page": "https://example.com/welcome"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['StoreDomainRequest'];
+        /**
+         * @example {
+         *       "name": "example.com",
+         *       "index_page": "https://example.com/welcome"
+         *     }
+         */
+        'application/json': components['schemas']['StoreDomainRequest'];
+      };
+    };
+    UpdateDomain: {
+      content: {
+        /**
+         * @example {
+         *       "not_found_page": "https://example.com/404"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateDomainRequest'];
+        /**
+         * @example {
+         *       "not_found_page": "https://example.com/404"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateDomainRequest'];
+      };
+    };
+    StoreSpace: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['StoreSpaceRequest'];
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
+        'application/json': components['schemas']['StoreSpaceRequest'];
+      };
+    };
+    UpdateSpace: {
+      content: {
+        /**
+         * @example {
+         *       "color": 5
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateSpaceRequest'];
+        /**
+         * @example {
+         *       "color": 5
+         *     }
+         */
+        'application/json': components['schemas']['UpdateSpaceRequest'];
+      };
+    };
+  };
+  headers: {
+    /** @description Seconds to wait before retrying. */
+    RetryAfter: number;
+    /** @description The request id the service logged this request with. */
+    RequestId: string;
+    /**
+     * @description The resource's version, a strong entity tag (`"3"`) that changes with every change of the resource. Send it back in `If-Match` to change the resource only if nobody else did meanwhile, or in `If-None-Match` to get 304 while it is unchanged.
+     * @example "3"
+     */
+    ETag: string;
+    /** @description Present (`true`) when this is the recorded answer of an earlier request with the same `Idempotency-Key`: nothing was written again. */
+    IdempotentReplayed: 'true';
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  listDomains: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        search?: components['parameters']['ListSearch'];
+        /** @description The field `search` looks in. An invalid value falls back to the default. */
+        search_by?: components['parameters']['ListSearchBy'];
+        /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+        sort_by?: components['parameters']['ListSortBy'];
+        /** @description Sort direction. An invalid value falls back to the default. */
+        sort?: components['parameters']['ListSort'];
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+        page?: components['parameters']['ListPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, with links to the others. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 4,
+           *           "name": "example.com",
+           *           "unicode_name": "example.com",
+           *           "status": "active",
+           *           "verification": {
+           *             "type": "TXT",
+           *             "name": "_ds-challenge.example.com",
+           *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *           },
+           *           "verified_at": "2025-02-03T16:05:12.345Z",
+           *           "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *           "index_page": "https://example.com/welcome",
+           *           "not_found_page": null,
+           *           "created_at": "2025-01-15T09:30:00.000Z",
+           *           "updated_at": "2025-02-03T16:05:12.345Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "http://127.0.0.1:3000/api/v1/domains?search_by=name&sort_by=id&sort=desc&per_page=10&page=1",
+           *         "last": "http://127.0.0.1:3000/api/v1/domains?search_by=name&sort_by=id&sort=desc&per_page=10&page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "path": "http://127.0.0.1:3000/api/v1/domains",
+           *         "per_page": 10,
+           *         "to": 1,
+           *         "total": 1,
+           *         "next_cursor": null
+           *       },
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['DomainList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  storeDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['StoreDomain'];
+    responses: {
+      /** @description The stored domain. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 4,
+           *         "name": "example.com",
+           *         "unicode_name": "example.com",
+           *         "status": "pending",
+           *         "verification": {
+           *           "type": "TXT",
+           *           "name": "_ds-challenge.example.com",
+           *           "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *         },
+           *         "verified_at": null,
+           *         "last_checked_at": null,
+           *         "index_page": "https://example.com/welcome",
+           *         "not_found_page": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DomainResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  showDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+         * @example "3"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 4,
+           *         "name": "example.com",
+           *         "unicode_name": "example.com",
+           *         "status": "active",
+           *         "verification": {
+           *           "type": "TXT",
+           *           "name": "_ds-challenge.example.com",
+           *           "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *         },
+           *         "verified_at": "2025-02-03T16:05:12.345Z",
+           *         "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *         "index_page": "https://example.com/welcome",
+           *         "not_found_page": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DomainResponse'];
+        };
+      };
+      304: components['responses']['NotModified'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['UpdateDomain'];
+    responses: {
+      /** @description The updated domain. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 4,
+           *         "name": "example.com",
+           *         "unicode_name": "example.com",
+           *         "status": "active",
+           *         "verification": {
+           *           "type": "TXT",
+           *           "name": "_ds-challenge.example.com",
+           *           "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *         },
+           *         "verified_at": "2025-02-03T16:05:12.345Z",
+           *         "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *         "index_page": "https://example.com/welcome",
+           *         "not_found_page": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DomainResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  destroyDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain is deleted. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 4,
+           *       "object": "domain",
+           *       "deleted": true,
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['Deleted'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['UpdateDomain'];
+    responses: {
+      /** @description The updated domain. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 4,
+           *         "name": "example.com",
+           *         "unicode_name": "example.com",
+           *         "status": "active",
+           *         "verification": {
+           *           "type": "TXT",
+           *           "name": "_ds-challenge.example.com",
+           *           "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *         },
+           *         "verified_at": "2025-02-03T16:05:12.345Z",
+           *         "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *         "index_page": "https://example.com/welcome",
+           *         "not_found_page": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DomainResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain, verified. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 4,
+           *         "name": "example.com",
+           *         "unicode_name": "example.com",
+           *         "status": "active",
+           *         "verification": {
+           *           "type": "TXT",
+           *           "name": "_ds-challenge.example.com",
+           *           "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *         },
+           *         "verified_at": "2025-02-03T16:05:12.345Z",
+           *         "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *         "index_page": "https://example.com/welcome",
+           *         "not_found_page": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DomainResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listSpaces: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        search?: components['parameters']['ListSearch'];
+        /** @description The field `search` looks in. An invalid value falls back to the default. */
+        search_by?: components['parameters']['ListSearchBy'];
+        /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+        sort_by?: components['parameters']['ListSortBy'];
+        /** @description Sort direction. An invalid value falls back to the default. */
+        sort?: components['parameters']['ListSort'];
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+        page?: components['parameters']['ListPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, with links to the others. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 7,
+           *           "name": "Marketing",
+           *           "color": 3,
+           *           "created_at": "2025-01-15T09:30:00.000Z",
+           *           "updated_at": "2025-02-03T16:05:12.345Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "http://127.0.0.1:3000/api/v1/spaces?search_by=name&sort_by=id&sort=desc&per_page=10&page=1",
+           *         "last": "http://127.0.0.1:3000/api/v1/spaces?search_by=name&sort_by=id&sort=desc&per_page=10&page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "path": "http://127.0.0.1:3000/api/v1/spaces",
+           *         "per_page": 10,
+           *         "to": 1,
+           *         "total": 1,
+           *         "next_cursor": null
+           *       },
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['SpaceList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  storeSpace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['StoreSpace'];
+    responses: {
+      /** @description The stored space. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 7,
+           *         "name": "Marketing",
+           *         "color": 3,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SpaceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  showSpace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+         * @example "3"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The space. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 7,
+           *         "name": "Marketing",
+           *         "color": 3,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SpaceResponse'];
+        };
+      };
+      304: components['responses']['NotModified'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putSpace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['UpdateSpace'];
+    responses: {
+      /** @description The updated space. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 7,
+           *         "name": "Marketing",
+           *         "color": 3,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SpaceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  destroySpace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The space is deleted. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 7,
+           *       "object": "space",
+           *       "deleted": true,
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['Deleted'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateSpace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /**
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['UpdateSpace'];
+    responses: {
+      /** @description The updated space. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 7,
+           *         "name": "Marketing",
+           *         "color": 3,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SpaceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /**
+         * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
+         * @example v1.1764064642000.42.1764064642
+         */
+        after?: components['parameters']['EventsAfter'];
+        /** @description Events per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['EventsPerPage'];
+        /**
+         * @description Only events whose type starts with this: `domain.` for domains, `space.deleted` for deleted spaces.
+         * @example domain.
+         */
+        type?: components['parameters']['EventsType'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Events after `after`, oldest first. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "000000000041",
+           *           "type": "domain.created",
+           *           "created_at": "2025-01-15T09:30:00.000Z",
+           *           "data": {
+           *             "id": 4,
+           *             "name": "example.com",
+           *             "unicode_name": "example.com",
+           *             "status": "active",
+           *             "verification": {
+           *               "type": "TXT",
+           *               "name": "_ds-challenge.example.com",
+           *               "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *             },
+           *             "verified_at": "2025-02-03T16:05:12.345Z",
+           *             "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *             "index_page": "https://example.com/welcome",
+           *             "not_found_page": null,
+           *             "created_at": "2025-01-15T09:30:00.000Z",
+           *             "updated_at": "2025-02-03T16:05:12.345Z"
+           *           }
+           *         },
+           *         {
+           *           "id": "000000000042",
+           *           "type": "domain.updated",
+           *           "created_at": "2025-02-03T16:05:12.345Z",
+           *           "data": {
+           *             "id": 4,
+           *             "name": "example.com",
+           *             "unicode_name": "example.com",
+           *             "status": "active",
+           *             "verification": {
+           *               "type": "TXT",
+           *               "name": "_ds-challenge.example.com",
+           *               "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+           *             },
+           *             "verified_at": "2025-02-03T16:05:12.345Z",
+           *             "last_checked_at": "2025-02-03T16:05:12.345Z",
+           *             "index_page": "https://example.com/welcome",
+           *             "not_found_page": "https://example.com/404",
+           *             "created_at": "2025-01-15T09:30:00.000Z",
+           *             "updated_at": "2025-02-03T16:05:12.345Z"
+           *           }
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "http://127.0.0.1:3000/api/v1/events?per_page=10",
+           *         "next": "http://127.0.0.1:3000/api/v1/events?after=v1.1764064642000.42.1764064582&per_page=10"
+           *       },
+           *       "meta": {
+           *         "path": "http://127.0.0.1:3000/api/v1/events",
+           *         "per_page": 10,
+           *         "has_more": false
+           *       },
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['EventList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      410: components['responses']['Gone'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+}

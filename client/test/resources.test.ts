@@ -1,0 +1,219 @@
+/**
+ * The client's spaces and domains against the local stack: typed results with their ETag and request id,
+ * conditional writes, every page of a list, and the API's errors as `ApiError` (412, 422 with `errors`, 404).
+ */
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { Gateway } from '../../infra/local/gateway.ts';
+import { type DnsTestServer, startDnsServer } from '../../test/support/dns-server.ts';
+import { configWithDns, publish } from '../../test/support/domains.ts';
+import { startTestGateway } from '../../test/support/http.ts';
+import { ApiError, type Deleted, type Domain, type NotModified, type Result, type Space } from '../src/index.ts';
+import { all, checkedFetch, clientOf, rejectionOf, unique } from './support.ts';
+
+let dns: DnsTestServer;
+let gateway: Gateway;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  gateway = await startTestGateway({ config: configWithDns(dns) });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await dns?.close();
+});
+
+const STRONG_ETAG = /^"\d+"$/;
+
+describe.concurrent('spaces', () => {
+  it('stores, shows, updates, replaces and deletes, with typed results, ETags and request ids', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const name = unique('Marketing');
+    // Act
+    const stored = await api.spaces.store({ name, color: 3 });
+    const shown = await api.spaces.show(stored.data.id);
+    const updated = await api.spaces.update(stored.data.id, { color: 4 }, { ifMatch: shown.etag });
+    const replaced = await api.spaces.replace(stored.data.id, { name: `${name} 2` });
+    const deleted = await api.spaces.delete(stored.data.id, { ifMatch: replaced.etag });
+    const gone = await rejectionOf(api.spaces.show(stored.data.id));
+    // Assess
+    expectTypeOf(stored).toEqualTypeOf<Result<Space>>();
+    expectTypeOf(shown.data).toEqualTypeOf<Space>();
+    expectTypeOf(deleted).toEqualTypeOf<Result<Deleted>>();
+    expect(stored).toMatchObject({ status: 201, replayed: false, notModified: false, data: { name, color: 3 } });
+    expect(stored.etag).toMatch(STRONG_ETAG);
+    expect(stored.requestId).toEqual(expect.any(String));
+    expect(shown).toMatchObject({ status: 200, etag: stored.etag, data: stored.data });
+    expect(updated.data).toMatchObject({ id: stored.data.id, name, color: 4 });
+    expect(updated.etag).not.toBe(stored.etag);
+    expect(replaced.data).toMatchObject({ name: `${name} 2`, color: 4 });
+    expect(deleted.data).toEqual({ id: stored.data.id, object: 'space', deleted: true, status: 200 });
+    expect(gone).toBeInstanceOf(ApiError);
+    expect(gone).toMatchObject({ status: 404, message: 'Resource not found.', errors: undefined });
+  });
+
+  it('answers a show with ifNoneMatch as notModified while the version is current', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const stored = await api.spaces.store({ name: unique('Cached') });
+    // Act
+    const unchanged = await api.spaces.show(stored.data.id, { ifNoneMatch: stored.etag });
+    await api.spaces.update(stored.data.id, { color: 2 });
+    const changed = await api.spaces.show(stored.data.id, { ifNoneMatch: stored.etag });
+    // Assess
+    expectTypeOf(unchanged).toEqualTypeOf<Result<Space> | NotModified>();
+    expect(unchanged).toEqual({
+      notModified: true,
+      status: 304,
+      etag: stored.etag,
+      requestId: expect.any(String),
+    });
+    expect(changed.notModified).toBe(false);
+    if (!changed.notModified) expect(changed.data.color).toBe(2);
+  });
+
+  it('refuses an update or delete whose ifMatch is stale with a 412 ApiError, changing nothing', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const stored = await api.spaces.store({ name: unique('Contended'), color: 1 });
+    await api.spaces.update(stored.data.id, { color: 2 }, { ifMatch: stored.etag });
+    // Act
+    const update = await rejectionOf(api.spaces.update(stored.data.id, { color: 5 }, { ifMatch: stored.etag }));
+    const remove = await rejectionOf(api.spaces.delete(stored.data.id, { ifMatch: stored.etag }));
+    // Assess
+    for (const error of [update, remove]) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 412, message: 'The resource has been modified.', errors: undefined });
+      expect((error as ApiError).requestId).toEqual(expect.any(String));
+    }
+    expect((await api.spaces.show(stored.data.id)).data.color).toBe(2);
+  });
+
+  it('throws a 422 ApiError with the field errors, its message and request id', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const name = unique('Taken');
+    await api.spaces.store({ name });
+    // Act
+    const invalid = await rejectionOf(api.spaces.store({ name: '', color: 9 }));
+    const taken = await rejectionOf(api.spaces.store({ name: name.toUpperCase() }));
+    // Assess
+    expect(invalid).toBeInstanceOf(ApiError);
+    expect(invalid).toMatchObject({
+      name: 'ApiError',
+      status: 422,
+      message: expect.any(String),
+      errors: { name: [expect.any(String)], color: [expect.any(String)] },
+      retryAfter: undefined,
+    });
+    expect((invalid as ApiError).requestId).toEqual(expect.any(String));
+    expect(taken).toMatchObject({ status: 422, errors: { name: ['The name has already been taken.'] } });
+  });
+
+  it('lists every page, in the order asked for, following links.next', async () => {
+    // Prepare: 23 spaces are three pages of 10.
+    const { api } = await clientOf(gateway);
+    const prefix = unique('Paged');
+    const names = Array.from({ length: 23 }, (_, i) => `${prefix} ${String(i).padStart(2, '0')}`);
+    for (const name of names) await api.spaces.store({ name });
+    await api.spaces.store({ name: unique('Elsewhere') });
+    // Act
+    const listed = await all(api.spaces.list({ search: prefix, sortBy: 'name', sort: 'asc', perPage: 10 }));
+    const pages = await all(api.spaces.list({ search: prefix, perPage: 10 }).pages());
+    const newestFirst = await all(api.spaces.list({ search: prefix }));
+    // Assess
+    expectTypeOf(listed).toEqualTypeOf<Space[]>();
+    expect(listed.map((space) => space.name)).toEqual(names);
+    expect(pages.map((page) => page.data.data.length)).toEqual([10, 10, 3]);
+    expect(pages.map((page) => page.data.meta.current_page)).toEqual([1, 2, 3]);
+    expect(pages.at(-1)?.data.links.next).toBeNull();
+    expect(newestFirst.map((space) => space.name)).toEqual(names.toReversed());
+  });
+
+  it('stops a list early when the loop breaks, reading no further page', async () => {
+    // Prepare
+    let requests = 0;
+    const { api } = await clientOf(gateway, {
+      fetch: (request) => {
+        requests++;
+        return checkedFetch(request);
+      },
+    });
+    const prefix = unique('Early');
+    for (let i = 0; i < 12; i++) await api.spaces.store({ name: `${prefix} ${i}` });
+    requests = 0;
+    // Act
+    let seen = 0;
+    for await (const _space of api.spaces.list({ search: prefix })) if (++seen === 3) break;
+    // Assess
+    expect(seen).toBe(3);
+    expect(requests).toBe(1);
+  });
+});
+
+describe.concurrent('domains', () => {
+  it('stores, shows, updates and deletes a domain, typed', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const name = `client-${crypto.randomUUID().slice(0, 8)}.example.com`;
+    // Act
+    const stored = await api.domains.store({
+      name: `https://${name.toUpperCase()}/`,
+      index_page: 'https://www.example.org/',
+    });
+    const updated = await api.domains.update(stored.data.id, { index_page: null }, { ifMatch: stored.etag });
+    const replaced = await api.domains.replace(stored.data.id, { not_found_page: 'https://www.example.org/404' });
+    const shown = await api.domains.show(replaced.data.id);
+    const deleted = await api.domains.delete(stored.data.id);
+    // Assess
+    expectTypeOf(stored.data).toEqualTypeOf<Domain>();
+    expect(stored).toMatchObject({
+      status: 201,
+      data: { name, status: 'pending', index_page: 'https://www.example.org/' },
+    });
+    expect(stored.data.verification).toMatchObject({ type: 'TXT', name: `_ds-challenge.${name}` });
+    expect(updated.data.index_page).toBeNull();
+    expect(shown.data).toMatchObject({ index_page: null, not_found_page: 'https://www.example.org/404' });
+    expect(shown.etag).toBe(replaced.etag);
+    expect(deleted.data).toEqual({ id: stored.data.id, object: 'domain', deleted: true, status: 200 });
+  });
+
+  it('verifies: a 422 ApiError on verification while the TXT record is missing, active once it is published', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const stored = await api.domains.store({ name: `verify-${crypto.randomUUID().slice(0, 8)}.example.com` });
+    // Act
+    const missing = await rejectionOf(api.domains.verify(stored.data.id));
+    publish(dns, stored.data);
+    const verified = await api.domains.verify(stored.data.id);
+    // Assess
+    expect(missing).toBeInstanceOf(ApiError);
+    expect(missing).toMatchObject({ status: 422, errors: { verification: [expect.stringContaining('found none')] } });
+    expect(verified).toMatchObject({ status: 200, data: { id: stored.data.id, status: 'active' } });
+    expect(verified.data.verified_at).toEqual(expect.any(String));
+  });
+
+  it('lists every page of domains', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    const label = `paged-${crypto.randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 12; i++) await api.domains.store({ name: `${label}-${i}.example.com` });
+    // Act
+    const listed = await all(api.domains.list({ search: label, sortBy: 'id', sort: 'asc' }));
+    // Assess
+    expect(listed.map((domain) => domain.name)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `${label}-${i}.example.com`),
+    );
+  });
+
+  it('throws a 404 ApiError for an id the owner does not have', async () => {
+    // Prepare
+    const [{ api: alice }, { api: bob }] = await Promise.all([clientOf(gateway), clientOf(gateway)]);
+    const stored = await alice.domains.store({ name: `theirs-${crypto.randomUUID().slice(0, 8)}.example.com` });
+    // Act
+    const error = await rejectionOf(bob.domains.delete(stored.data.id));
+    // Assess
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, message: 'Resource not found.' });
+    expect((error as ApiError).requestId).toEqual(expect.any(String));
+  });
+});
