@@ -5,10 +5,10 @@
  *   feed-epoch --owner <ownerId> [--table <name> --region <region>]
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
-import { parseArgs } from 'node:util';
 import type { Config } from '#lib/config.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/feed-epoch.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { commandLine, helpOption } from './support/cli.ts';
 import { explain, fail, tableConfig } from './support/table.ts';
 
 const USAGE = `Usage:
@@ -16,25 +16,31 @@ const USAGE = `Usage:
   npm run --silent feed:epoch -- --owner <ownerId> [--table <name> --region <region>]
 
 Gives every owner's change feed (or one owner's) a new epoch: run it once after a point-in-time restore
-or after re-creating the table (docs/events.md). Cursors from before then answer 410.`;
+or after re-creating the table (docs/events.md). Cursors from before then answer 410.
+
+Options:
+  --all                every owner's feed
+  --owner <ownerId>    one owner's feed
+  --table <name>       a deployed table instead of the one \`npm start\` runs (with --region; default AWS credentials)
+  --region <region>    the deployed table's region
+  --endpoint <url>     a DynamoDB endpoint other than AWS's or \`npm start\`'s
+  -h, --help           this help`;
 
 let config: Config | undefined;
 
 async function main() {
-  const { values } = parseArgs({
+  const parsed = commandLine(USAGE, {
     options: {
+      ...helpOption,
       all: { type: 'boolean' },
       owner: { type: 'string' },
       table: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
+  if (!parsed) return;
+  const { values } = parsed;
   if (values.all === (values.owner !== undefined)) fail(USAGE);
   config = tableConfig(values);
   const db = createDb(config);

@@ -7,7 +7,6 @@
  *   keys revoke <prefix>
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
-import { parseArgs } from 'node:util';
 import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/expiry.ts';
 import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/scopes.ts';
 import type { Config } from '#lib/config.ts';
@@ -21,6 +20,7 @@ import {
   rotateApiKey,
 } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { commandLine, helpOption } from './support/cli.ts';
 import { explain, fail, tableConfig } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';
@@ -32,7 +32,19 @@ const USAGE = `Usage:
   npm run --silent keys -- revoke <prefix> ${TABLE}
 
 Scopes: ${allScopes.join(', ')} (default: all; <collection>:* is both of a collection's).
-A new key is printed alone on the last line, once. A rotated key keeps working for the grace (default 24h).`;
+A new key is printed alone on the last line, once. A rotated key keeps working for the grace (default 24h).
+
+Options:
+  --owner <ownerId>        the keys' owner (create, list)
+  --name <label>           a label for the new key (create)
+  --scopes <scope,…>       what the key may do (create; a rotated key keeps its scopes)
+  --expires-in <N>d|<N>h   lifetime of the new key (create, rotate; also m, s); or --expires-at <ISO date>
+  --grace <N>h             how long a rotated key keeps working (rotate; default 24h)
+  --json                   the list as JSON (list)
+  --table <name>           a deployed table instead of the one \`npm start\` runs (with --region; default AWS credentials)
+  --region <region>        the deployed table's region
+  --endpoint <url>         a DynamoDB endpoint other than AWS's or \`npm start\`'s
+  -h, --help               this help`;
 
 const COLUMNS = ['prefix', 'label', 'scopes', 'created', 'expires', 'last used', 'state'];
 
@@ -51,9 +63,10 @@ const row = (record: ApiKeyRecord) =>
 let config: Config | undefined;
 
 async function main() {
-  const { values, positionals } = parseArgs({
+  const parsed = commandLine(USAGE, {
     allowPositionals: true,
     options: {
+      ...helpOption,
       owner: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
@@ -64,14 +77,11 @@ async function main() {
       table: { type: 'string' },
       region: { type: 'string' },
       endpoint: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (!parsed) return;
+  const { values, positionals } = parsed;
   const [command, argument] = positionals;
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   if (!command) fail(USAGE);
   const known = ['create', 'list', 'rotate', 'revoke'];
   if (!known.includes(command)) fail(`Unknown command "${command}".\n${USAGE}`);

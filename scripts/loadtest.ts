@@ -18,13 +18,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startGateway } from '#infra/local/gateway.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { checkConsistency, formatViolations } from '#test/support/consistency.ts';
+import { commandLine, helpOption } from './support/cli.ts';
 
 const root = join(import.meta.dirname, '..');
 const REPORT_FILE = join(root, 'docs', 'reliability.md');
@@ -275,18 +275,44 @@ function machine() {
 
 // ---- Main ----------------------------------------------------------------------------------------------
 
+const USAGE = `Usage: npm run loadtest -- [--requests N] [--duration SECONDS] [--owners N] [--no-write]
+
+A bounded mixed workload (list, show, store, update, delete on spaces and domains) against a local stack the
+script starts itself: in-memory DynamoDB Local and the local gateway, on 127.0.0.1, free ports. Every answer,
+every owner's lists and the consistency checker are checked; the figures are printed and written into
+docs/reliability.md between the load-test markers. Exit code 1 when a request was unexpected or the data is
+inconsistent.
+
+Options:
+  --requests N         stop after N requests (default 5000)
+  --duration SECONDS   or after this many seconds, whichever comes first (default 60)
+  --owners N           owners, one worker each (default 20)
+  --no-write           print the figures only, do not write docs/reliability.md
+  -h, --help           this help`;
+
+/** A positive whole number from the command line, or the usage and exit code 2. */
+function positive(name: string, value: string): number | undefined {
+  if (/^[1-9]\d*$/.test(value)) return Number(value);
+  console.error(`--${name} must be a positive whole number, not "${value}".\n\n${USAGE}`);
+  return undefined;
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const parsed = commandLine(USAGE, {
     options: {
+      ...helpOption,
       requests: { type: 'string', default: '5000' },
       duration: { type: 'string', default: '60' },
       owners: { type: 'string', default: '20' },
       'no-write': { type: 'boolean', default: false },
     },
   });
-  const maxRequests = Number(values.requests);
-  const maxSeconds = Number(values.duration);
-  const ownerCount = Number(values.owners);
+  if (!parsed) return Number(process.exitCode ?? 0);
+  const { values } = parsed;
+  const maxRequests = positive('requests', values.requests);
+  const maxSeconds = positive('duration', values.duration);
+  const ownerCount = positive('owners', values.owners);
+  if (maxRequests === undefined || maxSeconds === undefined || ownerCount === undefined) return 2;
   const host = machine();
   console.log(
     `Load test: up to ${maxRequests} requests or ${maxSeconds} s, ${ownerCount} owners (one worker each), ` +
