@@ -56,6 +56,10 @@ const settingsSchema = v.object(
         }),
       ),
     ),
+    /** The edge's CloudFront KeyValueStore (its ARN): required by the edge sync function only. */
+    EDGE_KVS_ARN: optionalText,
+    /** The stage's multi-tenant CloudFront distribution, whose tenants the edge sync creates and disables. */
+    EDGE_DISTRIBUTION_ID: optionalText,
     /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/txt.ts`). At most 2 s. */
     DNS_TIMEOUT_MS: v.pipe(
       positiveInteger(DNS_TIMEOUT_MAX_MS),
@@ -76,6 +80,8 @@ export type Config = {
   /** The DNS servers domain verification asks; absent: the system's (Lambda's) resolver. */
   dnsServers?: string[];
   dnsTimeoutMs: number;
+  edgeKvsArn?: string;
+  edgeDistributionId?: string;
 };
 
 export class ConfigError extends Error {
@@ -98,6 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...(settings.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: settings.DYNAMODB_ENDPOINT } : {}),
     ...(settings.AWS_REGION ? { region: settings.AWS_REGION } : {}),
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
+    ...(settings.EDGE_KVS_ARN ? { edgeKvsArn: settings.EDGE_KVS_ARN } : {}),
+    ...(settings.EDGE_DISTRIBUTION_ID ? { edgeDistributionId: settings.EDGE_DISTRIBUTION_ID } : {}),
   };
 }
 

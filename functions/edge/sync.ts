@@ -1,0 +1,44 @@
+/**
+ * The edge sync: an EventBridge rule sends it every domain event of the bus (`detail.type` starting `domain.`);
+ * it brings the host's key-value store entry and CloudFront tenant in line with the domain that holds the name
+ * active now (`lib/edge/sync.ts`), so the order and repetition of events do not matter. A failure throws: the
+ * rule's target retries, then sends the event to the dead-letter queue, whose alarm pages the stage.
+ */
+import { atColdStart, type Config, required } from '#lib/config.ts';
+import { activeDomainByName } from '#lib/data/domains.ts';
+import { createDb, type Db } from '#lib/dynamodb.ts';
+import {
+  CloudFrontClient,
+  CloudFrontKeyValueStoreClient,
+  cloudFrontStore,
+  cloudFrontTenants,
+} from '#lib/edge/cloudfront.ts';
+import { type EdgeStore, type EdgeTenants, type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
+import type { BusEvent } from '#lib/events-bus.ts';
+import { log } from '#lib/log.ts';
+
+/** The EventBridge event a rule delivers: the bus event in `detail`. */
+export type SyncEvent = { 'detail-type'?: string; detail: BusEvent };
+
+export function create(
+  config: Config,
+  db: Db = createDb(config),
+  edge: { store: EdgeStore; tenants?: EdgeTenants } = {
+    store: cloudFrontStore(new CloudFrontKeyValueStoreClient({}), required(config, 'edgeKvsArn', 'EDGE_KVS_ARN')),
+    tenants: cloudFrontTenants(
+      new CloudFrontClient({}),
+      required(config, 'edgeDistributionId', 'EDGE_DISTRIBUTION_ID'),
+    ),
+  },
+) {
+  const deps = { activeDomain: (host: string) => activeDomainByName(db, host), ...edge };
+  return async (event: SyncEvent): Promise<SyncOutcome> => {
+    const host = (event.detail.data as { name?: unknown }).name;
+    if (typeof host !== 'string') throw new Error(`Event ${event.detail.id} of ${event.detail.owner} names no domain`);
+    const outcome = await syncHost(deps, host);
+    log('info', 'Edge synced', { host, outcome, eventType: event.detail.type });
+    return outcome;
+  };
+}
+
+export const handler = atColdStart(create);

@@ -1,0 +1,109 @@
+/**
+ * The sync's AWS side: the CloudFront KeyValueStore the edge function reads (its API is signed with SigV4A,
+ * hence `@aws-sdk/signature-v4a`), and the CloudFront SaaS Manager tenant of each served host (one tenant per
+ * active domain, on the stage's multi-tenant distribution, with a CloudFront-managed certificate).
+ */
+import '@aws-sdk/signature-v4a';
+import {
+  CloudFrontClient,
+  CreateDistributionTenantCommand,
+  EntityNotFound,
+  GetDistributionTenantByDomainCommand,
+  UpdateDistributionTenantCommand,
+} from '@aws-sdk/client-cloudfront';
+import {
+  CloudFrontKeyValueStoreClient,
+  ConflictException,
+  DeleteKeyCommand,
+  DescribeKeyValueStoreCommand,
+  GetKeyCommand,
+  PutKeyCommand,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { EdgeRecord } from './record.ts';
+import { type EdgeStore, type EdgeTenants, StoreChanged } from './sync.ts';
+
+/** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
+export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: string): EdgeStore {
+  const conditional = async (write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (error) {
+      // The store's ETag moved since it was read: another write came first.
+      if (error instanceof ConflictException) throw new StoreChanged();
+      throw error;
+    }
+  };
+  return {
+    async read(key) {
+      const { ETag } = await client.send(new DescribeKeyValueStoreCommand({ KvsARN: kvsArn }));
+      try {
+        const { Value } = await client.send(new GetKeyCommand({ KvsARN: kvsArn, Key: key }));
+        return { value: Value === undefined ? null : JSON.parse(Value), etag: String(ETag) };
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException) return { value: null, etag: String(ETag) };
+        throw error;
+      }
+    },
+    put: (key: string, value: EdgeRecord, ifMatch: string) =>
+      conditional(() =>
+        client.send(new PutKeyCommand({ KvsARN: kvsArn, Key: key, Value: JSON.stringify(value), IfMatch: ifMatch })),
+      ),
+    remove: (key, ifMatch) =>
+      conditional(() => client.send(new DeleteKeyCommand({ KvsARN: kvsArn, Key: key, IfMatch: ifMatch }))),
+  };
+}
+
+/** A tenant's name: CloudFront allows letters, digits, dots and hyphens; a host is made of those. */
+export const tenantName = (host: string) => host;
+
+/**
+ * Tenants of the distribution `distributionId`: `ensure` creates the host's tenant (or enables it again),
+ * `remove` disables it (CloudFront deletes only disabled tenants, once disabled everywhere: the scheduled
+ * sweep deletes disabled tenants later; meanwhile the store's tombstone already answers 404).
+ */
+export function cloudFrontTenants(client: CloudFrontClient, distributionId: string): EdgeTenants {
+  async function find(host: string) {
+    try {
+      const found = await client.send(new GetDistributionTenantByDomainCommand({ Domain: host }));
+      return found.DistributionTenant ? { tenant: found.DistributionTenant, etag: found.ETag } : null;
+    } catch (error) {
+      if (error instanceof EntityNotFound) return null;
+      throw error;
+    }
+  }
+  async function setEnabled(host: string, enabled: boolean) {
+    const found = await find(host);
+    if (!found || found.tenant.Enabled === enabled) return found !== null;
+    await client.send(
+      new UpdateDistributionTenantCommand({
+        Id: found.tenant.Id,
+        DistributionId: found.tenant.DistributionId,
+        Domains: (found.tenant.Domains ?? []).map((domain) => ({ Domain: domain.Domain })),
+        Enabled: enabled,
+        IfMatch: found.etag,
+      }),
+    );
+    return true;
+  }
+  return {
+    async ensure(host) {
+      if (await setEnabled(host, true)) return;
+      await client.send(
+        new CreateDistributionTenantCommand({
+          DistributionId: distributionId,
+          Name: tenantName(host),
+          Domains: [{ Domain: host }],
+          Enabled: true,
+          // A certificate CloudFront issues and renews for the host, validated over the CNAME to the edge.
+          ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: host },
+        }),
+      );
+    },
+    async remove(host) {
+      await setEnabled(host, false);
+    },
+  };
+}
+
+export { CloudFrontClient, CloudFrontKeyValueStoreClient };
