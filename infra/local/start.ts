@@ -3,6 +3,7 @@
  * on 127.0.0.1 unless HOST says otherwise. Ctrl-C stops everything, the Java process included.
  */
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey, ownerOfKey } from '#lib/data/api-keys.ts';
@@ -115,7 +116,7 @@ async function main() {
       rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE ?? rateLimits.dev.perKeyPerMinute),
     });
     // The address that reaches it from this machine (HOST=0.0.0.0 is reached on 127.0.0.1).
-    const origin = `http://${connectHost(host)}:${new URL(gateway.url).port}`;
+    const origin = `http://${connectHost(host)}:${(gateway.server.address() as AddressInfo).port}`;
     const apiUrl = `${origin}/api/v1`;
     // Only now that the stack answers: the key tool and the walkthrough read where it is from here.
     writeLocalStack(dataDir, {
