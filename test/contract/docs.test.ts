@@ -2,6 +2,7 @@
  * What docs/deployment.md (and the README's Deployment section) say about the stack is what the stack deploys:
  * how many functions, which ones by name, and the outputs. The stack is built here as `cdk synth` builds it
  * (`createApp`), without bundling the code (CDK's `aws:cdk:bundling-stacks` context, empty): only its constructs.
+ * And the README's error bodies are the ones the API sends; its requirements name the Chromium the tests drive.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
 import { createApp } from '#infra/create-app.ts';
+import { errorCatalogue } from '#lib/errors.ts';
+import { parseBody } from '#lib/http/body.ts';
 import { authorizerHandler, routes } from '#lib/routes.ts';
 
 const deploymentDoc = readFileSync(join(projectRoot, 'docs', 'deployment.md'), 'utf8');
@@ -82,5 +85,60 @@ describe('docs/deployment.md against the stack', () => {
     // Assess
     expect(listed).toEqual(deployedOutputs);
     expect(numberOf(stated)).toBe(deployedOutputs.length);
+  });
+});
+
+/** The body parser's message for each way a body can be malformed (its 400s). */
+const malformedBodyMessages = (
+  [
+    ['{"name":', 'application/json'],
+    ['[1]', 'application/json'],
+    ['name=%zz', 'application/x-www-form-urlencoded'],
+  ] as const
+).map(([body, contentType]) => {
+  try {
+    parseBody(body, false, contentType);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${body} was parsed`);
+});
+
+describe("the README's errors", () => {
+  const rows = readme.split('\n').filter((line) => /^\| \d{3}\b/.test(line));
+
+  it('shows each error body as the API sends it', () => {
+    // Prepare: every whole body in the table (one cut short with … is not whole)
+    const bodies = rows.flatMap((row) =>
+      [...row.matchAll(/`(\{"message":"[^"…]*","status":\d+\})`/g)].map((match) => ({
+        status: Number(row.slice(2, 5)),
+        body: JSON.parse(match[1] as string) as { message: string; status: number },
+      })),
+    );
+    // Assess
+    expect(bodies.length).toBeGreaterThanOrEqual(7);
+    for (const { status, body } of bodies) {
+      const sent = Object.values(errorCatalogue)
+        .filter((entry) => entry.status === status)
+        .map((entry) => entry.message as string);
+      if (status === 400) sent.push(...malformedBodyMessages);
+      expect({ status, body }).toEqual({ status, body: { message: expect.toBeOneOf(sent), status } });
+    }
+  });
+
+  it("names every 400 message: the body parser's and the gateway's", () => {
+    // Prepare
+    const row = rows.find((line) => line.startsWith('| 400 ')) ?? '';
+    const named = [...row.matchAll(/`([A-Z][^`]*\.)`/g)].map((match) => match[1] as string);
+    // Assess
+    expect(new Set(named)).toEqual(new Set([...malformedBodyMessages, errorCatalogue.badRequest.message]));
+  });
+
+  it('lists the Chromium the reference page test drives among the requirements', () => {
+    // Prepare
+    const source = readFileSync(join(projectRoot, 'test', 'contract', 'docs-page.test.ts'), 'utf8');
+    const chromium = /const CHROMIUM = '([^']+)'/.exec(source)?.[1] ?? 'the CHROMIUM constant';
+    // Assess
+    expect(between(readme, 'Requirements:', '\nRun it:')).toContain(`Chromium at \`${chromium}\``);
   });
 });

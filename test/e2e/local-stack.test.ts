@@ -200,6 +200,27 @@ describe('npm start (infra/local/start.ts)', () => {
     expect(reply.status).toBe(200);
   });
 
+  it("gives the README walkthrough's first block, run as written, the API and the key", async () => {
+    // Prepare: the block, from the README, run by bash in the folder npm start runs in
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const walkthrough = readme.slice(readme.indexOf('## Walkthrough'));
+    const block = /```sh\n([\s\S]*?)```/.exec(walkthrough)?.[1] ?? '';
+    // Act
+    const shell = spawnSync('bash', ['-c', `${block}\nprintf '%s\\n' "$API" "$KEY"`], {
+      cwd: workDir,
+      encoding: 'utf8',
+    });
+    const [api, key] = shell.stdout.trim().split('\n');
+    const reply = await fetch(`${api}/spaces`, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${key}` },
+    });
+    // Assess
+    expect(shell.stderr).toBe('');
+    expect(api).toBe(stack.apiUrl);
+    expect(key).toBe(readFileSync(stack.keyFile, 'utf8').trim());
+    expect(reply.status).toBe(200);
+  });
+
   it('listens on the loopback only: the API and DynamoDB Local', async () => {
     // Prepare
     const apiPort = Number(new URL(stack.apiUrl).port);
