@@ -10,6 +10,7 @@ import { App, CfnOutput } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
+import { ApiFunction } from '#infra/constructs/api-function.ts';
 import { createApp } from '#infra/create-app.ts';
 import { errorCatalogue } from '#lib/errors.ts';
 import { parseBody } from '#lib/http/body.ts';
@@ -20,8 +21,13 @@ const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 
 const { stack } = createApp('dev', new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
 
-/** Each function's name as docs and log groups show it: its FunctionName without the `<stack name>-` prefix. */
-const deployedFunctions = [...stack.functions.values()]
+/**
+ * Every function of ours the stack deploys (each is an `ApiFunction`, wherever in the tree it is made), by its
+ * name as the docs and log groups show it: its FunctionName without the `<stack name>-` prefix.
+ */
+const deployedFunctions = stack.node
+  .findAll()
+  .filter((construct) => construct instanceof ApiFunction)
   .map((fn) => String((fn.node.defaultChild as CfnFunction).functionName).replace(`${stack.stackName}-`, ''))
   .sort();
 
