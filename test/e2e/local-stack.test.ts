@@ -237,7 +237,9 @@ describe('npm start (infra/local/start.ts)', () => {
     expect(sockets.map((socket) => socket.port)).toEqual(expect.arrayContaining([apiPort, dynamoPort]));
     expect(sockets.filter((socket) => !isLoopback(socket.bytes)).map(show)).toEqual([]);
     expect(fromLoopback).toEqual(['connected', 'connected']);
-    for (const attempt of fromOutside) expect(attempt).toEqual({ ...attempt, result: 'ECONNREFUSED' });
+    // Refused (nothing listens there), or dropped by a firewall: never connected.
+    for (const attempt of fromOutside)
+      expect(attempt.result, `${attempt.address}:${attempt.port}`).not.toBe('connected');
   });
 
   it('refuses a second npm start on the same data folder, before writing anything', { timeout: 60_000 }, async () => {
