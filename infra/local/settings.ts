@@ -12,6 +12,11 @@ export type LocalSettings = {
   port: number;
   /** DynamoDB Local's port; 0 for any free one. */
   dynamodbPort: number;
+  /** The local edge's port (verified domains' redirects): EDGE_PORT, by default the API's port + 1. */
+  edgePort: number;
+  /** The pages a served domain without its own redirects to ('' for none): as a stage's settings on AWS. */
+  defaultIndexPage: string;
+  defaultNotFoundPage: string;
 };
 
 function portSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
@@ -24,13 +29,20 @@ function portSetting(env: Record<string, string | undefined>, name: string, fall
 }
 
 /** The local stack's settings, from the environment of the command that runs it. */
-export const localSettings = (env: Record<string, string | undefined>): LocalSettings => ({
-  dataDir: resolve(env.DATA_DIR ?? '.data'),
-  tableName: env.TABLE_NAME ?? 'domains-spaces-local',
-  host: env.HOST || '127.0.0.1',
-  port: portSetting(env, 'PORT', 3000),
-  dynamodbPort: portSetting(env, 'DYNAMODB_PORT', 8000),
-});
+export function localSettings(env: Record<string, string | undefined>): LocalSettings {
+  const port = portSetting(env, 'PORT', 3000);
+  return {
+    dataDir: resolve(env.DATA_DIR ?? '.data'),
+    tableName: env.TABLE_NAME ?? 'domains-spaces-local',
+    host: env.HOST || '127.0.0.1',
+    port,
+    dynamodbPort: portSetting(env, 'DYNAMODB_PORT', 8000),
+    // Any free port for the edge too when the API takes any free one.
+    edgePort: portSetting(env, 'EDGE_PORT', port === 0 ? 0 : port + 1),
+    defaultIndexPage: env.DEFAULT_INDEX_PAGE ?? '',
+    defaultNotFoundPage: env.DEFAULT_NOT_FOUND_PAGE ?? '',
+  };
+}
 
 /** What `npm start` writes into `<data dir>/local-stack.json` once the stack answers. */
 export type LocalStack = {
@@ -41,6 +53,8 @@ export type LocalStack = {
   apiUrl: string;
   /** The file holding the development key (absolute path). */
   keyFile: string;
+  /** The local edge, e.g. `http://127.0.0.1:3001`: `curl -H 'Host: <domain>' <edgeUrl>/`. */
+  edgeUrl?: string;
   /** The `npm start` process that wrote this. */
   pid: number;
 };

@@ -12,7 +12,10 @@ import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
 import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
+import { type Edge, startEdge } from './edge.ts';
+import { type EdgeFollower, followChanges } from './edge-feed.ts';
 import { type Gateway, startGateway } from './gateway.ts';
+import { LocalKeyValueStore } from './key-value-store.ts';
 import {
   type LocalSettings,
   localSettings,
@@ -28,8 +31,9 @@ const DEV_KEY_FILE = 'dev-key';
 
 const USAGE = `Usage: npm start [-- --help]
 
-Starts the local stack: DynamoDB Local (data in DATA_DIR), the table, a development key (owner "${DEV_OWNER}") and
-the local API gateway running the Lambda handlers. Once it answers, it writes DATA_DIR/local-stack.json
+Starts the local stack: DynamoDB Local (data in DATA_DIR), the table, a development key (owner "${DEV_OWNER}"),
+the local API gateway running the Lambda handlers, and the local edge serving verified domains' redirects
+(the CloudFront Function, fed from the change feed). Once it answers, it writes DATA_DIR/local-stack.json
 (apiUrl, keyFile, endpoint, tableName, pid), which the key tool and the README's walkthrough read. One
 \`npm start\` per data folder: a second one on the same DATA_DIR stops before writing anything. Ctrl-C stops
 everything.
@@ -41,6 +45,9 @@ Environment:
   HOST                      the address DynamoDB Local and the API listen on (default 127.0.0.1: this
                             machine only; 0.0.0.0 for every interface)
   PORT                      the API's port (default 3000; 0: any free port)
+  EDGE_PORT                 the local edge's port, serving verified domains' redirects (default PORT + 1)
+  DEFAULT_INDEX_PAGE, DEFAULT_NOT_FOUND_PAGE
+                            where the edge sends a domain without its own pages (default: none, a 404)
   DYNAMODB_PORT             DynamoDB Local's port (default 8000; 0: any free port)
   DYNAMODB_ENDPOINT         use this DynamoDB instead of starting DynamoDB Local
   DATA_DIR                  the data folder (default .data)
@@ -66,7 +73,11 @@ async function main() {
 
   let dynamo: DynamoDbLocal | undefined;
   let gateway: Gateway | undefined;
+  let edge: Edge | undefined;
+  let follower: EdgeFollower | undefined;
   const shutdown = async (code: number) => {
+    await follower?.stop();
+    await edge?.close();
     await gateway?.close();
     await dynamo?.stop();
     process.exit(code);
@@ -118,10 +129,25 @@ async function main() {
     // The address that reaches it from this machine (HOST=0.0.0.0 is reached on 127.0.0.1).
     const origin = `http://${connectHost(host)}:${(gateway.server.address() as AddressInfo).port}`;
     const apiUrl = `${origin}/api/v1`;
+    // The edge: the CloudFront Function over a store that follows the change feed (within a second).
+    const store = new LocalKeyValueStore();
+    edge = await startEdge({
+      store,
+      host,
+      port: settings.edgePort,
+      settings: {
+        defaultIndexPage: settings.defaultIndexPage,
+        defaultNotFoundPage: settings.defaultNotFoundPage,
+        cacheSeconds: 60,
+      },
+    });
+    follower = followChanges({ db, store, intervalMs: 500, log: (entry) => console.error(JSON.stringify(entry)) });
+    const edgeUrl = `http://${connectHost(host)}:${edge.port}`;
     // Only now that the stack answers: the key tool and the walkthrough read where it is from here.
     writeLocalStack(dataDir, {
       apiUrl,
       keyFile: join(dataDir, DEV_KEY_FILE),
+      edgeUrl,
       endpoint: dynamo.endpoint,
       tableName: localTableName,
       pid: process.pid,
@@ -130,6 +156,7 @@ async function main() {
     console.log(`API: ${apiUrl}  (owner "${DEV_OWNER}")`);
     console.log(`Development key: ${key}`);
     console.log(`Reference: ${origin}/docs  (OpenAPI: ${apiUrl}/openapi.json)`);
+    console.log(`Edge (verified domains' redirects): ${edgeUrl}  (curl -si -H 'Host: <domain>' ${edgeUrl}/)`);
     console.log(`Where it runs, for scripts: ${stackFile(dataDir)}`);
     console.log(
       `Domain verification asks ${config.dnsServers ? `DNS_RESOLVER=${config.dnsServers.join(',')}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
