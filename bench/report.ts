@@ -1,5 +1,6 @@
 /** Renders the benchmark results as docs/performance.md and its SVG charts (drawn here, no dependencies). */
 import type { BundleSection } from './bundles.ts';
+import type { ContentionRun, ContentionSection } from './contention.ts';
 import type { EndToEndSection } from './e2e.ts';
 import type { HandlerSection, Spread } from './handlers.ts';
 import type { MemorySection } from './memory.ts';
@@ -28,7 +29,9 @@ export type Baseline = {
 export type Results = {
   generatedAt: string;
   /** When each section's figures were measured (a partial run keeps the others' previous figures). */
-  measuredAt: Partial<Record<'bundles' | 'handlers' | 'scale' | 'e2e' | 'memory', string>>;
+  measuredAt: Partial<Record<SectionName, string>>;
+  /** The machine each section was measured on (a partial run keeps the others'; absent: `machine`). */
+  measuredOn?: Partial<Record<SectionName, Machine>>;
   quick: boolean;
   durationSeconds: number;
   machine: Machine;
@@ -38,9 +41,12 @@ export type Results = {
   scale?: ScaleSection;
   endToEnd?: EndToEndSection;
   memory?: MemorySection;
+  contention?: ContentionSection;
   /** Read from the committed baseline file when it exists; not part of latest.json's measurements. */
   baseline?: Baseline;
 };
+
+export type SectionName = 'bundles' | 'handlers' | 'scale' | 'e2e' | 'memory' | 'contention';
 
 export type Chart = { file: string; svg: string };
 
@@ -164,6 +170,103 @@ export function bundleChart(bundles: BundleSection): string {
   return svg('Minified bundle size per function', width, height, parts);
 }
 
+/** A round upper bound for a linear axis: 1, 2, 2.5 or 5 times a power of ten, at least `value`. */
+function niceCeiling(value: number): number {
+  if (!(value > 0)) return 1;
+  const decade = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * decade >= value) ?? 10;
+  return step * decade;
+}
+
+/**
+ * Two panels over 1, 5 and 20 writers, each with a bar for writers on one owner and one for writers on their
+ * own owners: commits per second per owner against the per-key WAF limit, and the 503 rate against its target.
+ */
+export function contentionChart(contention: ContentionSection): string {
+  const width = 760;
+  const height = 400;
+  const top = 62;
+  const bottom = 300;
+  const writers = [...new Set(contention.runs.map((run) => run.writers))].sort((a, b) => a - b);
+  const series = [
+    { shape: 'one owner', label: 'all writers on one owner', color: COLORS[0] as string },
+    { shape: 'own owners', label: 'each writer on its own owner', color: COLORS[2] as string },
+  ] as const;
+  const runOf = (shape: string, count: number) =>
+    contention.runs.find((run) => run.shape === shape && run.writers === count);
+  const panels = [
+    {
+      title: 'Commits/s per owner',
+      value: (run: ContentionRun) => run.commitsPerSecondPerOwner,
+      digits: 1,
+      line: { at: contention.waf.perKeyPerSecond, label: `per-key WAF limit ${contention.waf.perKeyPerSecond}/s` },
+    },
+    {
+      title: '503 rate (% of writes)',
+      value: (run: ContentionRun) => run.rate503,
+      digits: 1,
+      line: { at: contention.target.maxRate503, label: `target ≤ ${contention.target.maxRate503} %` },
+    },
+  ];
+  const parts: string[] = [
+    `<text x="${width / 2}" y="22" font-size="15" font-weight="bold" text-anchor="middle">Concurrent writers through the DynamoDB-faithful harness (${contention.secondsPerRun} s each)</text>`,
+  ];
+  const panelW = 290;
+  panels.forEach((panel, index) => {
+    const left = 70 + index * (panelW + 90);
+    const values = contention.runs.map(panel.value);
+    const max = niceCeiling(Math.max(panel.line.at * 1.2, ...values));
+    const y = (value: number) => bottom - (value / max) * (bottom - top);
+    parts.push(
+      `<text x="${left + panelW / 2}" y="${top - 14}" font-size="13" font-weight="bold" text-anchor="middle">${xmlText(panel.title)}</text>`,
+    );
+    for (let tick = 0; tick <= 4; tick++) {
+      const value = (max * tick) / 4;
+      parts.push(
+        `<line x1="${left}" x2="${left + panelW}" y1="${y(value)}" y2="${y(value)}" stroke="#ddd"/>`,
+        `<text x="${left - 8}" y="${y(value) + 4}" font-size="11" text-anchor="end">${Number(value.toFixed(2))}</text>`,
+      );
+    }
+    const groupW = panelW / writers.length;
+    const barW = Math.min(36, (groupW - 20) / series.length);
+    writers.forEach((count, group) => {
+      const center = left + groupW * (group + 0.5);
+      parts.push(
+        `<text x="${center}" y="${bottom + 18}" font-size="11" text-anchor="middle">${plural(count, 'writer')}</text>`,
+      );
+      series.forEach((entry, at) => {
+        const run = runOf(entry.shape, count);
+        if (!run) return;
+        const value = panel.value(run);
+        const x = center + (at - series.length / 2) * barW;
+        parts.push(
+          `<rect x="${x.toFixed(1)}" y="${y(value).toFixed(1)}" width="${barW - 2}" height="${(bottom - y(value)).toFixed(1)}" fill="${entry.color}"><title>${xmlText(`${plural(count, 'writer')}, ${entry.label}: ${ms(value, panel.digits)}`)}</title></rect>`,
+          `<text x="${(x + (barW - 2) / 2).toFixed(1)}" y="${(y(value) - 4).toFixed(1)}" font-size="10" text-anchor="middle">${ms(value, panel.digits)}</text>`,
+        );
+      });
+    });
+    const ly = y(panel.line.at);
+    // The line's label goes under the axis, where no bar's value can cover it.
+    parts.push(
+      `<line x1="${left}" x2="${left + panelW}" y1="${ly}" y2="${ly}" stroke="#d62728" stroke-dasharray="5,3" stroke-width="1.5"/>`,
+      `<rect x="${left}" y="${top}" width="${panelW}" height="${bottom - top}" fill="none" stroke="#888"/>`,
+      `<line x1="${left}" x2="${left + 24}" y1="${bottom + 37}" y2="${bottom + 37}" stroke="#d62728" stroke-dasharray="5,3" stroke-width="1.5"/>`,
+      `<text x="${left + 30}" y="${bottom + 41}" font-size="11" fill="#d62728">${xmlText(panel.line.label)}</text>`,
+    );
+  });
+  series.forEach((entry, index) => {
+    const x = 70 + index * 220;
+    parts.push(
+      `<rect x="${x}" y="${bottom + 56}" width="12" height="10" fill="${entry.color}"/>`,
+      `<text x="${x + 16}" y="${bottom + 65}" font-size="11">${xmlText(entry.label)}</text>`,
+    );
+  });
+  parts.push(
+    `<text x="${width / 2}" y="${height - 8}" font-size="11" text-anchor="middle" fill="#555">one run per configuration; every writer a client of its own, as a separate Lambda process is</text>`,
+  );
+  return svg('Concurrent writers: commits per owner and 503 rate', width, height, parts);
+}
+
 function svg(title: string, width: number, height: number, parts: string[]): string {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" role="img">`,
@@ -187,7 +290,7 @@ function scaleRatio(scale: ScaleSection, operation: string) {
 
 function summarySection(results: Results): string {
   const rows: string[][] = [];
-  const { bundles, handlers, scale, endToEnd, memory } = results;
+  const { bundles, handlers, scale, endToEnd, memory, contention } = results;
   if (bundles) {
     const largest = bundles.functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const slowest = bundles.functions.reduce((a, b) => (b.init.median > a.init.median ? b : a));
@@ -257,8 +360,40 @@ function summarySection(results: Results): string {
       configured ? pass(peak < configured) : '—',
     ]);
   }
+  const target = contention && targetRun(contention);
+  if (contention && target) {
+    rows.push([
+      `Contention: ${plural(target.writers, 'writer')} on one owner, change feed`,
+      '0 lost, 0 duplicated',
+      `${target.feed.lost} lost, ${target.feed.duplicated} duplicated of ${target.feed.events} events`,
+      pass(feedHolds(target)),
+    ]);
+    rows.push([
+      `Contention: ${plural(target.writers, 'writer')} on one owner, 503 rate`,
+      `≤ ${contention.target.maxRate503} %`,
+      `${ms(target.rate503)} % (${target.contended} of ${target.requests} writes)`,
+      pass(target.rate503 <= contention.target.maxRate503),
+    ]);
+  }
   return table(['Budget', 'Target', 'Measured', 'Status'], rows);
 }
+
+/** What the per-owner ceiling means next to the per-key limit: can one key, at its full rate, reach it? */
+function wafVerdict(ceiling: number, perKey: number): string {
+  if (ceiling <= perKey) return "One key at its full rate can saturate an owner's feed on this machine.";
+  const keys = Math.ceil(ceiling / perKey);
+  if (ceiling < 2 * perKey) {
+    return `One key at its full rate stays just below it, and ${keys} keys of one owner at their full rate exceed it.`;
+  }
+  return `One key at its full rate cannot reach it; it takes ${keys} keys of one owner at their full rate.`;
+}
+
+/** The configuration the issue's target is about: its writers on one owner. */
+const targetRun = (contention: ContentionSection) =>
+  contention.runs.find((run) => run.shape === 'one owner' && run.writers === contention.target.writers);
+/** Every successful write has its one event, the ids are 1..n, and nothing else failed. */
+const feedHolds = (run: ContentionRun) =>
+  run.feed.lost === 0 && run.feed.duplicated === 0 && run.feed.gapless && run.feed.headsMatch && run.errors === 0;
 
 const sdkBaseline = (bundles: BundleSection) => bundles.baselines.find((b) => b.name === 'SDK client only');
 const baseline = (bundles: BundleSection, name: string) => bundles.baselines.find((b) => b.name === name);
@@ -558,15 +693,135 @@ function memorySection(memory: MemorySection, lambda: LambdaSettings): string {
   ].join('\n');
 }
 
-/** A line naming each section's measurement time, when a partial run mixed runs. */
-function sectionDates(results: Results): string[] {
-  const dates = Object.entries(results.measuredAt ?? {});
-  if (dates.every(([, at]) => at === results.generatedAt)) return [];
-  const list = dates.map(([section, at]) => `${section} ${at.replace('T', ' ').slice(0, 16)} UTC`).join(', ');
-  return [`Sections were measured in separate runs on this machine: ${list}.`, ''];
+function contentionSection(contention: ContentionSection, chart: string): string {
+  const { settings, waf } = contention;
+  const rows = contention.runs.map((run) => {
+    const cancelled = run.harness.conflictsInjected + run.harness.conflictsRandom;
+    return [
+      run.shape,
+      run.writers,
+      run.owners,
+      ms(run.commitsPerSecond, 1),
+      ms(run.commitsPerSecondPerOwner, 1),
+      ms(run.latencyMs.p50, 1),
+      ms(run.latencyMs.p99, 1),
+      `${ms(run.rate503)} % (${run.contended}/${run.requests})`,
+      run.harness.transactions,
+      `${run.harness.conflictsInjected} + ${run.harness.conflictsRandom}`,
+      run.harness.transactions - run.harness.committed - cancelled,
+      ms(run.harness.transactions / Math.max(1, run.harness.committed)),
+      `${run.feed.events} / ${run.feed.expected}`,
+      run.feed.lost,
+      run.feed.duplicated,
+      feedHolds(run) ? '✅' : '❌',
+    ];
+  });
+  const conflicts = settings.conflicts
+    ? `transactions in flight ${settings.conflicts.inFlightMs.join('–')} ms, during which any overlapping transaction is cancelled with \`TransactionConflict\`, and ${ms(settings.conflicts.randomRate * 100, 0)} % cancelled at random besides`
+    : 'no conflicts';
+  const visibility = settings.visibility
+    ? `each item of a committed transaction visible to plain reads within ${settings.visibility.maxDelayMs} ms, one by one`
+    : 'every item visible at once';
+  const one = (writers: number) => contention.runs.find((run) => run.shape === 'one owner' && run.writers === writers);
+  const single = one(1);
+  const repeat = contention.runs.find((run) => run.shape === 'own owners' && run.owners === 1);
+  const target = targetRun(contention);
+  const widest = contention.runs.reduce((a, b) => (b.owners > a.owners ? b : a));
+  const notes: string[] = [];
+  if (target) {
+    const ceiling = target.commitsPerSecondPerOwner;
+    const fewer = contention.runs.filter((run) => run.shape === 'one owner' && run.writers < target.writers);
+    const alone =
+      fewer.length > 0
+        ? ` (${fewer.map((run) => `${ms(run.commitsPerSecond, 1)} with ${plural(run.writers, 'writer')}`).join(', ')})`
+        : '';
+    notes.push(
+      `- **The per-owner ceiling** measured here is **${ms(ceiling, 1)} commits/s** with ${target.writers} writers on one owner${alone}: an owner's changes commit one at a time on its feed head, and each round of writers that read the same head has one winner. The per-key WAF limit is **${waf.perKeyPerSecond} requests/s** (prod, ${waf.perKeyPerMinute} a minute, \`infra/rate-limits.ts\`): the ceiling is ${ms(ceiling / waf.perKeyPerSecond, 2)}× that. ${wafVerdict(ceiling, waf.perKeyPerSecond)} These are DynamoDB Local's latencies on this machine; on AWS the ceiling follows DynamoDB's transaction latency, and [events.md](events.md) (*Scale beyond one owner's ceiling*) has the estimate and the way past it.`,
+    );
+    const met = feedHolds(target) && target.rate503 <= contention.target.maxRate503;
+    const feedText = `${target.feed.lost} events lost and ${target.feed.duplicated} duplicated: ${target.feed.events} events for ${target.feed.expected} successful writes (${contention.spacesPerOwner * target.owners} stores before the run, ${target.commits} measured writes, ${target.commitsAfter} after the window), ids 1..n ${target.feed.gapless ? 'without a gap' : '**with gaps**'}`;
+    notes.push(
+      met
+        ? `- **Target met.** The issue asks for ${target.writers} writers on one owner with 0 events lost or duplicated and a 503 rate of at most ${contention.target.maxRate503} %: ${feedText}, and ${ms(target.rate503)} % of the writes answered 503 (${target.contended} of ${target.requests}).`
+        : `- **Target not met.** The issue asks for ${target.writers} writers on one owner with 0 events lost or duplicated and a 503 rate of at most ${contention.target.maxRate503} %. Measured: ${feedText}; **${ms(target.rate503)} % of the writes answered 503** (${target.contended} of ${target.requests})${target.rate503 > contention.target.maxRate503 ? `, above the ${contention.target.maxRate503} % target` : ''}${target.errors > 0 ? `, and ${target.errors} failed otherwise (${target.errorSamples.join('; ')})` : ''}. A write that loses every round for ${ms(contention.writeBudgetMs / 1000, 0)} s (\`WRITE_BUDGET_MS\`, retrying with full-jitter backoff) gives up with nothing written; with ${target.writers} writers taking turns on one head that is what happens to ${ms(target.rate503)} % of them. Neither the harness nor lib/ was tuned for this measurement: the levers are the write path's budget and backoff (\`lib/data/changes.ts\`) and the feed's design (events.md).`,
+    );
+    notes.push(
+      `- **Latency** of a successful write on one owner goes from ${single ? `${ms(single.latencyMs.p50, 1)} ms (p50) with one writer` : 'n/a'} to ${ms(target.latencyMs.p50, 1)} ms p50 and ${ms(target.latencyMs.p99, 1)} ms p99 with ${target.writers}: the difference is rounds lost and read again (${ms(target.harness.transactions / Math.max(1, target.harness.committed))} transactions per commit).`,
+    );
+  }
+  if (widest.owners > 1) {
+    const [alone] = contention.runs.filter((run) => run.writers === 1);
+    notes.push(
+      `- **Many owners.** ${widest.writers} writers on ${widest.owners} owners of their own commit ${ms(widest.commitsPerSecond, 1)} changes/s in all (${ms(widest.commitsPerSecondPerOwner, 1)} per owner) with ${ms(widest.rate503)} % 503s. Owners do not contend with one another (${ms(widest.harness.transactions / Math.max(1, widest.harness.committed))} transactions per commit, the harness's random cancellations), so what holds each owner below one writer's rate${alone ? ` (${ms(alone.commitsPerSecond, 1)} commits/s, p50 ${ms(alone.latencyMs.p50, 1)} ms against ${ms(widest.latencyMs.p50, 1)} ms here)` : ''} is this machine: DynamoDB Local, the harness and the writers share its CPUs.`,
+    );
+  }
+  if (single && repeat) {
+    notes.push(
+      `- **Noise.** The first and fourth rows are the same configuration (one writer, one owner) run twice: ${ms(single.commitsPerSecond, 1)} and ${ms(repeat.commitsPerSecond, 1)} commits/s. Each row is one run of ${contention.secondsPerRun} s (the section took ${ms(contention.durationSeconds, 0)} s in all, seeding and feed checks included); the load average when it started was ${contention.loadAverage.join(' / ')}.`,
+    );
+  }
+  return [
+    '## 7. Contention: concurrent writers on one owner and on many',
+    '',
+    `Every write goes through the DynamoDB-faithful harness (\`test/support/dynamodb-harness.ts\`, \`FAITHFUL\`: ${conflicts}; ${visibility}) in front of DynamoDB Local. Each writer is a client of its own (\`createDb\`), as a separate Lambda process is, so no write waits in a process's queue and every race is decided by the harness and DynamoDB Local; the writers run in a process of their own, apart from the harness. Each writes back to back for ${contention.secondsPerRun} s through the data layer: ${ms(100 - contention.storeShare * 100, 0)} % \`updateSpace\` color changes on one of ${contention.spacesPerOwner} stored spaces of its owner, ${ms(contention.storeShare * 100, 0)} % \`storeSpace\`; a \`WriteContended\` (the API's 503, after ${ms(contention.writeBudgetMs / 1000, 0)} s of retries) is counted and the writer goes on. Measured writes are those started within the ${contention.secondsPerRun} s; until the last of them is answered the writers go on writing, unmeasured, so that the last measured writes meet as many competitors as the first (their events are checked like the others). Commits/s count the measured writes answered within the ${contention.secondsPerRun} s; latency is that of the successful measured writes; the 503 rate is the share of measured writes answered 503. Then each owner's whole feed is read with \`listEvents\` straight from DynamoDB Local and checked: its ids must be exactly 1..n and each successful write (a space at the version it wrote, the ${contention.spacesPerOwner} stored first included) must have exactly one event. **Lost** is a successful write without its event; **duplicated** an event no successful write accounts for (a second event of one write, or a 503 that wrote). One run per configuration, after an unmeasured warm-up (${plural(contention.warmUp.writers, 'writer')} on their own owners for ${contention.warmUp.seconds} s, for DynamoDB Local's JVM): the figures are that run's, not medians.`,
+    '',
+    `![Commits per owner and 503 rate](${chart})`,
+    '',
+    table(
+      [
+        'Writers on',
+        'Writers',
+        'Owners',
+        'Commits/s',
+        'Commits/s per owner',
+        'p50 ms',
+        'p99 ms',
+        '503s',
+        'Transactions',
+        'Cancelled by the harness (overlap + random)',
+        'Condition failed (head or item moved)',
+        'Transactions per commit',
+        'Feed events / successful writes',
+        'Lost',
+        'Duplicated',
+        'Feed 1..n',
+      ],
+      rows,
+    ),
+    '',
+    'What the numbers say:',
+    '',
+    ...notes,
+  ].join('\n');
 }
 
-export function renderReport(results: Results, charts: { scale: string; bundles: string }): string {
+/** A line naming each section's measurement time (and machine, when not this run's), when a partial run mixed runs. */
+function sectionDates(results: Results): string[] {
+  const dates = Object.entries(results.measuredAt ?? {}) as [SectionName, string][];
+  if (dates.every(([, at]) => at === results.generatedAt)) return [];
+  const machineOf = (section: SectionName) => results.measuredOn?.[section] ?? results.machine;
+  const name = (machine: Machine) => `${machine.cpuModel}, ${machine.nproc} CPUs`;
+  // Grouped by machine, this run's first.
+  const groups = new Map<string, string[]>([[name(results.machine), []]]);
+  for (const [section, at] of dates) {
+    const group = groups.get(name(machineOf(section))) ?? [];
+    group.push(`${section} ${at.replace('T', ' ').slice(0, 16)} UTC`);
+    groups.set(name(machineOf(section)), group);
+  }
+  const here = name(results.machine);
+  const parts = [...groups]
+    .filter(([, list]) => list.length > 0)
+    .map(
+      ([machine, list]) =>
+        `${list.join(', ')}${groups.size > 1 ? ` on ${machine === here ? 'this machine' : machine}` : ''}`,
+    );
+  return [
+    `Sections were measured in separate runs${groups.size > 1 ? '' : ' on this machine'}: ${parts.join('; ')}.`,
+    '',
+  ];
+}
+
+export function renderReport(results: Results, charts: { scale: string; bundles: string; contention: string }): string {
   const { machine } = results;
   const sections = [
     '# Performance',
@@ -595,6 +850,7 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
   if (results.scale) sections.push(scaleSectionText(results.scale, charts.scale), '');
   if (results.endToEnd) sections.push(endToEndSection(results.endToEnd), '');
   if (results.memory) sections.push(memorySection(results.memory, results.lambda), '');
+  if (results.contention) sections.push(contentionSection(results.contention, charts.contention), '');
   sections.push(
     '## Running it',
     '',
@@ -602,7 +858,9 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
     'npm run bench                # all sections, a few minutes (the first run also seeds 100,000 spaces once)',
     'BENCH_QUICK=1 npm run bench  # reduced sizes, to check the suite; writes to .bench-data/quick/',
     'BENCH_SECTIONS=bundles,scale npm run bench  # only some sections; the others keep their last figures',
+    'BENCH_SECTIONS=contention npm run bench     # concurrent writers only (a minute and a half)',
     'BENCH_SECTIONS=report npm run bench         # render this page again from bench/results/latest.json',
+    'npm run bench -- --help                     # the sections and settings',
     '```',
     '',
     'It starts its own DynamoDB Local (Java 17+) with its data in `.bench-data/dynamodb`, and needs nothing else running. Measure on a quiet machine: other processes competing for the CPUs show up directly in the p99 figures.',

@@ -2,7 +2,8 @@
  * `npm run bench`: the performance suite of docs/performance.md. Bundles every function (section 1) here,
  * starts its own DynamoDB Local (data kept in .bench-data/ so the seeded collections are reused), runs the
  * other sections each in a fresh process, then writes bench/results/latest.json, the report and its charts.
- * BENCH_QUICK=1 shrinks everything and writes to .bench-data/quick/ instead; BENCH_SECTIONS picks sections.
+ * BENCH_QUICK=1 shrinks everything and writes to .bench-data/quick/ instead; BENCH_SECTIONS picks sections;
+ * `npm run bench -- --help` prints both and the sections.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,11 +12,61 @@ import { DeleteTableCommand, ResourceNotFoundException } from '@aws-sdk/client-d
 import { projectRoot } from '#infra/bundling.ts';
 import { ensureTable, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { benchBundles, writeBundles } from './bundles.ts';
-import { type Baseline, bundleChart, type LambdaSettings, type Results, renderReport, scaleChart } from './report.ts';
+import {
+  type Baseline,
+  bundleChart,
+  contentionChart,
+  type LambdaSettings,
+  type Results,
+  renderReport,
+  scaleChart,
+} from './report.ts';
 import { benchDataDir, machine, progress, quick, runSection } from './support.ts';
 
-const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory'] as const;
+const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory', 'contention'] as const;
 type Section = (typeof allSections)[number];
+/** What each section measures, for `--help`. */
+const sectionHelp = {
+  bundles: '1. bundle size and module init of every function (writes the bundles memory uses)',
+  handlers: '2-3. handler overhead, capacity units and round trips per operation',
+  scale: '4. list latency with 10, 1,000 and 100,000 spaces (seeded once, kept in .bench-data/)',
+  e2e: '5. end to end through the local gateway against bare DynamoDB calls',
+  memory: '6. peak RSS of each bundled function, invoked warm',
+  contention: '7. 1, 5 and 20 concurrent writers on one owner and on their own owners, through the harness',
+} as const satisfies Record<Section, string>;
+
+const usage = `Usage: npm run bench [-- --help]
+
+Measures the performance suite, then rewrites docs/performance.md, its charts and bench/results/latest.json.
+Starts its own DynamoDB Local (Java 17+); needs nothing else running. Measure on a quiet machine.
+
+Options:
+  -h, --help            print this help and exit
+
+Sections, in the order they run (all by default):
+${allSections.map((name) => `  ${name.padEnd(11)} ${sectionHelp[name]}`).join('\n')}
+
+Environment:
+  BENCH_SECTIONS=a,b    only these sections; the others keep their last figures in the report
+  BENCH_SECTIONS=report measure nothing: render the report again from the last results
+  BENCH_QUICK=1         reduced sizes and durations, to check the suite; writes to .bench-data/quick/
+  BENCH_SCALE_SIZES=10,1000  the scale section's collection sizes
+
+Examples:
+  npm run bench
+  BENCH_SECTIONS=contention npm run bench
+  BENCH_QUICK=1 BENCH_SECTIONS=bundles,scale npm run bench
+`;
+// Before anything is measured or started: `--help` prints the usage; anything else is a mistake (exit 2).
+for (const arg of process.argv.slice(2)) {
+  if (arg === '--help' || arg === '-h') {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  process.stderr.write(`Unknown option '${arg}'\n\n${usage}`);
+  process.exit(2);
+}
+
 /** Where each section keeps its result in Results. */
 const resultKey = {
   bundles: 'bundles',
@@ -23,6 +74,7 @@ const resultKey = {
   scale: 'scale',
   e2e: 'endToEnd',
   memory: 'memory',
+  contention: 'contention',
 } as const satisfies Record<Section, keyof Results>;
 /** `BENCH_SECTIONS=report` measures nothing and renders the report again from the last results. */
 const renderOnly = process.env.BENCH_SECTIONS === 'report';
@@ -32,7 +84,9 @@ const selected = new Set<Section>(
     : ((process.env.BENCH_SECTIONS?.split(',').map((name) => name.trim()) as Section[] | undefined) ?? allSections),
 );
 for (const name of selected) {
-  if (!allSections.includes(name)) throw new Error(`Unknown section "${name}": use ${allSections.join(',')}`);
+  if (allSections.includes(name)) continue;
+  process.stderr.write(`Unknown section '${name}' in BENCH_SECTIONS: use ${allSections.join(',')} or report\n`);
+  process.exit(2);
 }
 
 /** The persisted table holding the seeded collections, and the one recreated empty on every run. */
@@ -72,8 +126,21 @@ async function main() {
   const docsDir = quick ? join(benchDataDir, 'quick') : join(projectRoot, 'docs');
   const lambda = await lambdaSettings();
   const generatedAt = new Date().toISOString();
-  const results: Results = { generatedAt, quick, durationSeconds: 0, machine: machine(), lambda, measuredAt: {} };
-  for (const section of selected) results.measuredAt[section] = generatedAt;
+  const thisMachine = machine();
+  const measuredOn: NonNullable<Results['measuredOn']> = {};
+  const results: Results = {
+    generatedAt,
+    quick,
+    durationSeconds: 0,
+    machine: thisMachine,
+    lambda,
+    measuredAt: {},
+    measuredOn,
+  };
+  for (const section of selected) {
+    results.measuredAt[section] = generatedAt;
+    measuredOn[section] = thisMachine;
+  }
   // A partial run keeps the other sections' previous figures, each labelled with when it was measured.
   const resultsFile = join(outDir, 'latest.json');
   if (selected.size < allSections.length && existsSync(resultsFile)) {
@@ -82,10 +149,11 @@ async function main() {
       if (selected.has(section) || !previous[resultKey[section]]) continue;
       Object.assign(results, { [resultKey[section]]: previous[resultKey[section]] });
       results.measuredAt[section] = previous.measuredAt?.[section] ?? previous.generatedAt;
+      measuredOn[section] = previous.measuredOn?.[section] ?? previous.machine;
     }
     if (renderOnly) {
-      const { generatedAt: at, machine: measuredOn, durationSeconds } = previous;
-      Object.assign(results, { generatedAt: at, machine: measuredOn, durationSeconds });
+      const { generatedAt: at, machine: previousMachine, durationSeconds } = previous;
+      Object.assign(results, { generatedAt: at, machine: previousMachine, durationSeconds });
     }
   }
   progress(`machine: ${results.machine.cpuModel}, ${results.machine.nproc} CPUs, Node ${results.machine.node}`);
@@ -94,7 +162,9 @@ async function main() {
   if (selected.has('bundles')) results.bundles = await benchBundles();
   else if (selected.has('memory')) await writeBundles();
 
-  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory'].some((name) => selected.has(name as Section));
+  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory', 'contention'].some((name) =>
+    selected.has(name as Section),
+  );
   if (needsDatabase) {
     // A quick run keeps its own (small) data, leaving the full run's seeded collections alone.
     const dataDir = join(quick ? join(benchDataDir, 'quick') : benchDataDir, 'dynamodb');
@@ -114,6 +184,7 @@ async function main() {
       if (selected.has('scale')) results.scale = await runSection('scale.ts', env(SCALE_TABLE));
       if (selected.has('e2e')) results.endToEnd = await runSection('e2e.ts', env(RUN_TABLE));
       if (selected.has('memory')) results.memory = await runSection('memory.ts', env(RUN_TABLE));
+      if (selected.has('contention')) results.contention = await runSection('contention.ts', env(RUN_TABLE));
       await recreateTable(dynamo.endpoint, RUN_TABLE);
     } finally {
       await dynamo.stop();
@@ -127,9 +198,14 @@ async function main() {
   // The "before" of the capacity comparison: committed, measured once on the code before the change feed.
   const baselineFile = join(projectRoot, 'bench', 'baselines', 'before-change-feed.json');
   if (existsSync(baselineFile)) results.baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as Baseline;
-  const charts = { scale: 'performance-scale.svg', bundles: 'performance-bundles.svg' };
+  const charts = {
+    scale: 'performance-scale.svg',
+    bundles: 'performance-bundles.svg',
+    contention: 'performance-contention.svg',
+  };
   if (results.scale) writeFileSync(join(docsDir, charts.scale), scaleChart(results.scale));
   if (results.bundles) writeFileSync(join(docsDir, charts.bundles), bundleChart(results.bundles));
+  if (results.contention) writeFileSync(join(docsDir, charts.contention), contentionChart(results.contention));
   const report = join(docsDir, 'performance.md');
   writeFileSync(report, renderReport(results, charts));
   progress(

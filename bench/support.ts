@@ -39,6 +39,44 @@ export function summarize(values: readonly number[]): Summary {
 
 export const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
+/** An owner's change feed checked against the writes that succeeded (the contention section's verdict). */
+export type FeedCheck = {
+  /** Events read, and successful writes that each should have one. */
+  events: number;
+  expected: number;
+  /** Ids missing below the highest id read. */
+  gaps: number;
+  /** Successful writes with no event. */
+  lost: number;
+  /** Events that no successful write accounts for: a second event of one write, or a 503 that wrote. */
+  duplicated: number;
+  /** The ids read are exactly 1..n, each once. */
+  gapless: boolean;
+};
+
+/**
+ * Checks a feed read from its start: `events` as read (id, and the change it reports as `<resource>@<version>`),
+ * `writes` the changes that were answered as successful, one entry each.
+ */
+export function checkFeed(events: readonly { id: number; change: string }[], writes: readonly string[]): FeedCheck {
+  const ids = new Set(events.map((event) => event.id));
+  const highest = Math.max(0, ...ids);
+  let gaps = 0;
+  for (let id = 1; id <= highest; id++) if (!ids.has(id)) gaps++;
+  // Per change: + for each write, − for each event; what remains is lost (+) or duplicated (−).
+  const balance = new Map<string, number>();
+  for (const change of writes) balance.set(change, (balance.get(change) ?? 0) + 1);
+  for (const { change } of events) balance.set(change, (balance.get(change) ?? 0) - 1);
+  let lost = 0;
+  let duplicated = 0;
+  for (const count of balance.values()) {
+    if (count > 0) lost += count;
+    else duplicated -= count;
+  }
+  const gapless = ids.size === events.length && highest === events.length;
+  return { events: events.length, expected: writes.length, gaps, lost, duplicated, gapless };
+}
+
 export type Machine = {
   cpuModel: string;
   nproc: number;
