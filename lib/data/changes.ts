@@ -35,9 +35,15 @@ export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
 /** A request's whole budget for retrying a contended write; well inside the function's timeout. */
 export const WRITE_BUDGET_MS = 4_000;
-/** Full-jitter backoff: the n-th retry waits a random time below min(cap, base · 2^n). */
+/**
+ * Full-jitter backoff: the n-th retry waits a random time below min(cap, base · 2^n). The cap shrinks from
+ * `BACKOFF_CAP_MS` to `BACKOFF_FLOOR_MS` as the request's budget runs out, so a write that has waited long
+ * tries more often than one just arrived: of many racing for one owner's head, the oldest tend to win, which
+ * keeps the tail of waits (and the 503s at the end of the budget) short.
+ */
 const BACKOFF_BASE_MS = 5;
 const BACKOFF_CAP_MS = 100;
+const BACKOFF_FLOOR_MS = 4;
 /** How long a replay waits for the record of the request that took its key to become readable. */
 const RECORD_READ_ATTEMPTS = 3;
 const RECORD_READ_PAUSE_MS = 50;
@@ -244,6 +250,12 @@ async function attemptChange<State, Result>(
   throw new Error(`Event ${head.head + 1} of ${owner} exists beyond its feed head`);
 }
 
+/** The backoff cap after `elapsedMs` of the budget: from `BACKOFF_CAP_MS` down to `BACKOFF_FLOOR_MS`. */
+export function backoffCap(elapsedMs: number): number {
+  const spent = Math.min(1, Math.max(0, elapsedMs / WRITE_BUDGET_MS));
+  return BACKOFF_CAP_MS - (BACKOFF_CAP_MS - BACKOFF_FLOOR_MS) * spent;
+}
+
 /**
  * Commits a change: reads (the caller's state and the feed head, and the idempotency record on the first
  * attempt), plans, and writes the plan with its event, the head and the record in one transaction. Returns
@@ -256,11 +268,12 @@ export async function commitChange<State, Result>(
   options: WriteOptions<Result>,
   steps: ChangeSteps<State, Result>,
 ): Promise<Result> {
-  const deadline = Date.now() + WRITE_BUDGET_MS;
+  const started = Date.now();
+  const deadline = started + WRITE_BUDGET_MS;
   for (let retry = 0; ; retry++) {
     const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps, retry === 0));
     if (attempt.done) return attempt.result;
-    const wait = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
+    const wait = Math.random() * Math.min(backoffCap(Date.now() - started), BACKOFF_BASE_MS * 2 ** retry);
     if (Date.now() + wait >= deadline) throw new WriteContended();
     await sleep(wait);
   }
