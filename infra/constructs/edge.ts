@@ -70,7 +70,6 @@ export class Edge extends Construct {
         enabled: true,
         comment: `${name}: verified domains' redirects`,
         connectionMode: 'tenant-only',
-        httpVersion: 'http2and3',
         origins: [
           {
             id: 'unused',

@@ -1,0 +1,117 @@
+/**
+ * The edge construct (infra/constructs/edge.ts), in a stack of its own: the multi-tenant distribution answers
+ * every viewer request with the CloudFront Function (runtime 2.0, its KeyValueStore associated, the source the
+ * local edge runs); the sync function is sent every domain event of the bus, retried into a dead-letter queue
+ * with an alarm, and may do only what the sync needs.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Edge } from '#infra/constructs/edge.ts';
+import { edgeFunctionSource } from '#infra/edge-function.ts';
+import { stages } from '#infra/stages.ts';
+
+const settings = { defaultIndexPage: 'https://www.example.com/', defaultNotFoundPage: '', cacheSeconds: 60 };
+let template: Template;
+
+beforeAll(() => {
+  // No bundling: the template's shape is what is asserted (the bundles have their own tests).
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'edge-test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const table = new Table(stack, 'table', {
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+    sortKey: { name: 'sk', type: AttributeType.STRING },
+  });
+  new Edge(stack, 'edge', {
+    config: stages.dev,
+    table,
+    bus: new EventBus(stack, 'bus'),
+    alarms: new Topic(stack, 'alarms'),
+    settings,
+    originDomainName: 'api.example.com',
+  });
+  template = Template.fromStack(stack);
+});
+
+describe('the edge on AWS', () => {
+  it('runs the function file with the stage settings, on runtime 2.0, with its KeyValueStore', () => {
+    // Assess
+    template.resourceCountIs('AWS::CloudFront::KeyValueStore', 1);
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: edgeFunctionSource(settings),
+      FunctionConfig: Match.objectLike({
+        Runtime: 'cloudfront-js-2.0',
+        KeyValueStoreAssociations: [{ KeyValueStoreARN: Match.anyValue() }],
+      }),
+    });
+  });
+
+  it('is one multi-tenant distribution whose every viewer request goes to the function', () => {
+    // Assess
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        ConnectionMode: 'tenant-only',
+        DefaultCacheBehavior: Match.objectLike({
+          FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: Match.anyValue() }],
+          ViewerProtocolPolicy: 'redirect-to-https',
+        }),
+      }),
+    });
+  });
+
+  it('sends every domain event of the bus to the sync, retried, then to a dead-letter queue with an alarm', () => {
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: ['domains-spaces'], detail: { type: [{ prefix: 'domain.' }] } },
+      Targets: [
+        Match.objectLike({
+          DeadLetterConfig: { Arn: Match.anyValue() },
+          RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 7200 },
+        }),
+      ],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'domains-spaces-dev-edge-sync-dead-letters',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it('lets the sync read the table, write the store and manage tenants, and nothing else', () => {
+    // Assess: its environment, and its role's statements (besides logs and traces).
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'domains-spaces-dev-edge-sync',
+      Environment: {
+        Variables: Match.objectLike({
+          TABLE_NAME: Match.anyValue(),
+          EDGE_KVS_ARN: Match.anyValue(),
+          EDGE_DISTRIBUTION_ID: Match.anyValue(),
+        }),
+      },
+    });
+    const policies = template.findResources('AWS::IAM::Policy');
+    const actions = Object.values(policies)
+      .filter((policy) => JSON.stringify(policy).includes('edgesync') || JSON.stringify(policy).includes('syncrole'))
+      .flatMap(
+        (policy) =>
+          (policy as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties
+            .PolicyDocument.Statement,
+      )
+      .flatMap((statement) => [statement.Action].flat())
+      .filter((action) => !action.startsWith('logs:') && !action.startsWith('xray:'))
+      .sort();
+    expect(actions).toEqual([
+      'cloudfront-keyvaluestore:DeleteKey',
+      'cloudfront-keyvaluestore:DescribeKeyValueStore',
+      'cloudfront-keyvaluestore:GetKey',
+      'cloudfront-keyvaluestore:PutKey',
+      'cloudfront:CreateDistributionTenant',
+      'cloudfront:GetDistributionTenantByDomain',
+      'cloudfront:UpdateDistributionTenant',
+      'dynamodb:GetItem',
+    ]);
+  });
+});
