@@ -20,6 +20,8 @@ export const errorCatalogue = {
   /** The key is valid but its scopes do not cover the route. */
   forbidden: { status: 403, message: 'This action is unauthorized.' },
   notFound: { status: 404, message: 'Resource not found.' },
+  /** A path the API has, with a method it does not have; the answer's `Allow` names the path's methods. */
+  methodNotAllowed: { status: 405, message: 'Method Not Allowed.' },
   /** A request with the same idempotency key is still being processed. */
   conflict: {
     status: 409,

@@ -9,6 +9,12 @@
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
+ * The methods a path answers (its `Allow`): its routes' methods, HEAD wherever GET is (the same function
+ * answers it; the gateway sends no body), and OPTIONS (the CORS preflight, answered by the gateway itself).
+ */
+export type AllowedMethod = HttpMethod | 'HEAD' | 'OPTIONS';
+
+/**
  * The collections, in the order the route table and the document list them. `kind` is the singular the data
  * layer stores (item key prefixes, `deleted.object`); `title` and `tag` are the display names.
  */
@@ -191,26 +197,69 @@ export const grantedActions: Readonly<Record<string, readonly TableAction[]>> = 
   [authorizerHandler, authorizerActions] as const,
 ]);
 
+/** The methods that call a route's function: its own, and HEAD where it has GET. */
+export const routeMethods = (route: Pick<Route, 'methods'>): readonly (HttpMethod | 'HEAD')[] =>
+  route.methods.includes('GET') ? [...route.methods, 'HEAD'] : route.methods;
+
+/**
+ * The OpenAPI document (`docs/openapi.json`), public: no key, and cacheable. It is no route of a function: API
+ * Gateway answers it itself on AWS (`infra/constructs/rest-api.ts`), the local gateway from the file.
+ */
+export const documentRoute = {
+  path: `${apiBasePath}/openapi.json`,
+  methods: ['GET'] as readonly HttpMethod[],
+  cacheControl: 'public, max-age=300',
+} as const;
+
+/** A path the API serves, as the table writes it (`{id}` segments), with the methods it answers. */
+export type ApiPath = { path: string; methods: readonly AllowedMethod[] };
+
+const methodOrder: readonly AllowedMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Every path of the API, in table order, with its `Allow`: its routes' methods, HEAD where GET, and OPTIONS. */
+export const apiPaths: readonly ApiPath[] = /* @__PURE__ */ (() => {
+  const byPath = new Map<string, Set<AllowedMethod>>();
+  for (const entry of [...routes, documentRoute]) {
+    const methods = byPath.get(entry.path) ?? new Set<AllowedMethod>(['OPTIONS']);
+    for (const method of routeMethods(entry)) methods.add(method);
+    byPath.set(entry.path, methods);
+  }
+  return [...byPath].map(([path, methods]) => ({
+    path,
+    methods: methodOrder.filter((method) => methods.has(method)),
+  }));
+})();
+
+/** A concrete path's `{param}` values when it matches the template, the way API Gateway resolves them. */
+function matchTemplate(templatePath: string, path: string): Record<string, string> | undefined {
+  const segments = path.split('/');
+  const template = templatePath.split('/');
+  if (template.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  const matches = template.every((part, index) => {
+    const segment = segments[index] as string;
+    if (part.startsWith('{') && part.endsWith('}')) {
+      if (segment === '') return false;
+      params[part.slice(1, -1)] = segment;
+      return true;
+    }
+    return part === segment;
+  });
+  return matches ? params : undefined;
+}
+
+/** The API path a concrete path is (whatever the method), or undefined: API Gateway has no such resource. */
+export const matchPath = (path: string): ApiPath | undefined =>
+  apiPaths.find((entry) => matchTemplate(entry.path, path) !== undefined);
+
 export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
 
-/** Matches a concrete path against the table, the way API Gateway resolves `{param}` segments. */
+/** Matches a method and a concrete path against the table (HEAD calls the GET route's function). */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
-  const segments = path.split('/');
   for (const route of routes) {
-    if (!route.methods.includes(method as HttpMethod)) continue;
-    const template = route.path.split('/');
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matches = template.every((part, index) => {
-      const segment = segments[index] as string;
-      if (part.startsWith('{') && part.endsWith('}')) {
-        if (segment === '') return false;
-        params[part.slice(1, -1)] = segment;
-        return true;
-      }
-      return part === segment;
-    });
-    if (matches) return { route, pathParameters: Object.keys(params).length ? params : null };
+    if (!routeMethods(route).includes(method as HttpMethod)) continue;
+    const params = matchTemplate(route.path, path);
+    if (params) return { route, pathParameters: Object.keys(params).length ? params : null };
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * it is for, so the policy names every covered route and never depends on the route that asked.
  */
 import type { APIGatewayAuthorizerResult, PolicyDocument, Statement } from 'aws-lambda';
-import { routesFor, type Scope } from '#lib/routes.ts';
+import { routeMethods, routesFor, type Scope } from '#lib/routes.ts';
 import { scopesContext } from './scopes.ts';
 
 /** The log message of every refused key; the stack counts these apart from the authorizer's failures. */
@@ -21,12 +21,13 @@ export function stageArn(methodArn: string): string {
 
 /**
  * One resource per covered method and path, `{id}` as `*`: `<stage ARN>/GET/api/v1/spaces/*`. In an
- * execute-api ARN `*` matches any characters, so it covers every id.
+ * execute-api ARN `*` matches any characters, so it covers every id. HEAD is covered wherever GET is: API
+ * Gateway authorizes a HEAD request on its own method ARN.
  */
 export function resourcesFor(methodArn: string, granted: readonly Scope[]): string[] {
   const stage = stageArn(methodArn);
   return routesFor(granted).flatMap((route) =>
-    route.methods.map((method) => `${stage}/${method}${route.path.replace(/\{[^}/]+\}/g, '*')}`),
+    routeMethods(route).map((method) => `${stage}/${method}${route.path.replace(/\{[^}/]+\}/g, '*')}`),
   );
 }
 

@@ -59,8 +59,11 @@ describe('the authorizer policy', () => {
           `${API}/dev/DELETE/api/v1/domains/*`,
           `${API}/dev/POST/api/v1/domains/*/verify`,
           `${API}/dev/GET/api/v1/spaces`,
+          `${API}/dev/HEAD/api/v1/spaces`,
           `${API}/dev/GET/api/v1/spaces/*`,
+          `${API}/dev/HEAD/api/v1/spaces/*`,
           `${API}/dev/GET/api/v1/events`, // any read scope
+          `${API}/dev/HEAD/api/v1/events`,
         ],
       },
     ]);

@@ -119,6 +119,8 @@ describe('route table', () => {
     ['PATCH', '/api/v1/spaces/7', 'spaces/update', { id: '7' }],
     ['DELETE', '/api/v1/domains/abc', 'domains/destroy', { id: 'abc' }],
     ['POST', '/api/v1/domains/42/verify', 'domains/verify', { id: '42' }],
+    ['HEAD', '/api/v1/spaces', 'spaces/list', null],
+    ['HEAD', '/api/v1/domains/42', 'domains/show', { id: '42' }],
   ])('%s %s runs %s', (method, path, handler, pathParameters) => {
     // Act
     const match = matchRoute(method, path);
@@ -141,7 +143,7 @@ describe('route table', () => {
     ['GET', '/api/v1/domains/1/verify'],
     ['POST', '/api/v1/domains//verify'],
     ['POST', '/api/v1/spaces/1/verify'],
-    ['HEAD', '/api/v1/spaces'],
+    ['HEAD', '/api/v1/domains/1/verify'],
     ['OPTIONS', '/api/v1/spaces'],
     ['get', '/api/v1/spaces'],
   ])('does not match %s %s', (method, path) => {
