@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { parseDnsServers } from '#lib/dns/servers.ts';
+import { type AllowedOrigins, parseAllowedOrigins } from '#lib/http/headers.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +57,25 @@ const settingsSchema = v.object(
         }),
       ),
     ),
+    /**
+     * The origins whose pages may call the API from a browser (CORS): `*`, or origins separated by commas
+     * (`https://app.example.com,https://admin.example.com`). Read by the API handlers, which answer with the
+     * CORS headers; the stack sets it from the stage (`infra/stages.ts`), and it is `*` by default (`npm start`).
+     */
+    CORS_ALLOWED_ORIGINS: v.optional(
+      v.pipe(
+        v.string(),
+        v.rawTransform(({ dataset, addIssue, NEVER }) => {
+          try {
+            return parseAllowedOrigins(dataset.value);
+          } catch (error) {
+            addIssue({ message: (error as Error).message });
+            return NEVER;
+          }
+        }),
+      ),
+      '*',
+    ),
     /** The edge's CloudFront KeyValueStore (its ARN): required by the edge sync function only. */
     EDGE_KVS_ARN: optionalText,
     /** The stage's multi-tenant CloudFront distribution, whose tenants the edge sync creates and disables. */
@@ -80,6 +100,8 @@ export type Config = {
   /** The DNS servers domain verification asks; absent: the system's (Lambda's) resolver. */
   dnsServers?: string[];
   dnsTimeoutMs: number;
+  /** Who may read the API's answers from a browser (`lib/http/headers.ts`). */
+  corsAllowedOrigins: AllowedOrigins;
   edgeKvsArn?: string;
   edgeDistributionId?: string;
 };
@@ -100,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     tableName: settings.TABLE_NAME,
     maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
     dnsTimeoutMs: settings.DNS_TIMEOUT_MS,
+    corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
     ...(settings.DNS_RESOLVER ? { dnsServers: settings.DNS_RESOLVER } : {}),
     ...(settings.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: settings.DYNAMODB_ENDPOINT } : {}),
     ...(settings.AWS_REGION ? { region: settings.AWS_REGION } : {}),
@@ -129,8 +152,33 @@ const onLambda = (env: Env) => env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
  * local gateway, tests and benchmarks build the handler with the module's own `create(config)`.
  */
 export function atColdStart<Handler>(create: (config: Config) => Handler): Handler {
-  if (onLambda(process.env)) return create(loadConfig(process.env));
+  if (onLambda(process.env)) return configured(create, loadConfig(process.env));
   return (() => {
     throw new ConfigError('Not on Lambda: build this handler with create(config)');
   }) as Handler;
+}
+
+/**
+ * Settings a handler takes from its configuration after its module built it: the API handlers' CORS origins,
+ * which `httpHandler` (`lib/http/handler.ts`) is not given by the function modules that call it. A handler
+ * that has this method is given the configuration it was created with.
+ */
+export const configure = Symbol('configure');
+type Configurable = { [configure]: (config: Config) => void };
+
+const isConfigurable = (handler: unknown): handler is Configurable =>
+  typeof handler === 'function' && configure in handler;
+
+/**
+ * A function module's handler as Lambda's init builds it (`atColdStart`), and the local gateway too: created
+ * with the configuration, then given the settings it takes afterwards.
+ */
+export function configured<Handler, Rest extends unknown[]>(
+  create: (config: Config, ...rest: Rest) => Handler,
+  config: Config,
+  ...rest: Rest
+): Handler {
+  const handler = create(config, ...rest);
+  if (isConfigurable(handler)) handler[configure](config);
+  return handler;
 }

@@ -13,7 +13,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import type { Config } from '#lib/config.ts';
+import { type Config, configured } from '#lib/config.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
 import { scopes as allScopes, matchRoute, type Scope } from '#lib/routes.ts';
@@ -39,14 +39,14 @@ export const invoke = <Result>(functionName: string, run: () => Promise<Result>)
 type FunctionModule<Handler> = { create: (config: Config, db?: Db) => Handler };
 
 /**
- * Builds a function's handler from its source, as Lambda's init would, with the configuration given (and
- * optionally a shared client, so tests can observe or fault every call).
+ * Builds a function's handler from its source, as Lambda's init would (`configured`, as `atColdStart` does), with
+ * the configuration given (and optionally a shared client, so tests can observe or fault every call).
  */
 export async function loadFunction<Handler>(handler: string, config: Config, db?: Db): Promise<Handler> {
   const module = (await import(
     /* @vite-ignore */ pathToFileURL(functionEntry(handler)).href
   )) as FunctionModule<Handler>;
-  return module.create(config, db);
+  return configured(module.create, config, db);
 }
 
 /** The context Lambda passes: the deployed memory size, and a deadline at the deployed timeout. */

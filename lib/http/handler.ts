@@ -1,13 +1,14 @@
 /** Wires an API handler: the request it is given, and the middleware stack around it. */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type Config, configure } from '#lib/config.ts';
 import { MAX_ID } from '#lib/data/keys.ts';
 import { IdempotentReplay } from '#lib/data/outcome.ts';
 import { NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 import { type Fields, parseBody } from './body.ts';
 import { header } from './headers.ts';
-import { errorResponder, type Reply, replySerializer } from './middleware.ts';
+import { corsResponder, errorResponder, type Reply, replySerializer } from './middleware.ts';
 
 export type ApiRequest = {
   /** Set by the authorizer; never taken from the request itself. */
@@ -63,8 +64,16 @@ const replayed = ({ outcome }: IdempotentReplay): Reply => ({
   headers: { ...outcome.headers, 'Idempotent-Replayed': 'true' },
 });
 
+/**
+ * An API handler: the request, then the middlewares in a fixed order. Middy runs `after` and `onError` in the
+ * reverse order of `use`, so the CORS headers (first) are added last, to whatever the serializer or the error
+ * responder answered. The CORS origins come from the configuration the handler is created with
+ * (`configured` in `lib/config.ts`, which Lambda's init and the local gateway call).
+ */
 export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  const cors = corsResponder();
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(cors)
     .use(errorResponder())
     .use(replySerializer())
     .handler(async (event) => {
@@ -75,4 +84,5 @@ export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
       });
       return reply as unknown as APIGatewayProxyResult;
     });
+  return Object.assign(handler, { [configure]: (config: Config) => cors.allow(config.corsAllowedOrigins) });
 }

@@ -1,3 +1,9 @@
+/**
+ * Request and response headers: reading them case-insensitively, and the CORS rules every answer follows,
+ * the handlers' (`lib/http/middleware.ts`) and the gateway's own (`lib/gateway-responses.ts`, the CDK stack's
+ * mock integrations and the local gateway).
+ */
+
 /** HTTP header names are case-insensitive; API Gateway passes them as the client sent them. */
 export function header(
   headers: Record<string, string | undefined> | null | undefined,
@@ -8,4 +14,87 @@ export function header(
     if (key.toLowerCase() === wanted && value !== undefined) return value;
   }
   return undefined;
+}
+
+/**
+ * The origins whose pages may call the API from a browser: `*` (any), or a list of origins
+ * (`https://app.example.com`). Keys are bearer tokens a page must hold itself, never cookies, so no answer
+ * ever carries `Access-Control-Allow-Credentials`, and `*` lends a page nothing it does not already have.
+ */
+export type AllowedOrigins = '*' | readonly string[];
+
+/** The request headers a browser may send across origins (the preflight's `Access-Control-Allow-Headers`). */
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match'];
+
+/** The response headers a browser script may read besides the CORS-safelisted ones (`Content-Type`, …). */
+export const CORS_EXPOSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'Idempotent-Replayed', 'X-Request-Id'];
+
+/**
+ * How long a browser may reuse a preflight answer (`Access-Control-Max-Age`), in seconds: ten minutes. Long
+ * enough that a page pays one `OPTIONS` per path and method set now and then rather than before every call;
+ * short enough that a change of the allowed origins, methods or headers reaches every browser within ten
+ * minutes. Browsers cap it anyway (Chromium at two hours, Firefox at a day).
+ */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/**
+ * Parses the setting: `*`, or origins separated by commas, each `scheme://host[:port]` exactly as a browser
+ * sends it in `Origin` (lower case, no path, no default port), so that an origin is allowed by plain
+ * comparison. Throws a message naming the first bad entry.
+ */
+export function parseAllowedOrigins(value: string): AllowedOrigins {
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.length === 1 && entries[0] === '*') return '*';
+  for (const entry of entries) {
+    if (entry === '*') throw new Error('must be * alone, or a list of origins without *');
+    const origin = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (!origin || !['http:', 'https:'].includes(origin.protocol) || origin.origin !== entry) {
+      throw new Error(`must list origins such as https://app.example.com (lower case, no path): "${entry}" is not one`);
+    }
+  }
+  return entries;
+}
+
+/** The allowed origins as the setting writes them (`CORS_ALLOWED_ORIGINS`). */
+export const formatAllowedOrigins = (allowed: AllowedOrigins): string => (allowed === '*' ? '*' : allowed.join(','));
+
+/** The value of `Access-Control-Allow-Origin` for a request from `origin`, or undefined when it is not allowed. */
+export function allowOrigin(allowed: AllowedOrigins, origin: string | undefined): string | undefined {
+  if (allowed === '*') return '*';
+  return origin !== undefined && allowed.includes(origin) ? origin : undefined;
+}
+
+/**
+ * The CORS headers of an actual answer (not a preflight): who may read it, and which of its headers. With a
+ * list of origins the answer depends on `Origin`, so it says so (`Vary`) to every cache, allowed or not.
+ */
+export function corsHeaders(allowed: AllowedOrigins, origin: string | undefined): Record<string, string> {
+  const vary: Record<string, string> = allowed === '*' ? {} : { Vary: 'Origin' };
+  const value = allowOrigin(allowed, origin);
+  if (value === undefined) return vary;
+  return {
+    'Access-Control-Allow-Origin': value,
+    'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', '),
+    ...vary,
+  };
+}
+
+/**
+ * The answer to a preflight (`OPTIONS`) from `origin` on a path answering `methods`: every CORS header when the
+ * origin is allowed, none (but `Vary`) when it is not; the browser then refuses the actual request itself.
+ */
+export function preflightHeaders(
+  allowed: AllowedOrigins,
+  origin: string | undefined,
+  methods: readonly string[],
+): Record<string, string> {
+  const actual = corsHeaders(allowed, origin);
+  if (!('Access-Control-Allow-Origin' in actual)) return actual;
+  const { 'Access-Control-Expose-Headers': _expose, ...rest } = actual;
+  return {
+    ...rest,
+    'Access-Control-Allow-Methods': methods.join(', '),
+    'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+  };
 }

@@ -1,9 +1,10 @@
-/** The middy middlewares every API handler runs, in this order: errors last, so they see everything. */
+/** The middy middlewares every API handler runs (`lib/http/handler.ts` puts them in order). */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { httpErrorOf } from './domain-errors.ts';
+import { type AllowedOrigins, corsHeaders, header } from './headers.ts';
 import { isTransientAwsError } from './transient.ts';
 
 /** A handler's answer: a status, a JSON body (none for 304) and headers of its own (`ETag`, say). */
@@ -86,5 +87,30 @@ export function replySerializer(): MiddlewareObj<APIGatewayProxyEvent, APIGatewa
           ? { statusCode: 304, headers: { 'Cache-Control': baseHeaders['Cache-Control'], ...headers }, body: '' }
           : jsonResponse(reply.statusCode, reply.body, headers);
     },
+  };
+}
+
+export type CorsResponder = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> & {
+  /** Sets who may read the answers (the configuration's `corsAllowedOrigins`); `*` until then. */
+  allow(origins: AllowedOrigins): void;
+};
+
+/**
+ * Adds the CORS headers to every answer, success or error (`lib/http/headers.ts`): first in the stack, so it
+ * runs after the serializer and after the error responder, on the response they made.
+ */
+export function corsResponder(): CorsResponder {
+  let allowed: AllowedOrigins = '*';
+  const addHeaders = async (request: { event: APIGatewayProxyEvent; response?: APIGatewayProxyResult | null }) => {
+    if (!request.response) return;
+    const cors = corsHeaders(allowed, header(request.event.headers, 'origin'));
+    request.response = { ...request.response, headers: { ...request.response.headers, ...cors } };
+  };
+  return {
+    allow(origins) {
+      allowed = origins;
+    },
+    after: addHeaders,
+    onError: addHeaders,
   };
 }

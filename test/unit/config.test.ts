@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       MAX_ITEMS_PER_OWNER: '25',
       DNS_RESOLVER: '127.0.0.1:5353, [::1]',
       DNS_TIMEOUT_MS: '500',
+      CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173',
     });
     const minimal = loadConfig({ TABLE_NAME: 'items' });
     // Assess
@@ -33,8 +34,14 @@ describe('loadConfig', () => {
       maxItemsPerOwner: 25,
       dnsServers: ['127.0.0.1:5353', '[::1]:53'],
       dnsTimeoutMs: 500,
+      corsAllowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });
-    expect(minimal).toEqual({ tableName: 'items', maxItemsPerOwner: 10_000, dnsTimeoutMs: 2_000 });
+    expect(minimal).toEqual({
+      tableName: 'items',
+      maxItemsPerOwner: 10_000,
+      dnsTimeoutMs: 2_000,
+      corsAllowedOrigins: '*',
+    });
   });
 
   it.each([
@@ -43,6 +50,10 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '0' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
     [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '1e3' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
     [{ TABLE_NAME: 't', DYNAMODB_ENDPOINT: 'localhost:8000' }, 'DYNAMODB_ENDPOINT must be an http(s) URL'],
+    [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: '*,https://a.example' }, 'CORS_ALLOWED_ORIGINS must be * alone'],
+    [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: 'https://a.example/' }, 'CORS_ALLOWED_ORIGINS must list origins'],
+    [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: 'https://A.example' }, 'CORS_ALLOWED_ORIGINS must list origins'],
+    [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: '' }, 'CORS_ALLOWED_ORIGINS must list origins'],
     [{ TABLE_NAME: 't', DNS_RESOLVER: 'dns.example:53' }, 'DNS_RESOLVER'],
     [{ TABLE_NAME: 't', DNS_TIMEOUT_MS: '5000' }, 'DNS_TIMEOUT_MS must be at most 2000'],
   ])('refuses %j, naming the setting', (env, message) => {
