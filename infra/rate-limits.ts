@@ -4,7 +4,7 @@
  * CDK imports so that `npm start` reads them without loading aws-cdk-lib; `infra/stages.ts` holds them per stage.
  */
 export type RateLimit = {
-  /** Per `Authorization` header value, i.e. per API key (a wrong key counts under its own value). */
+  /** Per API key, whatever the spelling of its `Authorization` header (a wrong key counts under its own value). */
   perKeyPerMinute: number;
   /**
    * Per source IP, whatever the key: bounds floods with no key or a new fake key on every request, which the

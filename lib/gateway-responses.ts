@@ -1,9 +1,10 @@
 /**
  * API Gateway's own answers (before or instead of a Lambda), in the API's JSON error contract, built from the
- * error catalogue (`lib/errors.ts`). Read by the CDK stack (gateway responses) and the local gateway, so both
- * answer alike.
+ * error catalogue (`lib/errors.ts`), and the headers every one of them carries (the request id, CORS). Read by
+ * the CDK stack (gateway responses) and the local gateway, so both answer alike.
  */
 import { type ErrorKind, errorCatalogue, errorHeaders } from '#lib/errors.ts';
+import { type AllowedOrigins, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 
 export type GatewayResponse = { statusCode: number; message: string; headers?: Record<string, string> };
 
@@ -47,3 +48,41 @@ export const gatewayResponseBody = (type: GatewayResponseType) => {
   const { statusCode, message } = gatewayResponses[type];
   return { message, status: statusCode };
 };
+
+/** Where a header of the gateway's own answers takes its value: fixed, a request header, or the request id. */
+export type HeaderSource = { value: string } | { requestHeader: string } | { requestId: true };
+
+/**
+ * The headers API Gateway adds to every gateway response: `X-Request-Id` (its request id, which its access log
+ * records) and the CORS headers. A gateway response maps headers but runs no template, so it cannot compare
+ * the request's `Origin` with a list: with a list of origins it echoes `Origin` (and says `Vary: Origin`). That
+ * lets any page read an error of the gateway's own (401, 403, 404, 429, 5xx), a fixed body that tells it
+ * nothing; the preflight still refuses other origins, so their pages never send a key, and every answer that
+ * carries data (the handlers', the document) names allowed origins only.
+ */
+export function gatewayHeaders(allowed: AllowedOrigins): Record<string, HeaderSource> {
+  return {
+    'X-Request-Id': { requestId: true },
+    'Access-Control-Allow-Origin': allowed === '*' ? { value: '*' } : { requestHeader: 'Origin' },
+    'Access-Control-Expose-Headers': { value: CORS_EXPOSE_HEADERS.join(', ') },
+    ...(allowed === '*' ? {} : { Vary: { value: 'Origin' } }),
+  };
+}
+
+/** The headers' values for one request, as API Gateway fills them in (a missing request header adds none). */
+export function resolveHeaders(
+  sources: Record<string, HeaderSource>,
+  request: { requestId: string; header: (name: string) => string | undefined },
+): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const [name, source] of Object.entries(sources)) {
+    const value =
+      'value' in source
+        ? source.value
+        : 'requestHeader' in source
+          ? request.header(source.requestHeader)
+          : request.requestId;
+    if (value !== undefined) resolved[name] = value;
+  }
+  return resolved;
+}

@@ -1,15 +1,27 @@
 /**
  * The local API Gateway: reads the shared route table, builds the REST (v1) proxy event AWS would,
- * runs the authorizer (cached per key for a while, as API Gateway does) and then the route's handler.
+ * runs the authorizer (cached per key for a while, as API Gateway does) and then the route's handler. What API
+ * Gateway answers itself on AWS (`infra/constructs/rest-api.ts`) it answers alike: unknown paths (404), the
+ * CORS preflight (`OPTIONS`, 204), a method the path does not have (405 with `Allow`), HEAD as GET without
+ * the body, the OpenAPI document, and its gateway responses; each with `X-Request-Id` and the CORS headers.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
 import type { Config } from '#lib/config.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
-import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
-import { publishedDocument } from '#lib/openapi/public.ts';
-import { authorizerHandler, matchRoute } from '#lib/routes.ts';
+import { errorBody, errorCatalogue } from '#lib/errors.ts';
+import {
+  type GatewayResponseType,
+  gatewayHeaders,
+  gatewayResponseBody,
+  gatewayResponses,
+  resolveHeaders,
+} from '#lib/gateway-responses.ts';
+import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
+import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
+import { authorizerHandler, documentRoute, matchPath, matchRoute } from '#lib/routes.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,
@@ -23,7 +35,7 @@ import {
   methodArn,
   policyAllows,
 } from './lambda.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter, rateLimitKey } from './rate-limit.ts';
 
 export type GatewayOptions = {
   /** The functions' configuration, as the stack would set their environment. */
@@ -36,7 +48,7 @@ export type GatewayOptions = {
   authCacheTtlSeconds?: number;
   /** One line per request on stdout. */
   logRequests?: boolean;
-  /** Requests per minute per Authorization value before 429, as AWS WAF enforces (none when unset or 0). */
+  /** Requests per minute per key (`rateLimitKey`) before 429, as AWS WAF enforces (none when unset or 0). */
   rateLimitPerMinute?: number;
 };
 
@@ -46,6 +58,10 @@ export type Gateway = { url: string; server: Server; close: () => Promise<void> 
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 const STAGE = 'local';
 
+/**
+ * Writes an answer. Its `Content-Length` is the body's, for HEAD too: Node sends no body to a HEAD request, as
+ * API Gateway does, and the length is the one GET would have sent (RFC 9110 §9.3.2).
+ */
 function send(
   res: ServerResponse,
   statusCode: number,
@@ -53,12 +69,7 @@ function send(
   body: string,
 ) {
   res.writeHead(statusCode, { ...headers, 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function sendGatewayResponse(res: ServerResponse, type: GatewayResponseType) {
-  const { statusCode, headers } = gatewayResponses[type] as { statusCode: number; headers?: Record<string, string> };
-  send(res, statusCode, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(gatewayResponseBody(type)));
+  res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -124,25 +135,57 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return policyAllows(result, methodArn(event)) ? result : 'ACCESS_DENIED';
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
+  const allowed = config.corsAllowedOrigins;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
-    // The OpenAPI document and its reference page: public, like the static file published on AWS.
-    const document = await publishedDocument(method, url.pathname, origin);
-    if (document) {
-      send(res, document.statusCode, document.headers, document.body);
-      return document.statusCode;
+    const requestOrigin = req.headers.origin;
+    /** An answer of the gateway's own; every one carries the request id. */
+    const answer = (statusCode: number, headers: Record<string, string | number>, body = '') => {
+      send(res, statusCode, { ...headers, 'X-Request-Id': requestId }, body);
+      return statusCode;
+    };
+    /** A gateway response, with the headers its mapping adds on AWS (`gatewayHeaders`). */
+    const gatewayResponse = (type: GatewayResponseType, overrides: Record<string, string | number> = {}) => {
+      const { statusCode, headers } = gatewayResponses[type];
+      const mapped = resolveHeaders(gatewayHeaders(allowed), {
+        requestId,
+        header: (name) => header(req.headers as Record<string, string | undefined>, name),
+      });
+      const all = { 'Content-Type': 'application/json', ...headers, ...mapped, ...overrides };
+      return answer(statusCode, all, JSON.stringify(gatewayResponseBody(type)));
+    };
+
+    // The reference page: not part of the API, public, like the static page published with it.
+    if (url.pathname === DOCS_PATH) {
+      const page = await publishedDocument(method, url.pathname, origin);
+      if (page) return answer(page.statusCode, page.headers, page.body);
+    }
+    const path = matchPath(url.pathname);
+    if (!path) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+    const allow = path.methods.join(', ');
+    // The CORS preflight: on every path, without a key.
+    if (method === 'OPTIONS')
+      return answer(204, { Allow: allow, ...preflightHeaders(allowed, requestOrigin, path.methods) });
+    // A path the API has, with a method it does not have: before any key is asked for, as API Gateway does.
+    if (!path.methods.includes(method as (typeof path.methods)[number])) {
+      const headers = { 'Content-Type': 'application/json', Allow: allow, ...corsHeaders(allowed, requestOrigin) };
+      return answer(errorCatalogue.methodNotAllowed.status, headers, JSON.stringify(errorBody('methodNotAllowed')));
+    }
+    // The OpenAPI document: public and cacheable. HEAD is read as GET: Node sends no body, only its length.
+    if (url.pathname === documentRoute.path) {
+      const document = await publishedDocument('GET', url.pathname, origin);
+      if (!document) throw new Error(`${documentRoute.path} is not published`);
+      const cache: Record<string, string> =
+        document.statusCode === 200 ? { 'Cache-Control': documentRoute.cacheControl } : {};
+      const headers = { ...document.headers, ...cache, ...corsHeaders(allowed, requestOrigin) };
+      return answer(document.statusCode, headers, document.body);
     }
     const match = matchRoute(method, url.pathname);
-    if (!match) {
-      sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN');
-      return 404;
-    }
+    if (!match) throw new Error(`No route for ${method} ${url.pathname}, a method of its path`);
     const body = await readBody(req);
-    if (body === null) {
-      sendGatewayResponse(res, 'REQUEST_TOO_LARGE');
-      return 413;
-    }
+    if (body === null) return gatewayResponse('REQUEST_TOO_LARGE');
     const event = apiEvent({
       method,
       url: req.url ?? '/',
@@ -152,41 +195,45 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       domainName: req.headers.host ?? `${host}:${port}`,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
       protocol: `HTTP/${req.httpVersion}`,
+      requestId,
     });
     if (!event) throw new Error(`No event for the route ${match.route.name}`);
-    // Like the WAF rule: per Authorization value, before the authorizer; no header goes on to the 401.
-    const limit = limiter && req.headers.authorization ? limiter.take(req.headers.authorization) : undefined;
-    if (limit && !limit.allowed) {
-      const { statusCode } = gatewayResponses.THROTTLED;
-      const headers = { 'Content-Type': 'application/json', 'Retry-After': limit.retryAfterSeconds };
-      send(res, statusCode, headers, JSON.stringify(gatewayResponseBody('THROTTLED')));
-      return statusCode;
-    }
+    // Like the WAF rule: per key, before the authorizer; no header goes on to the 401.
+    const limit =
+      limiter && req.headers.authorization ? limiter.take(rateLimitKey(req.headers.authorization)) : undefined;
+    if (limit && !limit.allowed) return gatewayResponse('THROTTLED', { 'Retry-After': limit.retryAfterSeconds });
     const authorization = await authorize(event);
-    if (typeof authorization === 'string') {
-      sendGatewayResponse(res, authorization);
-      return gatewayResponses[authorization].statusCode;
-    }
+    if (typeof authorization === 'string') return gatewayResponse(authorization);
     const handler = await warm<ApiHandler>(match.route.handler);
-    const context = lambdaContext(match.route.name, event.requestContext.requestId);
+    const context = lambdaContext(match.route.name, requestId);
     const result = await invoke(match.route.name, () => handler(authorizedEvent(event, authorization), context));
+    // A proxy integration's answer goes out as the function wrote it (its X-Request-Id and CORS headers too).
     send(res, result.statusCode, { ...(result.headers ?? {}) }, result.body);
     return result.statusCode;
   }
 
   const server = createServer((req, res) => {
     const started = performance.now();
-    handle(req, res)
+    const requestId = randomUUID();
+    const path = req.url?.split('?')[0];
+    handle(req, res, requestId)
       .catch((error) => {
         // A handler that throws past its middleware is a Lambda failure: API Gateway answers 502.
-        console.error(error);
-        if (!res.headersSent) sendGatewayResponse(res, 'INTEGRATION_FAILURE');
-        return 502;
+        console.error(`${req.method} ${path} failed (request ${requestId}):`, error);
+        if (res.headersSent) return 502;
+        const { statusCode, headers } = gatewayResponses.INTEGRATION_FAILURE;
+        const mapped = resolveHeaders(gatewayHeaders(allowed), {
+          requestId,
+          header: (name) => header(req.headers as Record<string, string | undefined>, name),
+        });
+        const body = JSON.stringify(gatewayResponseBody('INTEGRATION_FAILURE'));
+        send(res, statusCode, { 'Content-Type': 'application/json', ...headers, ...mapped }, body);
+        return statusCode;
       })
       .then((status) => {
         if (logRequests) {
           const ms = (performance.now() - started).toFixed(1);
-          console.log(`${req.method} ${req.url?.split('?')[0]} ${status} ${ms}ms`);
+          console.log(`${req.method} ${path} ${status} ${ms}ms request ${requestId}`);
         }
       });
   });
@@ -197,7 +244,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const { statusCode } = gatewayResponses.DEFAULT_4XX;
     const body = JSON.stringify(gatewayResponseBody('DEFAULT_4XX'));
-    const head = `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json\r\n`;
+    // The request's headers are not known: its Origin is not echoed.
+    const mapped = resolveHeaders(gatewayHeaders(allowed), { requestId: randomUUID(), header: () => undefined });
+    const lines = Object.entries({ 'Content-Type': 'application/json', ...mapped }).map(([k, v]) => `${k}: ${v}\r\n`);
+    const head = `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${lines.join('')}`;
     socket.end(`${head}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,8 +1,22 @@
 /**
  * The local gateway's per-key rate limit, the rule AWS WAF enforces on AWS (`infra/constructs/waf.ts`): at most
- * `limit` requests per fixed 60-second window per `Authorization` value. Pure: the clock is injected.
+ * `limit` requests per fixed 60-second window per key (`rateLimitKey`). Pure: the clock is injected.
  */
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits.ts';
+
+/** `Bearer <token>`: the scheme in any case (RFC 9110 §11.1), then one or more spaces or tabs (§11.4: `1*SP`). */
+const BEARER = /^[ \t]*bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * What a request counts under: the key itself, whatever the spelling of the header around it, so that
+ * `bearer <key>` and `Bearer  <key>` spend one budget (the authorizer may still refuse a spelling: it accepts one
+ * space only). A header with no bearer token in it counts under its own value, folded as the WAF rule folds
+ * every value (lower case, runs of white space as one space).
+ */
+export function rateLimitKey(authorization: string): string {
+  const token = authorization.match(BEARER)?.[1];
+  return token !== undefined ? `key ${token}` : `header ${authorization.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+}
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

@@ -1,6 +1,7 @@
 /**
  * The per-key rate limit over HTTP, as `RATE_LIMIT_PER_MINUTE=5 npm start` runs it: the local gateway answers
- * what the WAF rule answers on AWS (429, the JSON error body, Retry-After) before the authorizer runs.
+ * what the WAF rule answers on AWS (429, the JSON error body, Retry-After) before the authorizer runs, per key
+ * whatever the spelling of its `Authorization` header.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
@@ -52,6 +53,25 @@ describe('per-key rate limit', () => {
     ];
     // Assess
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 404, 404, 201, 429]);
+  });
+
+  it('counts the key itself, whatever the spelling of its header (bearer, Bearer with two spaces)', async () => {
+    // Prepare
+    const client = await newClient(gateway);
+    const spelled = (authorization: string) =>
+      sendJson(`${gateway.url}/api/v1/spaces`, 'GET', {
+        headers: { Accept: 'application/json', Authorization: authorization },
+      });
+    // Act: the authorizer takes one space only, so the second spelling is refused (401), but it still counts
+    const replies = [];
+    for (let i = 0; i < LIMIT; i += 1) {
+      replies.push(await spelled(i % 2 === 0 ? `bearer ${client.key}` : `Bearer  ${client.key}`));
+    }
+    const next = await client.get('/api/v1/spaces');
+    // Assess
+    expect(replies.map((reply) => reply.status)).toEqual([200, 401, 200, 401, 200]);
+    expect(next.status).toBe(429);
+    expect(next.body).toEqual(TOO_MANY_REQUESTS);
   });
 
   it('limits an unknown key by its own header value, before the authorizer', async () => {

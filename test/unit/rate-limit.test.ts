@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '#infra/local/rate-limit.ts';
+import { createRateLimiter, rateLimitKey } from '#infra/local/rate-limit.ts';
 
 /** A clock the test moves by hand. */
 function fakeClock(start = 1_700_000_000_000) {
@@ -99,5 +99,51 @@ describe('createRateLimiter', () => {
   it('refuses a limit that is not a positive integer', () => {
     expect(() => createRateLimiter({ limit: 0 })).toThrow('positive integer');
     expect(() => createRateLimiter({ limit: Number.NaN })).toThrow('positive integer');
+  });
+});
+
+describe('rateLimitKey', () => {
+  const key = 'dsk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE';
+
+  it.each([
+    ['Bearer <key>', `Bearer ${key}`],
+    ['bearer <key>', `bearer ${key}`],
+    ['BEARER <key>', `BEARER ${key}`],
+    ['two spaces after the scheme', `Bearer  ${key}`],
+    ['a tab after the scheme', `Bearer\t${key}`],
+    ['white space around the value', ` Bearer ${key} `],
+  ])('is the key itself for %s', (_, authorization) => {
+    // Act / Assess
+    expect(rateLimitKey(authorization)).toBe(rateLimitKey(`Bearer ${key}`));
+  });
+
+  it('keeps the key as it is: keys that differ in case are two keys', () => {
+    // Act / Assess
+    expect(rateLimitKey(`Bearer ${key}`)).not.toBe(rateLimitKey(`Bearer ${key.toLowerCase()}`));
+  });
+
+  it('folds a header without a bearer token as the WAF rule folds it, apart from any key', () => {
+    // Act / Assess
+    expect(rateLimitKey(`Basic  ${key}`)).toBe(rateLimitKey(`basic ${key.toLowerCase()}`));
+    expect(rateLimitKey(key)).not.toBe(rateLimitKey(`Bearer ${key}`));
+    expect(rateLimitKey(`Bearer ${key} ${key}`)).not.toBe(rateLimitKey(`Bearer ${key}`));
+  });
+
+  it('lets both spellings of a key spend one budget', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 3, now: clock.now });
+    // Act
+    const decisions = [`bearer ${key}`, `Bearer  ${key}`, `Bearer ${key}`, `BEARER\t${key}`].map((header) =>
+      limiter.take(rateLimitKey(header)),
+    );
+    // Assess
+    expect(decisions).toEqual([
+      { allowed: true },
+      { allowed: true },
+      { allowed: true },
+      { allowed: false, retryAfterSeconds: 60 },
+    ]);
+    expect(limiter.size).toBe(1);
   });
 });

@@ -1,0 +1,328 @@
+/**
+ * The HTTP conventions every path of the API follows through the local gateway, as API Gateway answers them on
+ * AWS (`infra/constructs/rest-api.ts`): the CORS preflight, 405 with `Allow`, HEAD beside every GET,
+ * `X-Request-Id` on every answer (and in the gateway's log lines), the CORS headers on the gateway's errors and
+ * the handlers' answers, and the public OpenAPI document. One gateway allows any origin (the local default),
+ * the other a list, with a per-key rate limit.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { errorBody } from '#lib/errors.ts';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
+import { OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { apiPaths, documentRoute, routes, type Scope } from '#lib/routes.ts';
+import { config, db } from '#test/support/database.ts';
+import { clientFor, type Reply, send, startTestGateway } from '#test/support/http.ts';
+import { UNAUTHENTICATED } from './helpers.ts';
+
+const APP = 'https://app.example.com';
+const OTHER = 'https://evil.example.net';
+const LIMIT = 3;
+const METHOD_NOT_ALLOWED = errorBody('methodNotAllowed');
+const EXPOSED = CORS_EXPOSE_HEADERS.join(', ');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Methods a client may send; each path answers some of them, and 405 to the others. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Any origin (the local default, as the dev stage). */
+let open: Gateway;
+/** Listed origins only, and a per-key rate limit. */
+let listed: Gateway;
+beforeAll(async () => {
+  [open, listed] = await Promise.all([
+    startTestGateway(),
+    startTestGateway({ config: { ...config, corsAllowedOrigins: [APP] }, rateLimitPerMinute: LIMIT }),
+  ]);
+});
+afterAll(() => Promise.all([open.close(), listed.close()]));
+
+/** A new owner's key (every scope unless given) and a client that sends it, every answer checked. */
+async function clientOn(gateway: Gateway, scopes?: Scope[]) {
+  const { key } = await createApiKey(db, `owner-${randomUUID()}`, 'conventions', scopes ? { scopes } : {});
+  return clientFor(gateway, key);
+}
+
+/** A request sent as is, not checked against the document (for answers the document does not describe yet). */
+async function raw(url: string, method: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method, headers });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** A concrete path of each API path (`{id}` as 1). */
+const concrete = (path: string) => path.replace('{id}', '1');
+const corsNames = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-'));
+
+describe('CORS preflight (OPTIONS)', () => {
+  it.each(apiPaths.map((path) => [path.path, path]))(
+    'answers 204 on %s without a key, for any origin',
+    async (_, path) => {
+      // Act
+      const reply = await send(`${open.url}${concrete(path.path)}`, 'OPTIONS', { headers: { Origin: OTHER } });
+      // Assess
+      expect(reply.status).toBe(204);
+      expect(reply.text).toBe('');
+      expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+      expect(reply.headers.get('access-control-allow-methods')).toBe(path.methods.join(', '));
+      expect(reply.headers.get('access-control-allow-headers')).toBe(CORS_ALLOW_HEADERS.join(', '));
+      expect(reply.headers.get('access-control-max-age')).toBe(String(CORS_MAX_AGE_SECONDS));
+      expect(reply.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(reply.headers.get('vary')).toBeNull();
+      expect(reply.headers.get('allow')).toBe(path.methods.join(', '));
+      expect(reply.headers.get('x-request-id')).toMatch(UUID);
+    },
+  );
+
+  it('names an allowed origin itself, and varies on Origin', async () => {
+    // Act
+    const reply = await send(`${listed.url}/api/v1/spaces/1`, 'OPTIONS', {
+      headers: { Origin: APP, 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'if-match' },
+    });
+    // Assess
+    expect(reply.status).toBe(204);
+    expect(reply.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(reply.headers.get('access-control-allow-methods')).toBe('GET, HEAD, PUT, PATCH, DELETE, OPTIONS');
+    expect(reply.headers.get('vary')).toBe('Origin');
+  });
+
+  it('gives a disallowed origin no CORS header at all (the browser then refuses the request)', async () => {
+    // Act: raw, as the document still requires the preflight headers on every 204
+    const reply = await raw(`${listed.url}/api/v1/spaces`, 'OPTIONS', {
+      Origin: OTHER,
+      'Access-Control-Request-Method': 'POST',
+    });
+    const withoutOrigin = await raw(`${listed.url}/api/v1/spaces`, 'OPTIONS');
+    // Assess
+    for (const answer of [reply, withoutOrigin]) {
+      expect(answer.status).toBe(204);
+      expect(answer.text).toBe('');
+      expect(corsNames(answer.headers)).toEqual([]);
+      expect(answer.headers.get('vary')).toBe('Origin');
+      expect(answer.headers.get('x-request-id')).toMatch(UUID);
+    }
+  });
+});
+
+describe('405 Method Not Allowed', () => {
+  const wrong = apiPaths.flatMap((path) =>
+    METHODS.filter((method) => !path.methods.includes(method as never)).map((method) => ({ method, path })),
+  );
+
+  it('is answered to some method of every path', () => {
+    expect(new Set(wrong.map(({ path }) => path.path))).toEqual(new Set(apiPaths.map((path) => path.path)));
+  });
+
+  it.each(wrong.map((entry) => [entry.method, entry.path.path, entry]))(
+    'answers %s %s with 405, Allow and the JSON error, with or without a key',
+    async (method, _, { path }) => {
+      // Prepare
+      const api = await clientOn(open);
+      const url = concrete(path.path);
+      // Act
+      const replies = await Promise.all([
+        api.request(method, url, method === 'GET' || method === 'HEAD' || method === 'DELETE' ? {} : { form: {} }),
+        send(`${open.url}${url}`, method, { headers: { Origin: APP } }),
+      ]);
+      // Assess
+      for (const reply of replies) {
+        expect(reply.status).toBe(405);
+        expect(reply.headers.get('allow')).toBe(path.methods.join(', '));
+        expect(reply.headers.get('x-request-id')).toMatch(UUID);
+        if (method === 'HEAD') {
+          expect(reply.text).toBe('');
+        } else {
+          expect(reply.headers.get('content-type')).toBe('application/json');
+          expect(reply.body).toEqual(METHOD_NOT_ALLOWED);
+        }
+      }
+      expect(replies[1]?.headers.get('access-control-allow-origin')).toBe('*');
+    },
+  );
+});
+
+describe('HEAD', () => {
+  /** The headers that must be the same for HEAD as for GET (the request id and the date differ). */
+  const comparable = (reply: Reply) => {
+    const {
+      'x-request-id': id,
+      date,
+      connection,
+      'keep-alive': keepAlive,
+      ...rest
+    } = Object.fromEntries(reply.headers);
+    expect(id).toMatch(UUID);
+    return rest;
+  };
+
+  it('answers every GET route like GET, without the body', async () => {
+    // Prepare
+    const api = await clientOn(open);
+    const space = (await api.post('/api/v1/spaces', { name: 'Head' })).body.data;
+    const domain = (await api.post('/api/v1/domains', { name: `head-${randomUUID().slice(0, 8)}.example.com` })).body
+      .data;
+    const ids: Record<string, number> = { spaces: space.id, domains: domain.id };
+    const paths = routes
+      .filter((route) => route.methods.includes('GET'))
+      .map((route) => route.path.replace('{id}', String(ids[route.collection] ?? 1)));
+    expect(paths).toHaveLength(5);
+    // Act
+    const pairs = await Promise.all(
+      paths.map(async (path) => ({
+        path,
+        get: await api.request('GET', path, { headers: { Origin: APP } }),
+        head: await api.request('HEAD', path, { headers: { Origin: APP } }),
+      })),
+    );
+    // Assess
+    for (const { path, get, head } of pairs) {
+      expect(get.status, path).toBe(200);
+      expect(head.status, path).toBe(200);
+      expect(head.text, path).toBe('');
+      expect(comparable(head), path).toEqual(comparable(get));
+      expect(Number(head.headers.get('content-length')), path).toBe(Buffer.byteLength(get.text));
+    }
+  });
+
+  it('asks for a key as GET does, and answers conditional requests as GET does', async () => {
+    // Prepare
+    const api = await clientOn(open);
+    const { headers } = await api.post('/api/v1/spaces', { name: 'Tagged' });
+    // Act
+    const anonymous = await send(`${open.url}/api/v1/spaces`, 'HEAD');
+    const unchanged = await api.request('HEAD', '/api/v1/spaces/1', {
+      headers: { 'If-None-Match': headers.get('etag') ?? '' },
+    });
+    // Assess
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).toBe('');
+    expect(unchanged.status).toBe(304);
+  });
+});
+
+describe('X-Request-Id', () => {
+  it('is on every answer, 200, 401, 403, 404 (gateway and handler), 405 and 429, each its own', async () => {
+    // Prepare
+    const api = await clientOn(listed);
+    const readOnly = await clientOn(listed, ['spaces:read']);
+    const limited = await clientOn(listed);
+    // Act
+    const replies: Record<string, Reply> = {
+      200: await api.get('/api/v1/spaces'),
+      401: await send(`${listed.url}/api/v1/spaces`, 'GET'),
+      403: await readOnly.post('/api/v1/spaces', { name: 'Refused' }),
+      '404 (no such path)': await api.get('/api/v1/nothing'),
+      '404 (no such item)': await api.get('/api/v1/spaces/999'),
+      405: await api.request('DELETE', '/api/v1/spaces'),
+    };
+    for (let i = 0; i < LIMIT; i += 1) await limited.get('/api/v1/spaces');
+    replies[429] = await limited.get('/api/v1/spaces');
+    // Assess
+    for (const [status, reply] of Object.entries(replies)) {
+      expect(String(reply.status), status).toBe(status.slice(0, 3));
+      expect(reply.headers.get('x-request-id'), status).toMatch(UUID);
+    }
+    const ids = Object.values(replies).map((reply) => reply.headers.get('x-request-id'));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('is on each log line the gateway writes', async () => {
+    // Prepare
+    const logging = await startTestGateway({ logRequests: true });
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      // Act
+      const replies = [
+        await send(`${logging.url}/api/v1/spaces`, 'GET'),
+        await send(`${logging.url}/api/v1/spaces`, 'OPTIONS'),
+        await send(`${logging.url}/api/v1/spaces`, 'DELETE'),
+        await send(`${logging.url}/nowhere`, 'GET'),
+      ];
+      await vi.waitFor(() => expect(lines.length).toBeGreaterThanOrEqual(replies.length));
+      // Assess
+      for (const reply of replies) {
+        const id = reply.headers.get('x-request-id') as string;
+        expect(lines.filter((line) => line.includes(id))).toEqual([expect.stringContaining(` ${reply.status} `)]);
+      }
+    } finally {
+      spy.mockRestore();
+      await logging.close();
+    }
+  });
+});
+
+describe('CORS on actual answers', () => {
+  it('puts them on the gateway’s 401 and on a handler’s 422, for any origin', async () => {
+    // Prepare
+    const api = await clientOn(open);
+    // Act
+    const unauthenticated = await send(`${open.url}/api/v1/spaces`, 'GET', { headers: { Origin: OTHER } });
+    const invalid = await api.request('POST', '/api/v1/spaces', { form: { name: '' }, headers: { Origin: OTHER } });
+    // Assess
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.body).toEqual(UNAUTHENTICATED);
+    expect(invalid.status).toBe(422);
+    for (const reply of [unauthenticated, invalid]) {
+      expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+      expect(reply.headers.get('access-control-expose-headers')).toBe(EXPOSED);
+      expect(reply.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('names a listed origin on both; a handler names no other origin, a gateway error echoes it (as on AWS)', async () => {
+    // Prepare
+    const api = await clientOn(listed);
+    const from = async (origin: string) => ({
+      unauthenticated: await send(`${listed.url}/api/v1/domains`, 'GET', { headers: { Origin: origin } }),
+      invalid: await api.request('POST', '/api/v1/domains', { form: { name: '' }, headers: { Origin: origin } }),
+    });
+    // Act
+    const app = await from(APP);
+    const other = await from(OTHER);
+    // Assess
+    for (const reply of Object.values(app)) {
+      expect(reply.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(reply.headers.get('access-control-expose-headers')).toBe(EXPOSED);
+      expect(reply.headers.get('vary')).toBe('Origin');
+    }
+    expect(other.invalid.status).toBe(422);
+    expect(corsNames(other.invalid.headers)).toEqual([]);
+    expect(other.invalid.headers.get('vary')).toBe('Origin');
+    expect(other.unauthenticated.headers.get('access-control-allow-origin')).toBe(OTHER);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const committed = readFileSync(OPENAPI_FILE, 'utf8');
+  /** The committed document names the default local server; the gateway names its own address instead. */
+  const served = (gateway: Gateway) => committed.replaceAll('http://127.0.0.1:3000', gateway.url);
+
+  it('is served without a key, cacheable, as the committed file', async () => {
+    // Act
+    const reply = await send(`${listed.url}${documentRoute.path}`, 'GET', { headers: { Origin: APP } });
+    // Assess
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/json');
+    expect(reply.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(reply.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(reply.headers.get('x-request-id')).toMatch(UUID);
+    expect(reply.text).toBe(served(listed));
+  });
+
+  it('answers HEAD with the same headers and no body, OPTIONS as a preflight, and 405 to other methods', async () => {
+    // Act
+    const head = await send(`${open.url}${documentRoute.path}`, 'HEAD');
+    const preflight = await send(`${open.url}${documentRoute.path}`, 'OPTIONS', { headers: { Origin: APP } });
+    const post = await send(`${open.url}${documentRoute.path}`, 'POST');
+    // Assess
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(served(open)));
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});
