@@ -6,6 +6,7 @@ import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-li
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
+import { formatAllowedOrigins } from '#lib/http/headers.ts';
 import { authorizerActions, authorizerHandler, eventPublisherHandler, feed, type Route, routes } from '#lib/routes.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
@@ -73,6 +74,8 @@ export class ServiceStack extends Stack {
         const value = settings[setting];
         if (value !== undefined) fn.addEnvironment(setting, value);
       }
+      // Every handler answers with the CORS headers (lib/http/middleware.ts), for the stage's origins.
+      fn.addEnvironment('CORS_ALLOWED_ORIGINS', formatAllowedOrigins(config.corsAllowedOrigins));
       return { route, fn };
     });
 

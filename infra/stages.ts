@@ -3,6 +3,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { AllowedOrigins } from '#lib/http/headers.ts';
 import { functionSizing } from './function-sizing.ts';
 import { type RateLimit, rateLimits } from './rate-limits.ts';
 
@@ -27,6 +28,12 @@ export type StageConfig = {
      */
     authorizerCacheTtl: Duration;
   };
+  /**
+   * The origins whose pages may call the API from a browser (CORS): `*`, or a list of origins
+   * (`https://app.example.com`, as browsers send `Origin`). The stack sets it in API Gateway's preflight,
+   * 405 and document answers and its gateway responses, and in the handlers' `CORS_ALLOWED_ORIGINS`.
+   */
+  corsAllowedOrigins: AllowedOrigins;
   /** Per-key and per-IP limits per 60-second window (AWS WAF, and the local gateway per key): `rate-limits.ts`. */
   rateLimit: RateLimit;
   /** Retention of function logs and API access logs. */
@@ -62,6 +69,8 @@ export const stages: Record<StageName, StageConfig> = {
   dev: {
     stage: 'dev',
     api: { throttle: { rateLimit: 50, burstLimit: 100 }, authorizerCacheTtl: Duration.seconds(60) },
+    // Any page: keys are bearer tokens a page must hold itself (no cookies), so `*` lends a page nothing.
+    corsAllowedOrigins: '*',
     rateLimit: rateLimits.dev,
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
@@ -79,6 +88,8 @@ export const stages: Record<StageName, StageConfig> = {
   prod: {
     stage: 'prod',
     api: { throttle: { rateLimit: 500, burstLimit: 1_000 }, authorizerCacheTtl: Duration.seconds(60) },
+    // As dev until the API has browser clients of its own to name here: a list narrows every answer to them.
+    corsAllowedOrigins: '*',
     rateLimit: rateLimits.prod,
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,

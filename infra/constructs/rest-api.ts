@@ -1,7 +1,10 @@
 /**
  * The REST API (v1): the shared route table's resources and methods, each a Lambda proxy integration
- * behind the REQUEST authorizer, and API Gateway's own answers in the API's JSON error contract.
+ * behind the REQUEST authorizer (HEAD beside every GET), and what API Gateway answers itself, on every path of
+ * the table: the CORS preflight (OPTIONS), 405 with `Allow` for any other method, the OpenAPI document, and its
+ * gateway responses in the API's JSON error contract; each with `X-Request-Id` and the CORS headers.
  */
+import { readFileSync } from 'node:fs';
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -9,9 +12,14 @@ import {
   AuthorizationType,
   EndpointType,
   IdentitySource,
+  type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
+  type Method,
   MethodLoggingLevel,
+  type MethodOptions,
+  MockIntegration,
+  PassthroughBehavior,
   RequestAuthorizer,
   ResponseType,
   RestApi,
@@ -19,8 +27,23 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
-import type { Route } from '#lib/routes.ts';
+import { errorBody, errorCatalogue } from '#lib/errors.ts';
+import {
+  type GatewayResponseType,
+  gatewayHeaders,
+  gatewayResponseBody,
+  gatewayResponses,
+  type HeaderSource,
+} from '#lib/gateway-responses.ts';
+import {
+  type AllowedOrigins,
+  corsHeaders,
+  formatAllowedOrigins,
+  parseAllowedOrigins,
+  preflightHeaders,
+} from '#lib/http/headers.ts';
+import { OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { type ApiPath, apiPaths, documentRoute, type Route, routeMethods } from '#lib/routes.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export type RestApiProps = {
@@ -59,8 +82,69 @@ const accessLogFormat = AccessLogFormat.custom(
 const quoted = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
 
+/** A header mapping as API Gateway writes its source: `'value'`, `method.request.header.X`, `context.requestId`. */
+const mappingSource = (source: HeaderSource) =>
+  'value' in source
+    ? `'${source.value}'`
+    : 'requestHeader' in source
+      ? `method.request.header.${source.requestHeader}`
+      : 'context.requestId';
+
+/**
+ * API Gateway's mapping-template quota (300 KB): a mock integration's answer, the OpenAPI document included,
+ * must fit in one template.
+ */
+export const MAPPING_TEMPLATE_MAX_BYTES = 300 * 1024;
+
+/**
+ * A response mapping template that outputs `text` exactly. Templates are Velocity (VTL): `$` starts a reference
+ * and `#` a directive (`##` a comment), so each is written as a variable holding the character. A backslash
+ * before either would escape it in turn; the text must not hold one there.
+ */
+export function literalTemplate(text: string): string {
+  if (/\\[$#]/.test(text)) throw new Error('A literal mapping template cannot hold a backslash before $ or #');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: VTL formal references (`${D}`), not placeholders.
+  const references: Record<string, string> = { $: '${D}', '#': '${H}' };
+  return `#set($D = '$')#set($H = '#')${text.replace(/[$#]/g, (char) => references[char] as string)}`;
+}
+
+/**
+ * What a mock answer sends for a request's `Origin` when only listed origins may read it. A mapping template
+ * sets these headers (`$context.responseOverride`) when `Origin` is one of the list, and none for any other
+ * origin; with `*` they are fixed header mappings instead.
+ */
+function originTemplate(origins: readonly string[], headers: Record<string, string>): string {
+  const allowed = origins.map((origin) => `$origin == '${origin}'`).join(' || ');
+  const set = Object.entries(headers)
+    .map(([name, value]) =>
+      name === 'Access-Control-Allow-Origin'
+        ? `#set($context.responseOverride.header.${name} = $origin)`
+        : `#set($context.responseOverride.header.${name} = '${value}')`,
+    )
+    .join('');
+  return [
+    `#set($origin = $input.params().header.get('Origin'))`,
+    `#if(!$origin)#set($origin = $input.params().header.get('origin'))#end`,
+    `#if(${allowed})${set}#end`,
+  ].join('');
+}
+
+/** The CORS headers of a mock answer: fixed with `*`, set by the template for a listed origin otherwise. */
+function corsOf(allowed: AllowedOrigins, headersFor: (origin: string) => Record<string, string>) {
+  if (allowed === '*') return { fixed: headersFor('*'), template: '', names: Object.keys(headersFor('*')) };
+  const example = allowed[0] as string;
+  const { Vary, ...perOrigin } = headersFor(example);
+  return {
+    fixed: Vary ? { Vary } : {},
+    template: originTemplate(allowed, perOrigin),
+    names: [...Object.keys(perOrigin), ...(Vary ? ['Vary'] : [])],
+  };
+}
+
 export class Api extends Construct {
   readonly restApi: RestApi;
+  /** The methods answered without a key: each path's OPTIONS and ANY, the document's GET and HEAD. */
+  readonly publicMethods: Method[] = [];
 
   constructor(scope: Construct, id: string, { config, authorizer, routes }: RestApiProps) {
     super(scope, id);
@@ -102,25 +186,138 @@ export class Api extends Construct {
     // The stack outputs the URL under its own name.
     this.restApi.node.tryRemoveChild('Endpoint');
 
+    // API Gateway calls a GET method for GET only: a HEAD request reaches the function through a HEAD method
+    // of its own (authorized on its own method ARN, which the authorizer's policy covers), and API Gateway
+    // sends the function's headers without its body.
     for (const { route, fn } of routes) {
       const resource = this.restApi.root.resourceForPath(route.path);
       const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
-      for (const method of route.methods) resource.addMethod(method, integration);
+      for (const method of routeMethods(route)) resource.addMethod(method, integration);
     }
 
+    const allowed = parseAllowedOrigins(formatAllowedOrigins(config.corsAllowedOrigins));
+    const document = readFileSync(OPENAPI_FILE, 'utf8');
+    for (const path of apiPaths) {
+      const resource = this.restApi.root.resourceForPath(path.path);
+      this.publicMethods.push(this.preflight(resource, path, allowed), this.methodNotAllowed(resource, path, allowed));
+      if (path.path === documentRoute.path) {
+        for (const method of routeMethods(documentRoute)) {
+          this.publicMethods.push(this.document(resource, method, document, allowed));
+        }
+      }
+    }
+
+    const mapped = gatewayHeaders(allowed);
     for (const type of Object.keys(gatewayResponses) as GatewayResponseType[]) {
-      const { statusCode, headers } = gatewayResponses[type] as {
-        statusCode: number;
-        headers?: Record<string, string>;
-      };
+      const { statusCode, headers } = gatewayResponses[type];
       this.restApi.addGatewayResponse(type, {
         type: ResponseType.of(type),
         statusCode: String(statusCode),
-        responseHeaders: quoted({ 'Content-Type': 'application/json', ...headers }),
+        responseHeaders: {
+          ...quoted({ 'Content-Type': 'application/json', ...headers }),
+          ...Object.fromEntries(Object.entries(mapped).map(([name, source]) => [name, mappingSource(source)])),
+        },
         templates: { 'application/json': JSON.stringify(gatewayResponseBody(type)) },
       });
     }
     this.acknowledge();
+  }
+
+  /**
+   * A method API Gateway answers itself (a mock integration): `statusCode`, fixed headers, the CORS headers
+   * (`corsOf`), `X-Request-Id` (its request id, as in its access log) and `body`, without a key.
+   *
+   * The mock's request template only gives the status; it is kept for the two media types the API takes, and
+   * any other body is refused with 415 (API Gateway's UNSUPPORTED_MEDIA_TYPE response): passed through, a body
+   * that is not that JSON would fail the mock (500).
+   */
+  private mock(
+    resource: IResource,
+    method: string,
+    answer: {
+      statusCode: number;
+      headers: Record<string, string>;
+      cors: ReturnType<typeof corsOf>;
+      body: string;
+    },
+  ): Method {
+    const template = `${answer.cors.template}${answer.body === '' ? '' : literalTemplate(answer.body)}`;
+    if (Buffer.byteLength(template) > MAPPING_TEMPLATE_MAX_BYTES) {
+      throw new Error(`The ${method} ${resource.path} answer is over API Gateway's mapping template quota`);
+    }
+    const statusCode = String(answer.statusCode);
+    const fixed = { ...answer.headers, ...answer.cors.fixed };
+    const requestTemplate = JSON.stringify({ statusCode: 200 });
+    const integration = new MockIntegration({
+      requestTemplates: { 'application/json': requestTemplate, 'application/x-www-form-urlencoded': requestTemplate },
+      passthroughBehavior: PassthroughBehavior.NEVER,
+      integrationResponses: [
+        {
+          statusCode,
+          responseParameters: {
+            ...Object.fromEntries(
+              Object.entries(fixed).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
+            ),
+            'method.response.header.X-Request-Id': 'context.requestId',
+          },
+          responseTemplates: { 'application/json': template },
+        },
+      ],
+    });
+    const declared = [...Object.keys(fixed), ...answer.cors.names, 'X-Request-Id'];
+    const options: MethodOptions = {
+      // The way CDK's own CORS preflight leaves the API's default authorizer off: no key is asked for.
+      authorizer: { authorizerId: '', authorizationType: AuthorizationType.NONE },
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [
+        {
+          statusCode,
+          responseParameters: Object.fromEntries(declared.map((name) => [`method.response.header.${name}`, false])),
+        },
+      ],
+    };
+    return resource.addMethod(method, integration, options);
+  }
+
+  /** The CORS preflight on a path: 204, its methods for an allowed origin, nothing of CORS for another. */
+  private preflight(resource: IResource, path: ApiPath, allowed: AllowedOrigins): Method {
+    return this.mock(resource, 'OPTIONS', {
+      statusCode: 204,
+      headers: { Allow: path.methods.join(', ') },
+      cors: corsOf(allowed, (origin) => preflightHeaders(allowed, origin, path.methods)),
+      body: '',
+    });
+  }
+
+  /**
+   * 405 with `Allow` for any method the path does not have. Without it API Gateway answers an unknown method
+   * of a known resource as an unknown path (MISSING_AUTHENTICATION_TOKEN). `ANY` catches exactly the methods
+   * a resource does not declare (the declared ones take precedence), and a mock integration answers from the
+   * route table as synthesized: no function to run or pay for, and `Allow` cannot drift from the table.
+   */
+  private methodNotAllowed(resource: IResource, path: ApiPath, allowed: AllowedOrigins): Method {
+    return this.mock(resource, 'ANY', {
+      statusCode: errorCatalogue.methodNotAllowed.status,
+      headers: { Allow: path.methods.join(', ') },
+      cors: corsOf(allowed, (origin) => corsHeaders(allowed, origin)),
+      body: JSON.stringify(errorBody('methodNotAllowed')),
+    });
+  }
+
+  /**
+   * The OpenAPI document, public and cacheable, the committed file's bytes. A mock integration serves it from
+   * the API's own definition: no function, no cold start, no bucket, and every change of the file deploys
+   * with the API (it is part of the deployment's hash). Its limit is the mapping template quota, which
+   * `mock` checks at synthesis (the document is about half of it today); past it, a small function bundling
+   * the file would serve it instead.
+   */
+  private document(resource: IResource, method: string, document: string, allowed: AllowedOrigins): Method {
+    return this.mock(resource, method, {
+      statusCode: 200,
+      headers: { 'Cache-Control': documentRoute.cacheControl },
+      cors: corsOf(allowed, (origin) => corsHeaders(allowed, origin)),
+      body: document,
+    });
   }
 
   private acknowledge() {
@@ -139,5 +336,12 @@ export class Api extends Construct {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       reason: "AWS's managed policy is the documented one for API Gateway's account-level CloudWatch Logs role.",
     });
+    for (const method of this.publicMethods) {
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          "Answered by API Gateway itself without a key, and holding no data: a CORS preflight (browsers send it without credentials), a 405 naming the path's methods, or the public OpenAPI document.",
+      });
+    }
   }
 }

@@ -9,6 +9,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
+import { CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
@@ -34,6 +35,21 @@ export const countedCoreRules = [
   'NoUserAgent_HEADER',
 ] as const;
 
+/**
+ * How the per-key rule folds the `Authorization` value before counting, so that a key is one budget whatever the
+ * spelling of its header: the scheme in any case (`bearer`, `Bearer`, `BEARER`: 64 spellings of `Bearer` would
+ * otherwise be 64 budgets) and any run of white space as one space (`Bearer  <key>`, `Bearer\t<key>`). WAF
+ * cannot take the key out of the header, only transform the whole value: the key is lower-cased too, so keys
+ * that differ only in case would share a budget. Keys are 43 random base64url characters after `dsk_`: two
+ * real keys never differ only in case, and a client that knows a key up to case knows it. Nor can WAF drop the
+ * scheme: a key sent without `Bearer` counts apart (the authorizer refuses it: 401). The local gateway counts
+ * the key itself (`infra/local/rate-limit.ts`, `rateLimitKey`).
+ */
+export const keyTransformations: CfnWebACL.TextTransformationProperty[] = [
+  { priority: 0, type: 'COMPRESS_WHITE_SPACE' },
+  { priority: 1, type: 'LOWERCASE' },
+];
+
 export class ApiFirewall extends Construct {
   readonly webAcl: CfnWebACL;
   readonly logGroup: LogGroup;
@@ -54,8 +70,18 @@ export class ApiFirewall extends Construct {
         customResponse: {
           responseCode: gatewayResponses.THROTTLED.statusCode,
           customResponseBodyKey: TOO_MANY_REQUESTS,
-          // A blocked client stays blocked while its rate over the window is above the limit.
-          responseHeaders: [{ name: 'Retry-After', value: String(RATE_LIMIT_WINDOW_SECONDS) }],
+          // A blocked client stays blocked while its rate over the window is above the limit. WAF answers before
+          // API Gateway: its headers are fixed, so there is no request id to send, and with a list of origins
+          // no `Origin` to compare (a page of a listed origin then sees a failed request, not the 429).
+          responseHeaders: [
+            { name: 'Retry-After', value: String(RATE_LIMIT_WINDOW_SECONDS) },
+            ...(config.corsAllowedOrigins === '*'
+              ? [
+                  { name: 'Access-Control-Allow-Origin', value: '*' },
+                  { name: 'Access-Control-Expose-Headers', value: CORS_EXPOSE_HEADERS.join(', ') },
+                ]
+              : []),
+          ],
         },
       },
     };
@@ -108,7 +134,7 @@ export class ApiFirewall extends Construct {
         // counted per key (WAF skips it); the per-IP rule bounds those, and API Gateway answers them 401.
         rateRule('per-key-rate', 0, config.rateLimit.perKeyPerMinute, {
           aggregateKeyType: 'CUSTOM_KEYS',
-          customKeys: [{ header: { name: AUTHORIZATION, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+          customKeys: [{ header: { name: AUTHORIZATION, textTransformations: keyTransformations } }],
         }),
         rateRule('per-ip-rate', 1, config.rateLimit.perIpPerMinute, { aggregateKeyType: 'IP' }),
         managedRule('AWSManagedRulesAmazonIpReputationList', 2),

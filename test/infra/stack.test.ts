@@ -9,11 +9,23 @@ import { pathToFileURL } from 'node:url';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, functionEntry } from '#infra/bundling.ts';
+import { MAPPING_TEMPLATE_MAX_BYTES } from '#infra/constructs/rest-api.ts';
 import { type StageName, stages } from '#infra/stages.ts';
 import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
+import { errorBody } from '#lib/errors.ts';
 import { gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
-import { authorizerHandler, eventPublisherHandler, matchRoute, routes } from '#lib/routes.ts';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
+import { OPENAPI_FILE } from '#lib/openapi/files.ts';
+import {
+  apiPaths,
+  authorizerHandler,
+  documentRoute,
+  eventPublisherHandler,
+  matchRoute,
+  routeMethods,
+  routes,
+} from '#lib/routes.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
 /** The DynamoDB actions each function issues (read off `lib/data`), written out independently of the stack. */
@@ -129,9 +141,16 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         }
         expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
         const cursors = name.startsWith('list-') && name !== 'list-events';
+        const answers = name !== authorizerHandler; // a route's handler answers the client: CORS
         expect(Object.keys(env).sort(), name).toEqual(
-          ['NODE_OPTIONS', 'TABLE_NAME', ...(cursors ? ['CURSOR_SECRET'] : [])].sort(),
+          [
+            'NODE_OPTIONS',
+            'TABLE_NAME',
+            ...(cursors ? ['CURSOR_SECRET'] : []),
+            ...(answers ? ['CORS_ALLOWED_ORIGINS'] : []),
+          ].sort(),
         );
+        if (answers) expect(env.CORS_ALLOWED_ORIGINS, name).toBe('*');
         if (env.CURSOR_SECRET) expect(JSON.stringify(env.CURSOR_SECRET)).toContain('{{resolve:secretsmanager:');
       }
     });
@@ -152,7 +171,9 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         }
         // Act / Assess
         expect(() => module.create(loadConfig(env)), name).not.toThrow();
-        for (const key of Object.keys(env).filter((setting) => setting !== 'NODE_OPTIONS')) {
+        // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler.
+        const required = (setting: string) => setting !== 'NODE_OPTIONS' && setting !== 'CORS_ALLOWED_ORIGINS';
+        for (const key of Object.keys(env).filter(required)) {
           const { [key]: _removed, ...without } = env;
           expect(() => module.create(loadConfig(without)), `${name} without ${key}`).toThrow(ConfigError);
         }
@@ -220,21 +241,66 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         props: method.Properties,
       }));
 
-    it('serves exactly the routes of lib/routes.ts, each integrated with the function the local gateway runs', () => {
+    /** The methods that call a function (Lambda proxy), and those API Gateway answers itself (mock). */
+    const proxied = () => methods().filter(({ props }) => (props.Integration as { Type: string }).Type === 'AWS_PROXY');
+    const mocked = () => methods().filter(({ props }) => (props.Integration as { Type: string }).Type === 'MOCK');
+    /** A mock method's one answer: status, header mappings, template. */
+    const mockAnswer = (props: Record<string, unknown>) => {
+      const integration = props.Integration as {
+        IntegrationResponses: { StatusCode: string; ResponseParameters: Record<string, string> }[];
+        PassthroughBehavior: string;
+        RequestTemplates: Record<string, string>;
+      };
+      const [response, ...others] = integration.IntegrationResponses as {
+        StatusCode: string;
+        ResponseParameters: Record<string, string>;
+        ResponseTemplates: Record<string, string>;
+      }[];
+      expect(others).toEqual([]);
+      const headers = Object.fromEntries(
+        Object.entries(response?.ResponseParameters ?? {}).map(([key, value]) => [
+          key.replace('method.response.header.', ''),
+          value,
+        ]),
+      );
+      const declared = (
+        props.MethodResponses as { StatusCode: string; ResponseParameters: Record<string, boolean> }[]
+      )[0];
+      return {
+        integration,
+        status: response?.StatusCode,
+        headers,
+        template: response?.ResponseTemplates['application/json'],
+        declared,
+      };
+    };
+    /** What a literal template outputs (`literalTemplate` read back). */
+    const literalOf = (template = '') =>
+      template
+        .replace("#set($D = '$')#set($H = '#')", '')
+        .replace(/\$\{([DH])\}/g, (_, name) => (name === 'D' ? '$' : '#'));
+
+    it('serves exactly the routes of lib/routes.ts, HEAD beside GET, each integrated with the function the local gateway runs', () => {
       // Prepare
-      const expected = routes.flatMap((route) => route.methods.map((method) => `${method} ${route.path}`));
+      const expected = routes.flatMap((route) => routeMethods(route).map((method) => `${method} ${route.path}`));
       // Act
-      const synthesized = methods();
+      const synthesized = proxied();
       // Assess
       expect(synthesized.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(expected.sort());
+      expect(expected.filter((entry) => entry.startsWith('HEAD '))).toHaveLength(5);
       for (const { method, path, props } of synthesized) {
         const local = matchRoute(method, path.replace('{id}', '42'));
         expect(props.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
         expect(integratedFunction(props), `${method} ${path}`).toBe(s.functions.get(local?.route.name ?? '')?.id);
       }
+      // HEAD calls the very function GET calls
+      for (const head of synthesized.filter(({ method }) => method === 'HEAD')) {
+        const get = synthesized.find(({ method, path }) => method === 'GET' && path === head.path);
+        expect(integratedFunction(head.props), head.path).toBe(integratedFunction(get?.props ?? {}));
+      }
     });
 
-    it('puts the REQUEST authorizer on every method, keyed on the Authorization header', () => {
+    it('puts the REQUEST authorizer on every method that calls a function, keyed on the Authorization header', () => {
       // Prepare
       const [authorizerId, authorizer] = s.only('AWS::ApiGateway::Authorizer');
       // Assess
@@ -244,8 +310,96 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         AuthorizerResultTtlInSeconds: config.api.authorizerCacheTtl.toSeconds(),
         AuthorizerUri: { 'Fn::Join': ['', expect.arrayContaining([getAtt(s.functions.get('authorizer')?.id ?? '')])] },
       });
-      for (const { props } of methods()) {
+      for (const { props } of proxied()) {
         expect(props).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
+      }
+    });
+
+    it('answers without a key, by API Gateway itself, only OPTIONS and ANY on each path and the document', () => {
+      // Prepare
+      const expected = [
+        ...apiPaths.flatMap((path) => [`OPTIONS ${path.path}`, `ANY ${path.path}`]),
+        `GET ${documentRoute.path}`,
+        `HEAD ${documentRoute.path}`,
+      ];
+      // Act
+      const synthesized = mocked();
+      // Assess
+      expect(synthesized.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(expected.sort());
+      expect(synthesized.length + proxied().length).toBe(methods().length);
+      for (const { method, path, props } of synthesized) {
+        expect(props.AuthorizationType, `${method} ${path}`).toBe('NONE');
+        expect(props.AuthorizerId, `${method} ${path}`).toBeUndefined();
+        // Any body of another media type is refused (415), never passed to the mock (which would fail: 500)
+        expect(mockAnswer(props).integration.PassthroughBehavior).toBe('NEVER');
+        expect(Object.keys(mockAnswer(props).integration.RequestTemplates).sort()).toEqual([
+          'application/json',
+          'application/x-www-form-urlencoded',
+        ]);
+      }
+      // Paths the table does not have are no resources with methods: API Gateway answers them 404.
+      const withMethods = new Set(methods().map(({ path }) => path));
+      expect([...withMethods].sort()).toEqual(apiPaths.map((path) => path.path).sort());
+    });
+
+    it('answers the CORS preflight on every path: 204, its methods, the allowed headers, Max-Age 600, its request id', () => {
+      for (const path of apiPaths) {
+        // Act
+        const preflight = mocked().find(({ method, path: at }) => method === 'OPTIONS' && at === path.path);
+        const { status, headers, template, declared } = mockAnswer(preflight?.props ?? {});
+        // Assess
+        expect(status, path.path).toBe('204');
+        expect(headers, path.path).toEqual({
+          Allow: `'${path.methods.join(', ')}'`,
+          'Access-Control-Allow-Origin': "'*'",
+          'Access-Control-Allow-Methods': `'${path.methods.join(', ')}'`,
+          'Access-Control-Allow-Headers': `'${CORS_ALLOW_HEADERS.join(', ')}'`,
+          'Access-Control-Max-Age': "'600'",
+          'X-Request-Id': 'context.requestId',
+        });
+        expect(template, path.path).toBe('');
+        expect(declared?.StatusCode).toBe('204');
+        expect(Object.keys(declared?.ResponseParameters ?? {}).length).toBe(Object.keys(headers).length);
+      }
+    });
+
+    it('answers 405 with Allow, the JSON error and its request id to any other method of every path', () => {
+      for (const path of apiPaths) {
+        // Act
+        const any = mocked().find(({ method, path: at }) => method === 'ANY' && at === path.path);
+        const { status, headers, template } = mockAnswer(any?.props ?? {});
+        // Assess
+        expect(status, path.path).toBe('405');
+        expect(headers, path.path).toEqual({
+          Allow: `'${path.methods.join(', ')}'`,
+          'Access-Control-Allow-Origin': "'*'",
+          'Access-Control-Expose-Headers': `'${CORS_EXPOSE_HEADERS.join(', ')}'`,
+          'X-Request-Id': 'context.requestId',
+        });
+        expect(JSON.parse(literalOf(template))).toEqual(errorBody('methodNotAllowed'));
+        expect(errorBody('methodNotAllowed')).toEqual({ message: 'Method Not Allowed.', status: 405 });
+      }
+    });
+
+    it('serves the OpenAPI document to GET and HEAD without a key: the committed bytes, cacheable, within the quota', () => {
+      // Prepare
+      const committed = readFileSync(OPENAPI_FILE, 'utf8');
+      for (const method of ['GET', 'HEAD']) {
+        // Act
+        const document = mocked().find(({ method: m, path }) => m === method && path === documentRoute.path);
+        const { status, headers, template } = mockAnswer(document?.props ?? {});
+        // Assess
+        expect(status).toBe('200');
+        expect(headers).toEqual({
+          'Cache-Control': "'public, max-age=300'",
+          'Access-Control-Allow-Origin': "'*'",
+          'Access-Control-Expose-Headers': `'${CORS_EXPOSE_HEADERS.join(', ')}'`,
+          'X-Request-Id': 'context.requestId',
+        });
+        expect(literalOf(template)).toBe(committed);
+        // Velocity sees no reference and no directive but the two that hold `$` and `#`
+        expect(template?.replace("#set($D = '$')#set($H = '#')", '')).not.toMatch(/\$(?!\{[DH]\})|#/);
+        expect(Buffer.byteLength(template ?? '')).toBeLessThan(MAPPING_TEMPLATE_MAX_BYTES);
       }
     });
 
@@ -285,6 +439,19 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           ),
         });
         expect(body(type)).toEqual({ message, status: statusCode });
+      }
+    });
+
+    it("maps its request id and the stage's CORS headers into every gateway response", () => {
+      for (const [, response] of s.ofType('AWS::ApiGateway::GatewayResponse')) {
+        expect(response.Properties.ResponseParameters, String(response.Properties.ResponseType)).toMatchObject({
+          'gatewayresponse.header.X-Request-Id': 'context.requestId',
+          'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+          'gatewayresponse.header.Access-Control-Expose-Headers': `'${CORS_EXPOSE_HEADERS.join(', ')}'`,
+        });
+        expect(response.Properties.ResponseParameters).not.toHaveProperty(
+          'gatewayresponse.header.Access-Control-Allow-Credentials',
+        );
       }
     });
 
@@ -346,7 +513,12 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       status: 429,
       contentType: 'APPLICATION_JSON',
       body: { message: 'Too Many Requests.', status: 429 },
-      headers: { 'retry-after': expect.stringMatching(/^[1-9]\d*$/) },
+      // WAF answers before API Gateway, with fixed headers: CORS for `*`, no request id (there is none yet)
+      headers: {
+        'retry-after': expect.stringMatching(/^[1-9]\d*$/),
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': CORS_EXPOSE_HEADERS.join(', '),
+      },
     };
 
     it('associates one regional web ACL, allowing by default, with the API stage', () => {
@@ -368,14 +540,25 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       ]);
     });
 
-    it(`limits each Authorization header value to ${expectedRateLimits[stage].perKey} requests a minute, answering 429 JSON`, () => {
+    it(`limits each key to ${expectedRateLimits[stage].perKey} requests a minute, whatever the spelling of its header, answering 429 JSON`, () => {
       // Act
       const [perKey, ...others] = rateRule('CUSTOM_KEYS');
       // Assess
       expect(others).toEqual([]);
       expect(perKey?.Statement.RateBasedStatement).toEqual({
         AggregateKeyType: 'CUSTOM_KEYS',
-        CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+        // The key whatever the spelling of the header: `bearer`/`Bearer`, one space or several
+        CustomKeys: [
+          {
+            Header: {
+              Name: 'authorization',
+              TextTransformations: [
+                { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+                { Priority: 1, Type: 'LOWERCASE' },
+              ],
+            },
+          },
+        ],
         EvaluationWindowSec: 60,
         Limit: expectedRateLimits[stage].perKey,
       });
