@@ -1,5 +1,9 @@
-/** Request body parsing: form-encoded or JSON, size-capped, into a prototype-free record. */
+/**
+ * Request body parsing: form-encoded or JSON, size-capped, into a prototype-free record. A form's record is
+ * marked as such (`asForm`), so the request schemas read it by the form rules, and a JSON body by the strict ones.
+ */
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
+import { asForm } from '#lib/schemas/fields.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -28,7 +32,7 @@ function* formPairs(text: string): Generator<[string, string]> {
 
 /** Repeated keys and bracketed keys (`name[]=x`, `name[a]=x`) become lists, which the schemas reject. */
 export function parseForm(text: string): Fields {
-  const fields: Fields = Object.create(null);
+  const fields: Fields = asForm(Object.create(null));
   for (const [rawKey, value] of formPairs(text)) {
     const bracket = rawKey.indexOf('[');
     const key = bracket > 0 ? rawKey.slice(0, bracket) : rawKey;

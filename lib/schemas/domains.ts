@@ -2,7 +2,8 @@ import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
 import { pageHost } from '#lib/urls.ts';
 import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { characterCount, label, maxCharacters, text } from './fields.ts';
+import { characterCount, type Encoding, label, maxCharacters, text } from './fields.ts';
+import { optional, requestBody, required } from './request.ts';
 
 /** A page on the domain itself would redirect to itself. */
 export const loopMessage = (field: string) => `The ${label(field)} must not point to the domain itself.`;
@@ -38,38 +39,52 @@ export const tooLongToVerify =
   `The name field must not be greater than ${VERIFIABLE_NAME_MAX} characters in its ASCII (punycode) form, ` +
   `so that its verification record (${VERIFICATION_PREFIX}.<name>) fits in DNS's ${DNS_NAME_MAX}.`;
 
-const domainName = v.pipe(
-  text('name', { required: true }),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const value = dataset.value as string;
-    if (value === '') {
-      addIssue({ message: 'The name field is required.' });
-      return NEVER;
-    }
-    // The limit is on the name, not on the `https://` or `/` around it.
-    if (characterCount(bareDomainName(value)) > DNS_NAME_MAX) {
-      addIssue({ message: `The name field must not be greater than ${DNS_NAME_MAX} characters.` });
-      return NEVER;
-    }
-    const normalized = normalizeDomainName(value);
-    // A valid DNS name, but its verification record's name would not be: it could never become active.
-    if (normalized !== null && normalized.length > VERIFIABLE_NAME_MAX) {
-      addIssue({ message: tooLongToVerify });
-      return NEVER;
-    }
-    if (normalized === null) {
-      // A Unicode name within the limit may still grow past it in punycode: say so, not "invalid".
-      const tooLong = domainToASCII(bareDomainName(value)).length > DNS_NAME_MAX;
-      addIssue({
-        message: tooLong
-          ? `The name field must not be greater than ${DNS_NAME_MAX} characters in its ASCII (punycode) form.`
-          : 'The name field must be a valid domain name.',
-      });
-      return NEVER;
-    }
-    return normalized;
-  }),
-);
+/** The domain's fields a client never writes (`lib/schemas/responses.ts`'s Domain, less the request's fields). */
+export const DOMAIN_READ_ONLY = [
+  'id',
+  'name',
+  'unicode_name',
+  'status',
+  'verification',
+  'verified_at',
+  'last_checked_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const domainName = (encoding: Encoding) =>
+  v.pipe(
+    text('name', { encoding, name: true }),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = dataset.value as string;
+      if (value === '') {
+        addIssue({ message: 'The name field is required.' });
+        return NEVER;
+      }
+      // The limit is on the name, not on the `https://` or `/` around it.
+      if (characterCount(bareDomainName(value)) > DNS_NAME_MAX) {
+        addIssue({ message: `The name field must not be greater than ${DNS_NAME_MAX} characters.` });
+        return NEVER;
+      }
+      const normalized = normalizeDomainName(value);
+      // A valid DNS name, but its verification record's name would not be: it could never become active.
+      if (normalized !== null && normalized.length > VERIFIABLE_NAME_MAX) {
+        addIssue({ message: tooLongToVerify });
+        return NEVER;
+      }
+      if (normalized === null) {
+        // A Unicode name within the limit may still grow past it in punycode: say so, not "invalid".
+        const tooLong = domainToASCII(bareDomainName(value)).length > DNS_NAME_MAX;
+        addIssue({
+          message: tooLong
+            ? `The name field must not be greater than ${DNS_NAME_MAX} characters in its ASCII (punycode) form.`
+            : 'The name field must be a valid domain name.',
+        });
+        return NEVER;
+      }
+      return normalized;
+    }),
+  );
 
 const isWebUrl = (value: string) => {
   if (!URL.canParse(value)) return false;
@@ -77,11 +92,10 @@ const isWebUrl = (value: string) => {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 };
 
-/** An absolute http(s) URL; empty or null means none. */
-const pageUrl = (field: string) =>
+/** An absolute http(s) URL; empty (or JSON null) means none. */
+const pageUrl = (field: string) => (encoding: Encoding) =>
   v.pipe(
-    text(field, { required: false }),
-    v.transform((value) => (value === '' ? null : value)),
+    text(field, { encoding, nullable: true }),
     maxCharacters(field, PAGE_URL_MAX),
     v.check(
       (value) => value === null || isWebUrl(value),
@@ -89,13 +103,15 @@ const pageUrl = (field: string) =>
     ),
   );
 
+/** A missing name is required; missing pages are none. */
+export const storeDomainBody = requestBody({
+  name: required(domainName),
+  index_page: optional(pageUrl('index_page'), null),
+  not_found_page: optional(pageUrl('not_found_page'), null),
+});
+
 export const storeDomainSchema = v.pipe(
-  // A missing key reaches the field schema as null, so it can answer "required" or mean "no page".
-  v.object({
-    name: v.optional(domainName, null),
-    index_page: v.optional(pageUrl('index_page'), null),
-    not_found_page: v.optional(pageUrl('not_found_page'), null),
-  }),
+  storeDomainBody.schema,
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const { name, index_page, not_found_page } = dataset.value;
@@ -118,8 +134,16 @@ export const storeDomainSchema = v.pipe(
   })),
 );
 
-/** The name is not accepted on update: it never changes. Absent pages stay, empty ones are cleared. */
+/**
+ * The name is not accepted on update: it never changes (a form's is ignored, JSON's is a 422). Absent pages
+ * stay, empty (or null) ones are cleared.
+ */
+export const updateDomainBody = requestBody(
+  { index_page: optional(pageUrl('index_page')), not_found_page: optional(pageUrl('not_found_page')) },
+  { readOnly: DOMAIN_READ_ONLY },
+);
+
 export const updateDomainSchema = v.pipe(
-  v.object({ index_page: v.optional(pageUrl('index_page')), not_found_page: v.optional(pageUrl('not_found_page')) }),
+  updateDomainBody.schema,
   v.transform(({ index_page, not_found_page }) => ({ indexPage: index_page, notFoundPage: not_found_page })),
 );

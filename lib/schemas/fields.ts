@@ -3,30 +3,111 @@ import * as v from 'valibot';
 
 export const label = (field: string) => field.replace(/_/g, ' ');
 
+/**
+ * How a body was sent. A form carries only strings (and lists, for repeated keys), so its fields are read
+ * leniently (`color=3`, a blank field for "none", unknown fields ignored); JSON has types, so a JSON body is
+ * read strictly (a number for a number, no field the schema does not list).
+ */
+export type Encoding = 'form' | 'json';
+
+/** The records `lib/http/body.ts` parsed from a form; any other input is validated as JSON. */
+const formBodies = new WeakSet<object>();
+
+/** Marks a record as a form body's fields: the request schemas then apply the form rules to it. */
+export function asForm<Fields extends object>(fields: Fields): Fields {
+  formBodies.add(fields);
+  return fields;
+}
+
+export const encodingOf = (input: unknown): Encoding =>
+  typeof input === 'object' && input !== null && formBodies.has(input) ? 'form' : 'json';
+
 /** No control characters: they are invisible, break logs, and are reserved in the name sort key. */
-const CONTROL_CHARACTERS = /\p{Cc}/u;
+const CONTROL = '\\p{Cc}';
+
+/**
+ * Characters a name may not hold besides control characters: they are invisible or reorder the text around
+ * them, so two names that look alike could differ, or a name could display as another (`\u202E` writes what
+ * follows right to left). Every format character (`\p{Cf}`: zero-width space, joiners, word joiner, BOM, soft
+ * hyphen, bidi embeddings, overrides and isolates, left-to-right and right-to-left marks, tag characters,
+ * invisible operators), the line and paragraph separators (U+2028, U+2029) and the Hangul fillers, letters
+ * that display as nothing (U+115F, U+1160, U+3164, U+FFA0). Emoji joined by U+200D (👨‍👩‍👧) are refused
+ * with them; a single emoji, with its variation selector (❤️), is not.
+ */
+const INVISIBLE = '\\p{Cf}\\p{Zl}\\p{Zp}\\u115F\\u1160\\u3164\\uFFA0';
+
+const CONTROL_CHARACTERS = new RegExp(`[${CONTROL}]`, 'u');
+const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}]`, 'u');
+/** Everything no text field may hold (control characters), and everything a name may not hold. */
+export const NOT_IN_TEXT = CONTROL_CHARACTERS;
+export const NOT_IN_NAMES = new RegExp(`[${CONTROL}${INVISIBLE}]`, 'u');
+
+const hex = (code: number) => {
+  const digits = code.toString(16).toUpperCase();
+  return code > 0xffff ? `\\u{${digits}}` : `\\u${digits.padStart(4, '0')}`;
+};
+
+/**
+ * A regular expression character class (`[...]`, without the brackets) of the code points a rule matches,
+ * as ranges of `\uXXXX` escapes (`\u{XXXXX}` beyond the BMP, read with the `u` flag as JSON Schema's ECMA 262
+ * dialect does): the document's `pattern`s state the code's rule itself, in the running Unicode version.
+ */
+export function characterClass(rule: RegExp): string {
+  const ranges: string[] = [];
+  let start = -1;
+  for (let code = 0; code <= 0x110000; code++) {
+    const matches = code < 0x110000 && (code < 0xd800 || code > 0xdfff) && rule.test(String.fromCodePoint(code));
+    if (matches && start < 0) start = code;
+    if (!matches && start >= 0) {
+      ranges.push(start === code - 1 ? hex(start) : `${hex(start)}-${hex(code - 1)}`);
+      start = -1;
+    }
+  }
+  return ranges.join('');
+}
 
 export const characterCount = (value: string) => [...value].length;
 
+type TextOptions<Nullable extends boolean> = {
+  encoding: Encoding;
+  /** A blank value or JSON `null` means none (a domain's pages); elsewhere null is the wrong type. */
+  nullable?: Nullable;
+  /** A name: no invisible or bidi control characters either. */
+  name?: boolean;
+};
+
+type TextOutput<Nullable extends boolean> = Nullable extends true ? string | null : string;
+
+export const invisibleMessage = (field: string) =>
+  `The ${label(field)} field must not contain invisible or bidirectional control characters.`;
+
 /**
- * A single string value. Form arrays (`name[]=x`), repeated keys and JSON objects or numbers are
- * rejected with a message that says which.
+ * A single string value, trimmed; for a nullable field, null too (a blank value, or JSON `null`). Form arrays
+ * (`name[]=x`), repeated keys and JSON lists, objects, numbers and booleans are rejected with a message that
+ * says which. It runs only on a field that is present: the body schema (`./request.ts`) handles absent ones.
  */
-export function text(field: string, { required }: { required: boolean }) {
+export function text<Nullable extends boolean = false>(
+  field: string,
+  { encoding, nullable, name = false }: TextOptions<Nullable>,
+): v.GenericSchema<unknown, TextOutput<Nullable>> {
   return v.pipe(
     v.unknown(),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const value = dataset.value;
-      if (value === undefined || value === null) {
-        if (required) addIssue({ message: `The ${label(field)} field is required.` });
-        return required ? NEVER : null;
+      // JSON null is "none": a value for a nullable field, a missing value for any other.
+      if (value === null) {
+        if (nullable) return null as TextOutput<Nullable>;
+        addIssue({ message: `The ${label(field)} field is required.` });
+        return NEVER;
       }
       if (Array.isArray(value)) {
         addIssue({ message: `The ${label(field)} field must be a single value, not a list.` });
         return NEVER;
       }
       if (typeof value !== 'string') {
-        addIssue({ message: `The ${label(field)} field must be a string.` });
+        addIssue({
+          message: `The ${label(field)} field must be a string${nullable && encoding === 'json' ? ' or null' : ''}.`,
+        });
         return NEVER;
       }
       // A lone UTF-16 surrogate (possible in JSON, `"\ud800"`) is not text: it has no UTF-8 form to store.
@@ -38,37 +119,50 @@ export function text(field: string, { required }: { required: boolean }) {
         addIssue({ message: `The ${label(field)} field must not contain control characters.` });
         return NEVER;
       }
-      return value.trim();
+      if (name && INVISIBLE_CHARACTERS.test(value)) {
+        addIssue({ message: invisibleMessage(field) });
+        return NEVER;
+      }
+      const trimmed = value.trim();
+      return (nullable && trimmed === '' ? null : trimmed) as TextOutput<Nullable>;
     }),
   );
 }
 
-export function maxCharacters(field: string, max: number) {
+export function maxCharacters<Value extends string | null>(field: string, max: number) {
   return v.check(
-    (value: string | null) => value === null || characterCount(value) <= max,
+    (value: Value) => value === null || characterCount(value) <= max,
     `The ${label(field)} field must not be greater than ${max} characters.`,
   );
 }
 
 export function notEmpty(field: string) {
-  return v.check((value: string | null) => value !== null && value !== '', `The ${label(field)} field is required.`);
+  return v.check((value: string) => value !== '', `The ${label(field)} field is required.`);
 }
 
-/** Integer from JSON numbers or form strings (`"3"`); empty means absent, so forms can leave it blank. */
-export function integerBetween(field: string, min: number, max: number) {
+/** Digits, maybe padded with spaces (a form's `color= 3`). */
+const FORM_INTEGER = /^\s*-?\d+\s*$/;
+
+/**
+ * An integer. JSON: a number (`3`, not `"3"`, nor `null`). Form: digits (`"3"`), and a blank field means
+ * absent (undefined), so an HTML form can leave it empty.
+ */
+export function integerBetween(field: string, min: number, max: number, encoding: Encoding) {
   return v.pipe(
     v.unknown(),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const value = dataset.value;
-      if (value === undefined || value === null || value === '') return undefined;
+      if (encoding === 'form' && value === '') return undefined;
       if (Array.isArray(value)) {
         addIssue({ message: `The ${label(field)} field must be a single value, not a list.` });
         return NEVER;
       }
       const number =
-        typeof value === 'number'
-          ? value
-          : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)
+        encoding === 'json'
+          ? typeof value === 'number'
+            ? value
+            : Number.NaN
+          : typeof value === 'string' && FORM_INTEGER.test(value)
             ? Number(value)
             : Number.NaN;
       if (!Number.isInteger(number)) {

@@ -5,13 +5,13 @@ import { type FieldErrors, ValidationError } from '#lib/errors.ts';
 export function validate<Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
-  const errors: FieldErrors = {};
+  // A Map, not an object: a field a client names `__proto__` or `constructor` is a field like any other.
+  const errors = new Map<string, string[]>();
   for (const issue of result.issues) {
     const field = String(issue.path?.[0]?.key ?? 'body');
-    errors[field] ??= [];
-    errors[field].push(issue.message);
+    errors.set(field, [...(errors.get(field) ?? []), issue.message]);
   }
-  throw new ValidationError(errors);
+  throw new ValidationError(Object.fromEntries(errors) as FieldErrors);
 }
 
 /**

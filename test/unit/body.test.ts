@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
 import { MAX_BODY_BYTES, parseBody, parseForm } from '#lib/http/body.ts';
+import { encodingOf } from '#lib/schemas/fields.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -102,6 +103,16 @@ describe('JSON bodies', () => {
     // Assess
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).body()).toEqual({ message, status: 400 });
+  });
+});
+
+describe('the encoding the schemas read a body by', () => {
+  it('is form for a form body, JSON for a JSON body and for no body at all', () => {
+    // Act / Assess
+    expect(encodingOf(parseBody('color=3', false, FORM))).toBe('form');
+    expect(encodingOf(parseForm(''))).toBe('form');
+    expect(encodingOf(parseBody('{"color":3}', false, JSON_TYPE))).toBe('json');
+    expect(encodingOf(parseBody(null, false, FORM))).toBe('json');
   });
 });
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeDomainName, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
+import { asForm } from '#lib/schemas/fields.ts';
 import { validate } from '#lib/schemas/validate.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
+
+/** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */
+const form = (fields: Record<string, unknown>) => asForm({ ...fields });
+const INVISIBLE = 'The name field must not contain invisible or bidirectional control characters.';
 
 const INVALID_NAME = 'The name field must be a valid domain name.';
 const label63 = 'a'.repeat(63);
@@ -53,6 +58,7 @@ describe('domain name normalisation', () => {
     ['a trailing dot', 'example.com.'],
     ['a 64-character label', `${'a'.repeat(64)}.com`],
     ['a numeric top label', 'example.123'],
+    ['a hexadecimal top label (an IPv4 number to the URL standard)', 'example.0x1f'],
     ['another scheme', 'ftp://example.com'],
     ['only a scheme', 'https://'],
     ['two trailing slashes', 'example.com//'],
@@ -66,11 +72,23 @@ describe('domain name normalisation', () => {
 });
 
 describe('store domain schema', () => {
-  it('normalises the name and turns missing or empty pages into null', () => {
-    // Act
-    const domain = validate(storeDomainSchema, { name: 'https://Example.com/', index_page: '' });
-    // Assess
-    expect(domain).toEqual({ name: 'example.com', indexPage: null, notFoundPage: null });
+  it('normalises the name and turns missing, empty or null pages into null', () => {
+    // Act / Assess
+    expect(validate(storeDomainSchema, { name: 'https://Example.com/', index_page: '' })).toEqual({
+      name: 'example.com',
+      indexPage: null,
+      notFoundPage: null,
+    });
+    expect(validate(storeDomainSchema, { name: 'example.com', index_page: null, not_found_page: ' ' })).toEqual({
+      name: 'example.com',
+      indexPage: null,
+      notFoundPage: null,
+    });
+    expect(validate(storeDomainSchema, form({ name: 'example.com', index_page: '' }))).toEqual({
+      name: 'example.com',
+      indexPage: null,
+      notFoundPage: null,
+    });
   });
 
   it('keeps http and https pages, trimmed', () => {
@@ -94,6 +112,7 @@ describe('store domain schema', () => {
     ['blank', '  ', 'The name field is required.'],
     ['a list', ['a.com', 'b.com'], 'The name field must be a single value, not a list.'],
     ['a number', 12, 'The name field must be a string.'],
+    ['null', null, 'The name field is required.'],
     ['invalid', 'not a domain', INVALID_NAME],
     ['an IP address', '127.0.0.1', INVALID_NAME],
     ['a lone surrogate', '\udc00.com', 'The name field must be valid Unicode text.'],
@@ -102,6 +121,43 @@ describe('store domain schema', () => {
     const errors = errorsOf(storeDomainSchema, name === undefined ? {} : { name });
     // Assess
     expect(errors).toEqual({ name: [message] });
+  });
+
+  it.each([
+    ['a zero-width space', 'exa\u200Bmple.com'],
+    ['a soft hyphen', 'exa\u00ADmple.com'],
+    ['a zero-width joiner', 'exa\u200Dmple.com'],
+    ['a word joiner', 'example\u2060.com'],
+    ['a byte order mark', '\uFEFFexample.com'],
+    ['a right-to-left override', '\u202Eexample.com'],
+    ['a right-to-left mark', 'example.com\u200F'],
+  ])('rejects a name with %s (IDNA would drop or refuse it silently), as a form or as JSON', (_, name) => {
+    // Act / Assess
+    expect(errorsOf(storeDomainSchema, { name })).toEqual({ name: [INVISIBLE] });
+    expect(errorsOf(storeDomainSchema, form({ name }))).toEqual({ name: [INVISIBLE] });
+  });
+
+  it.each([
+    ['a number', 5, 'The index page field must be a string or null.'],
+    ['a boolean', true, 'The index page field must be a string or null.'],
+    ['an object', { url: 'https://x.example/' }, 'The index page field must be a string or null.'],
+    ['a list', ['https://x.example/'], 'The index page field must be a single value, not a list.'],
+  ])('rejects a JSON page that is %s', (_, index_page, message) => {
+    // Act / Assess
+    expect(errorsOf(storeDomainSchema, { name: 'example.com', index_page })).toEqual({ index_page: [message] });
+  });
+
+  it('refuses each field a JSON body does not list, and ignores them in a form', () => {
+    // Act / Assess
+    expect(errorsOf(storeDomainSchema, { name: 'example.com', status: 'active', indexPage: 'x' })).toEqual({
+      status: ['The status field is not allowed.'],
+      indexPage: ['The indexPage field is not allowed.'],
+    });
+    expect(validate(storeDomainSchema, form({ name: 'example.com', status: 'active' }))).toEqual({
+      name: 'example.com',
+      indexPage: null,
+      notFoundPage: null,
+    });
   });
 
   /** Three labels of 63 characters, a last one of `last`, and three dots: 192 + `last` characters. */
@@ -216,11 +272,64 @@ describe('store domain schema', () => {
 });
 
 describe('update domain schema', () => {
-  it('ignores the name, keeps absent pages undefined and clears empty ones', () => {
+  it('keeps absent pages undefined and clears empty or null ones', () => {
+    // Act / Assess
+    expect(validate(updateDomainSchema, { index_page: '' })).toEqual({ indexPage: null, notFoundPage: undefined });
+    expect(validate(updateDomainSchema, { not_found_page: null })).toEqual({
+      indexPage: undefined,
+      notFoundPage: null,
+    });
+    expect(validate(updateDomainSchema, form({ index_page: '' }))).toEqual({ indexPage: null });
+  });
+
+  it('ignores the name in a form, as it always did; in JSON the name cannot be changed', () => {
+    // Act / Assess
+    expect(validate(updateDomainSchema, form({ name: 'other.com', index_page: '' }))).toEqual({ indexPage: null });
+    expect(errorsOf(updateDomainSchema, { name: 'other.com', index_page: '' })).toEqual({
+      name: ['The name field cannot be changed.'],
+    });
+  });
+
+  it('says every field of the domain that a client never writes cannot be changed, in JSON', () => {
+    // Prepare: a domain as a show answers it, sent back.
+    const shown = {
+      id: 4,
+      name: 'example.com',
+      unicode_name: 'example.com',
+      status: 'active',
+      verification: null,
+      verified_at: null,
+      last_checked_at: null,
+      index_page: null,
+      not_found_page: null,
+      created_at: 'x',
+      updated_at: 'y',
+    };
     // Act
-    const changes = validate(updateDomainSchema, { name: 'other.com', index_page: '' });
+    const errors = errorsOf(updateDomainSchema, shown);
     // Assess
-    expect(changes).toEqual({ indexPage: null, notFoundPage: undefined });
+    expect(Object.keys(errors ?? {})).toEqual([
+      'id',
+      'name',
+      'unicode_name',
+      'status',
+      'verification',
+      'verified_at',
+      'last_checked_at',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(errors?.unicode_name).toEqual(['The unicode name field cannot be changed.']);
+    expect(errorsOf(updateDomainSchema, { index_pages: null })).toEqual({
+      index_pages: ['The index_pages field is not allowed.'],
+    });
+  });
+
+  it('rejects JSON pages of the wrong type', () => {
+    // Act / Assess
+    expect(errorsOf(updateDomainSchema, { not_found_page: 404 })).toEqual({
+      not_found_page: ['The not found page field must be a string or null.'],
+    });
   });
 
   it('accepts URLs and applies the URL rules', () => {

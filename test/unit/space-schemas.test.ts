@@ -1,44 +1,68 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#lib/errors.ts';
+import { asForm } from '#lib/schemas/fields.ts';
 import { storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';
 import { validate } from '#lib/schemas/validate.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 
+/** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */
+const form = (fields: Record<string, unknown>) => asForm({ ...fields });
+
+const INVISIBLE = 'The name field must not contain invisible or bidirectional control characters.';
+
 describe('store space schema', () => {
-  it('trims the name and defaults the color to 1', () => {
-    // Act
-    const space = validate(storeSpaceSchema, { name: '  Marketing  ' });
-    // Assess
-    expect(space).toEqual({ name: 'Marketing', color: 1 });
+  it('trims the name and defaults the color to 1, in either encoding', () => {
+    // Act / Assess
+    expect(validate(storeSpaceSchema, { name: '  Marketing  ' })).toEqual({ name: 'Marketing', color: 1 });
+    expect(validate(storeSpaceSchema, form({ name: '  Marketing  ' }))).toEqual({ name: 'Marketing', color: 1 });
   });
 
   it.each([
-    ['form string', '3', 3],
-    ['JSON number', 6, 6],
-    ['padded form string', ' 2 ', 2],
+    ['digits', '3', 3],
+    ['padded digits', ' 2 ', 2],
+    ['a leading zero', '06', 6],
     ['lowest', '1', 1],
-    ['empty string (a blank form field)', '', 1],
-    ['JSON null', null, 1],
-  ])('accepts color as %s', (_, color, expected) => {
+    ['empty (a blank form field)', '', 1],
+  ])('accepts a form color as %s', (_, color, expected) => {
     // Act
-    const space = validate(storeSpaceSchema, { name: 'Team', color });
+    const space = validate(storeSpaceSchema, form({ name: 'Team', color }));
     // Assess
     expect(space.color).toBe(expected);
+  });
+
+  it.each([1, 6, 3.0])('accepts a JSON color as the number %j', (color) => {
+    // Act / Assess
+    expect(validate(storeSpaceSchema, { name: 'Team', color }).color).toBe(color);
   });
 
   it.each([
     ['0', 'The color field must be between 1 and 6.'],
     ['7', 'The color field must be between 1 and 6.'],
     ['-1', 'The color field must be between 1 and 6.'],
-    [0, 'The color field must be between 1 and 6.'],
     ['2.5', 'The color field must be an integer.'],
-    [2.5, 'The color field must be an integer.'],
     ['abc', 'The color field must be an integer.'],
     ['3abc', 'The color field must be an integer.'],
     ['1e0', 'The color field must be an integer.'],
-    [true, 'The color field must be an integer.'],
+    ['  ', 'The color field must be an integer.'],
     [['1', '2'], 'The color field must be a single value, not a list.'],
-  ])('rejects color %j', (color, message) => {
+  ])('rejects the form color %j', (color, message) => {
+    // Act
+    const errors = errorsOf(storeSpaceSchema, form({ name: 'Team', color }));
+    // Assess
+    expect(errors).toEqual({ color: [message] });
+  });
+
+  it.each([
+    ['digits in a string', '3', 'The color field must be an integer.'],
+    ['null', null, 'The color field must be an integer.'],
+    ['an empty string', '', 'The color field must be an integer.'],
+    ['a boolean', true, 'The color field must be an integer.'],
+    ['an object', { value: 3 }, 'The color field must be an integer.'],
+    ['a fraction', 2.5, 'The color field must be an integer.'],
+    ['0', 0, 'The color field must be between 1 and 6.'],
+    ['7', 7, 'The color field must be between 1 and 6.'],
+    ['a list', [1], 'The color field must be a single value, not a list.'],
+  ])('rejects a JSON color that is %s', (_, color, message) => {
     // Act
     const errors = errorsOf(storeSpaceSchema, { name: 'Team', color });
     // Assess
@@ -47,20 +71,70 @@ describe('store space schema', () => {
 
   it.each([
     ['missing', undefined, 'The name field is required.'],
-    ['null', null, 'The name field is required.'],
     ['empty', '', 'The name field is required.'],
     ['blank', '   ', 'The name field is required.'],
     ['33 characters', 'x'.repeat(33), 'The name field must not be greater than 32 characters.'],
     ['a list', ['a', 'b'], 'The name field must be a single value, not a list.'],
-    ['a number', 42, 'The name field must be a string.'],
-    ['an object', { a: 1 }, 'The name field must be a string.'],
     ['a control character', 'Tab\there', 'The name field must not contain control characters.'],
     ['a lone surrogate', 'a\ud800b', 'The name field must be valid Unicode text.'],
-  ])('rejects a name that is %s', (_, name, message) => {
-    // Act
-    const errors = errorsOf(storeSpaceSchema, name === undefined ? {} : { name });
-    // Assess
-    expect(errors).toEqual({ name: [message] });
+  ])('rejects a name that is %s, as a form or as JSON', (_, name, message) => {
+    // Prepare
+    const fields = name === undefined ? {} : { name };
+    // Act / Assess
+    expect(errorsOf(storeSpaceSchema, form(fields))).toEqual({ name: [message] });
+    expect(errorsOf(storeSpaceSchema, fields)).toEqual({ name: [message] });
+  });
+
+  it.each([
+    ['a number', 42],
+    ['a boolean', false],
+    ['an object', { a: 1 }],
+  ])('rejects a JSON name that is %s', (_, name) => {
+    // Act / Assess
+    expect(errorsOf(storeSpaceSchema, { name })).toEqual({ name: ['The name field must be a string.'] });
+  });
+
+  it('rejects a JSON name that is null as missing', () => {
+    // Act / Assess
+    expect(errorsOf(storeSpaceSchema, { name: null })).toEqual({ name: ['The name field is required.'] });
+  });
+
+  it.each([
+    ['a zero-width space', 'Mar\u200Bketing'],
+    ['a zero-width non-joiner', 'Mar\u200Cketing'],
+    ['a zero-width joiner (an emoji sequence)', '👨\u200D👩\u200D👧'],
+    ['a word joiner', 'Mar\u2060keting'],
+    ['a byte order mark', '\uFEFFMarketing'],
+    ['a soft hyphen', 'Mar\u00ADketing'],
+    ['a right-to-left override', 'Invoice \u202Efdp.exe'],
+    ['a left-to-right embedding', '\u202AMarketing'],
+    ['a right-to-left isolate', '\u2067Marketing\u2069'],
+    ['a first strong isolate', '\u2068Marketing'],
+    ['a left-to-right mark', 'Marketing\u200E'],
+    ['a right-to-left mark', '\u200FMarketing'],
+    ['an Arabic letter mark', 'a\u061Cb'],
+    ['a Mongolian vowel separator', 'a\u180Eb'],
+    ['an invisible operator', 'a\u2062b'],
+    ['a tag character', 'a\u{E0041}b'],
+    ['a line separator', 'a\u2028b'],
+    ['a paragraph separator', 'a\u2029b'],
+    ['a Hangul filler', '\u3164'],
+    ['a halfwidth Hangul filler', 'a\uFFA0'],
+  ])('rejects a name with %s, as a form or as JSON', (_, name) => {
+    // Act / Assess
+    expect(errorsOf(storeSpaceSchema, form({ name }))).toEqual({ name: [INVISIBLE] });
+    expect(errorsOf(storeSpaceSchema, { name })).toEqual({ name: [INVISIBLE] });
+  });
+
+  it.each([
+    ['an emoji with its variation selector', '❤️ Team'],
+    ['a flag', '🇫🇷 Équipe'],
+    ['a no-break space inside', 'Big\u00A0Team'],
+    ['combining marks', 'Cafe\u0301'],
+    ['right-to-left letters', 'فريق'],
+  ])('accepts a name with %s', (_, name) => {
+    // Act / Assess
+    expect(validate(storeSpaceSchema, { name }).name).toBe(name);
   });
 
   it('counts characters, not UTF-16 units, against the 32 limit', () => {
@@ -84,7 +158,7 @@ describe('store space schema', () => {
     // Act
     let error: ValidationError | undefined;
     try {
-      validate(storeSpaceSchema, { name: '', color: '9' });
+      validate(storeSpaceSchema, form({ name: '', color: '9' }));
     } catch (caught) {
       error = caught as ValidationError;
     }
@@ -97,11 +171,37 @@ describe('store space schema', () => {
     });
   });
 
-  it('ignores fields that are not listed', () => {
+  it('ignores the fields a form does not list', () => {
     // Act
-    const space = validate(storeSpaceSchema, { name: 'Ops', id: 99, owner: 'someone-else', created_at: 'x' });
+    const space = validate(storeSpaceSchema, form({ name: 'Ops', id: '99', owner: 'someone-else', colour: '4' }));
     // Assess
     expect(space).toEqual({ name: 'Ops', color: 1 });
+  });
+
+  it('refuses each field a JSON body does not list, naming it as it was sent, before the fields’ own errors', () => {
+    // Act
+    const errors = errorsOf(storeSpaceSchema, { colour: 4, id: 99, created_at: 'x' });
+    // Assess
+    expect(errors).toEqual({
+      colour: ['The colour field is not allowed.'],
+      id: ['The id field is not allowed.'],
+      created_at: ['The created_at field is not allowed.'],
+      name: ['The name field is required.'],
+    });
+    expect(Object.keys(errors ?? {})[0]).toBe('colour');
+  });
+
+  it('names a JSON field called __proto__ or constructor like any other, without touching a prototype', () => {
+    // Prepare: as JSON.parse and lib/http/body.ts give it, an own key.
+    const body = Object.assign(Object.create(null), JSON.parse('{"name":"A","__proto__":1,"constructor":2}'));
+    // Act
+    const errors = errorsOf(storeSpaceSchema, body);
+    // Assess
+    expect(Object.entries(errors ?? {})).toEqual([
+      ['__proto__', ['The __proto__ field is not allowed.']],
+      ['constructor', ['The constructor field is not allowed.']],
+    ]);
+    expect(({} as Record<string, unknown>).push).toBeUndefined();
   });
 });
 
@@ -109,25 +209,30 @@ describe('update space schema', () => {
   it('leaves absent fields out, so they stay unchanged', () => {
     // Act / Assess
     expect(validate(updateSpaceSchema, {})).toEqual({});
-    expect(validate(updateSpaceSchema, { color: '4' })).toEqual({ color: 4 });
+    expect(validate(updateSpaceSchema, { color: 4 })).toEqual({ color: 4 });
+    expect(validate(updateSpaceSchema, form({ color: '4' }))).toEqual({ color: 4 });
     expect(validate(updateSpaceSchema, { name: ' Sales ' })).toEqual({ name: 'Sales' });
   });
 
-  it('treats a blank color as absent', () => {
-    // Act
-    const changes = validate(updateSpaceSchema, { color: '' });
-    // Assess
-    expect(changes.color).toBeUndefined();
+  it('treats a blank form color as absent, and refuses it in JSON', () => {
+    // Act / Assess
+    expect(validate(updateSpaceSchema, form({ color: '' })).color).toBeUndefined();
+    expect(errorsOf(updateSpaceSchema, { color: '' })).toEqual({ color: ['The color field must be an integer.'] });
+    expect(errorsOf(updateSpaceSchema, { color: null })).toEqual({ color: ['The color field must be an integer.'] });
   });
 
   it.each([
     ['empty', ''],
     ['blank', '  '],
   ])('rejects a present but %s name', (_, name) => {
-    // Act
-    const errors = errorsOf(updateSpaceSchema, { name });
-    // Assess
-    expect(errors).toEqual({ name: ['The name field is required.'] });
+    // Act / Assess
+    expect(errorsOf(updateSpaceSchema, { name })).toEqual({ name: ['The name field is required.'] });
+    expect(errorsOf(updateSpaceSchema, form({ name }))).toEqual({ name: ['The name field is required.'] });
+  });
+
+  it('rejects a JSON name that is null: it cannot be cleared', () => {
+    // Act / Assess
+    expect(errorsOf(updateSpaceSchema, { name: null })).toEqual({ name: ['The name field is required.'] });
   });
 
   it('applies the same name and color rules as store', () => {
@@ -135,9 +240,25 @@ describe('update space schema', () => {
     expect(errorsOf(updateSpaceSchema, { name: 'z'.repeat(33) })).toEqual({
       name: ['The name field must not be greater than 32 characters.'],
     });
-    expect(errorsOf(updateSpaceSchema, { color: '7' })).toEqual({
+    expect(errorsOf(updateSpaceSchema, form({ color: '7' }))).toEqual({
       color: ['The color field must be between 1 and 6.'],
     });
-    expect(errorsOf(updateSpaceSchema, { color: 'blue' })).toEqual({ color: ['The color field must be an integer.'] });
+    expect(errorsOf(updateSpaceSchema, form({ color: 'blue' }))).toEqual({
+      color: ['The color field must be an integer.'],
+    });
+    expect(errorsOf(updateSpaceSchema, { name: 'a\u200Bb' })).toEqual({ name: [INVISIBLE] });
+  });
+
+  it('says the space’s own fields cannot be changed in JSON, and ignores them in a form', () => {
+    // Prepare: what a client that sends back a space it was given sends.
+    const shown = { id: 7, name: 'Ops', color: 2, created_at: 'x', updated_at: 'y' };
+    // Act / Assess
+    expect(errorsOf(updateSpaceSchema, shown)).toEqual({
+      id: ['The id field cannot be changed.'],
+      created_at: ['The created at field cannot be changed.'],
+      updated_at: ['The updated at field cannot be changed.'],
+    });
+    expect(validate(updateSpaceSchema, form({ ...shown, id: '7', color: '2' }))).toEqual({ name: 'Ops', color: 2 });
+    expect(errorsOf(updateSpaceSchema, { colour: 2 })).toEqual({ colour: ['The colour field is not allowed.'] });
   });
 });
