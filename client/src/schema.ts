@@ -28,7 +28,13 @@ export interface paths {
     post: operations['storeDomain'];
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * List domains (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `domains:read` scope (403 without it).
+     */
+    head: operations['listDomainsHead'];
     patch?: never;
     trace?: never;
   };
@@ -62,7 +68,13 @@ export interface paths {
      */
     delete: operations['destroyDomain'];
     options?: never;
-    head?: never;
+    /**
+     * Show a domain (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `domains:read` scope (403 without it).
+     */
+    head: operations['showDomainHead'];
     /**
      * Update a domain
      * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
@@ -118,7 +130,13 @@ export interface paths {
     post: operations['storeSpace'];
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * List spaces (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `spaces:read` scope (403 without it).
+     */
+    head: operations['listSpacesHead'];
     patch?: never;
     trace?: never;
   };
@@ -152,7 +170,13 @@ export interface paths {
      */
     delete: operations['destroySpace'];
     options?: never;
-    head?: never;
+    /**
+     * Show a space (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `spaces:read` scope (403 without it).
+     */
+    head: operations['showSpaceHead'];
     /**
      * Update a space
      * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
@@ -180,7 +204,39 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * List events (the change feed) (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs any `:read` scope (403 without one).
+     */
+    head: operations['listEventsHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This document
+     * @description The OpenAPI document, as `docs/openapi.json` holds it, with the local server named by the address that answers. No key needed.
+     */
+    get: operations['showOpenApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * This document (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     The OpenAPI document, as `docs/openapi.json` holds it, with the local server named by the address that answers. No key needed.
+     */
+    head: operations['showOpenApiDocumentHead'];
     patch?: never;
     trace?: never;
   };
@@ -438,69 +494,130 @@ export interface components {
       /** @constant */
       status: 422;
     };
-    /** @description Other fields are ignored. */
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreDomainRequest: {
       /**
-       * @description A DNS hostname with at least two labels. Trimmed and lowercased; a leading `http://` or `https://` and a trailing `/` are removed; Unicode names are stored in punycode, of at most 239 characters so that the verification record (`_ds-challenge.<name>`) fits in DNS. Refused when this owner already has the name, or when it is active under another owner.
+       * @description A DNS hostname with at least two labels, the last not a number, stored lowercased; Unicode names are checked by IDNA (UTS #46) and stored in punycode, of at most 239 characters in that form so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Refused when this owner already has the name, or when it is active under another owner.
        * @example example.com
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself. An empty string (or null) means none.
-       * @example https://example.com/welcome
+       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none.
+       * @example https://www.example.com/welcome
        */
-      index_page?: string | null;
+      index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself. An empty string (or null) means none.
-       * @example https://example.com/welcome
+       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none.
+       * @example https://www.example.com/welcome
        */
-      not_found_page?: string | null;
+      not_found_page?: string | '' | null;
     };
     /** @description Other fields are ignored. */
+    StoreDomainForm: {
+      /**
+       * @description A DNS hostname with at least two labels, the last not a number, stored lowercased; Unicode names are checked by IDNA (UTS #46) and stored in punycode, of at most 239 characters in that form so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Refused when this owner already has the name, or when it is active under another owner.
+       * @example example.com
+       */
+      name: string;
+      /**
+       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none.
+       * @example https://www.example.com/welcome
+       */
+      index_page?: string | '';
+      /**
+       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none.
+       * @example https://www.example.com/welcome
+       */
+      not_found_page?: string | '';
+    };
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself. An empty string (or null) means none and clears it; absent: unchanged.
-       * @example https://example.com/welcome
+       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.
+       * @example https://www.example.com/welcome
        */
-      index_page?: string | null;
+      index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself. An empty string (or null) means none and clears it; absent: unchanged.
-       * @example https://example.com/welcome
+       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.
+       * @example https://www.example.com/welcome
        */
-      not_found_page?: string | null;
+      not_found_page?: string | '' | null;
     };
     /** @description Other fields are ignored. */
+    UpdateDomainForm: {
+      /**
+       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none and clears it; absent: unchanged.
+       * @example https://www.example.com/welcome
+       */
+      index_page?: string | '';
+      /**
+       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none and clears it; absent: unchanged.
+       * @example https://www.example.com/welcome
+       */
+      not_found_page?: string | '';
+    };
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreSpaceRequest: {
       /**
-       * @description Trimmed; unique per owner, ignoring case.
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either).
        * @example Marketing
        */
       name: string;
       /**
-       * @description Color code; a form sends it as digits.
+       * @description Color code, a JSON number (not a string, not null).
        * @default 1
        * @example 3
        */
       color?: number;
     };
     /** @description Other fields are ignored. */
+    StoreSpaceForm: {
+      /**
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either).
+       * @example Marketing
+       */
+      name: string;
+      /**
+       * @description Color code, in digits (spaces and leading zeros are tolerated). Empty: the default, 1.
+       * @default 1
+       * @example 3
+       */
+      color?: string;
+    };
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateSpaceRequest: {
       /**
-       * @description Trimmed; unique per owner, ignoring case. Absent: unchanged.
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Absent: unchanged.
        * @example Marketing
        */
       name?: string;
       /**
-       * @description Color code; a form sends it as digits. Absent or empty: unchanged.
+       * @description Color code, a JSON number (not a string, not null). Absent: unchanged.
        * @example 3
        */
       color?: number;
+    };
+    /** @description Other fields are ignored. */
+    UpdateSpaceForm: {
+      /**
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Absent: unchanged.
+       * @example Marketing
+       */
+      name?: string;
+      /**
+       * @description Color code, in digits (spaces and leading zeros are tolerated). Empty: unchanged. Absent: unchanged.
+       * @example 3
+       */
+      color?: string;
     };
   };
   responses: {
     /** @description The body is not valid JSON, or not a JSON object. */
     BadRequest: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -519,6 +636,9 @@ export interface components {
     /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
     Unauthenticated: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -537,6 +657,9 @@ export interface components {
     /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
     Forbidden: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -555,6 +678,9 @@ export interface components {
     /** @description No such id for this key's owner (another owner's ids are not found either). */
     NotFound: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -574,6 +700,9 @@ export interface components {
     Conflict: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -592,6 +721,9 @@ export interface components {
     /** @description The feed cursor can no longer be served: events after it may have expired (they are kept 30 days), or it is from another epoch of the feed (the database was restored). Nothing was skipped silently: re-list the resources, then read the feed again from the start. */
     Gone: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -610,6 +742,9 @@ export interface components {
     /** @description `If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed. */
     PreconditionFailed: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -628,6 +763,9 @@ export interface components {
     /** @description The body is larger than 64 KiB. */
     PayloadTooLarge: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -646,6 +784,9 @@ export interface components {
     /** @description The body is neither `application/x-www-form-urlencoded` nor `application/json`. */
     UnsupportedMediaType: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -664,6 +805,9 @@ export interface components {
     /** @description A field is invalid; `errors` has the messages by field. */
     ValidationFailed: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -685,6 +829,9 @@ export interface components {
     TooManyRequests: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -703,6 +850,9 @@ export interface components {
     /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
     ServerError: {
       headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -722,6 +872,9 @@ export interface components {
     ServiceUnavailable: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content: {
@@ -742,6 +895,8 @@ export interface components {
       headers: {
         ETag: components['headers']['ETag'];
         'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
         [name: string]: unknown;
       };
       content?: never;
@@ -780,7 +935,7 @@ export interface components {
      */
     EventsType: string;
     /**
-     * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+     * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
      * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
      */
     IdempotencyKey: string;
@@ -801,33 +956,34 @@ export interface components {
         /**
          * @example {
          *       "name": "example.com",
-         *       "index_page": "https://example.com/welcome"
-         *     }
-         */
-        'application/x-www-form-urlencoded': components['schemas']['StoreDomainRequest'];
-        /**
-         * @example {
-         *       "name": "example.com",
-         *       "index_page": "https://example.com/welcome"
+         *       "index_page": "https://www.example.com/welcome"
          *     }
          */
         'application/json': components['schemas']['StoreDomainRequest'];
+        /**
+         * @example {
+         *       "name": "example.com",
+         *       "index_page": "https://www.example.com/welcome"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['StoreDomainForm'];
       };
     };
     UpdateDomain: {
       content: {
         /**
          * @example {
-         *       "not_found_page": "https://example.com/404"
-         *     }
-         */
-        'application/x-www-form-urlencoded': components['schemas']['UpdateDomainRequest'];
-        /**
-         * @example {
-         *       "not_found_page": "https://example.com/404"
+         *       "not_found_page": "https://www.example.com/404",
+         *       "index_page": null
          *     }
          */
         'application/json': components['schemas']['UpdateDomainRequest'];
+        /**
+         * @example {
+         *       "not_found_page": "https://www.example.com/404"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateDomainForm'];
       };
     };
     StoreSpace: {
@@ -838,14 +994,14 @@ export interface components {
          *       "color": 3
          *     }
          */
-        'application/x-www-form-urlencoded': components['schemas']['StoreSpaceRequest'];
+        'application/json': components['schemas']['StoreSpaceRequest'];
         /**
          * @example {
          *       "name": "Marketing",
-         *       "color": 3
+         *       "color": "3"
          *     }
          */
-        'application/json': components['schemas']['StoreSpaceRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['StoreSpaceForm'];
       };
     };
     UpdateSpace: {
@@ -855,17 +1011,27 @@ export interface components {
          *       "color": 5
          *     }
          */
-        'application/x-www-form-urlencoded': components['schemas']['UpdateSpaceRequest'];
+        'application/json': components['schemas']['UpdateSpaceRequest'];
         /**
          * @example {
-         *       "color": 5
+         *       "color": "5"
          *     }
          */
-        'application/json': components['schemas']['UpdateSpaceRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['UpdateSpaceForm'];
       };
     };
   };
   headers: {
+    /**
+     * @description CORS: who may read the answer from a browser: `*`, or the request's `Origin` when it is one of the allowed origins (then with `Vary: Origin`). Absent for an origin that is not allowed.
+     * @example *
+     */
+    AccessControlAllowOrigin: string;
+    /**
+     * @description CORS: the response headers a browser script may read. With `Access-Control-Allow-Origin`.
+     * @example ETag, Location, Retry-After, Idempotent-Replayed, X-Request-Id
+     */
+    AccessControlExposeHeaders: string;
     /** @description Seconds to wait before retrying. */
     RetryAfter: number;
     /** @description The request id the service logged this request with. */
@@ -910,6 +1076,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -928,7 +1096,7 @@ export interface operations {
            *           },
            *           "verified_at": "2025-02-03T16:05:12.345Z",
            *           "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *           "index_page": "https://example.com/welcome",
+           *           "index_page": "https://www.example.com/welcome",
            *           "not_found_page": null,
            *           "created_at": "2025-01-15T09:30:00.000Z",
            *           "updated_at": "2025-02-03T16:05:12.345Z"
@@ -969,7 +1137,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -982,9 +1150,11 @@ export interface operations {
       /** @description The stored domain. */
       201: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1002,7 +1172,7 @@ export interface operations {
            *         },
            *         "verified_at": null,
            *         "last_checked_at": null,
-           *         "index_page": "https://example.com/welcome",
+           *         "index_page": "https://www.example.com/welcome",
            *         "not_found_page": null,
            *         "created_at": "2025-01-15T09:30:00.000Z",
            *         "updated_at": "2025-01-15T09:30:00.000Z"
@@ -1022,6 +1192,104 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listDomainsHead: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        search?: components['parameters']['ListSearch'];
+        /** @description The field `search` looks in. An invalid value falls back to the default. */
+        search_by?: components['parameters']['ListSearchBy'];
+        /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+        sort_by?: components['parameters']['ListSortBy'];
+        /** @description Sort direction. An invalid value falls back to the default. */
+        sort?: components['parameters']['ListSort'];
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+        page?: components['parameters']['ListPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, with links to the others. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A field is invalid; `errors` has the messages by field. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   showDomain: {
@@ -1048,8 +1316,10 @@ export interface operations {
       /** @description The domain. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1067,7 +1337,7 @@ export interface operations {
            *         },
            *         "verified_at": "2025-02-03T16:05:12.345Z",
            *         "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *         "index_page": "https://example.com/welcome",
+           *         "index_page": "https://www.example.com/welcome",
            *         "not_found_page": null,
            *         "created_at": "2025-01-15T09:30:00.000Z",
            *         "updated_at": "2025-02-03T16:05:12.345Z"
@@ -1096,7 +1366,7 @@ export interface operations {
          */
         'If-Match'?: components['parameters']['IfMatch'];
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1115,9 +1385,11 @@ export interface operations {
       /** @description The updated domain. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1135,7 +1407,7 @@ export interface operations {
            *         },
            *         "verified_at": "2025-02-03T16:05:12.345Z",
            *         "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *         "index_page": "https://example.com/welcome",
+           *         "index_page": "https://www.example.com/welcome",
            *         "not_found_page": null,
            *         "created_at": "2025-01-15T09:30:00.000Z",
            *         "updated_at": "2025-02-03T16:05:12.345Z"
@@ -1169,7 +1441,7 @@ export interface operations {
          */
         'If-Match'?: components['parameters']['IfMatch'];
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1188,8 +1460,10 @@ export interface operations {
       /** @description The domain is deleted. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1215,6 +1489,113 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  showDomainHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+         * @example "3"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have. */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such id for this key's owner (another owner's ids are not found either). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   updateDomain: {
     parameters: {
       query?: never;
@@ -1225,7 +1606,7 @@ export interface operations {
          */
         'If-Match'?: components['parameters']['IfMatch'];
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1244,9 +1625,11 @@ export interface operations {
       /** @description The updated domain. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1264,7 +1647,7 @@ export interface operations {
            *         },
            *         "verified_at": "2025-02-03T16:05:12.345Z",
            *         "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *         "index_page": "https://example.com/welcome",
+           *         "index_page": "https://www.example.com/welcome",
            *         "not_found_page": null,
            *         "created_at": "2025-01-15T09:30:00.000Z",
            *         "updated_at": "2025-02-03T16:05:12.345Z"
@@ -1293,7 +1676,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1312,9 +1695,11 @@ export interface operations {
       /** @description The domain, verified. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1332,7 +1717,7 @@ export interface operations {
            *         },
            *         "verified_at": "2025-02-03T16:05:12.345Z",
            *         "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *         "index_page": "https://example.com/welcome",
+           *         "index_page": "https://www.example.com/welcome",
            *         "not_found_page": null,
            *         "created_at": "2025-01-15T09:30:00.000Z",
            *         "updated_at": "2025-02-03T16:05:12.345Z"
@@ -1380,6 +1765,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1429,7 +1816,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1442,9 +1829,11 @@ export interface operations {
       /** @description The stored space. */
       201: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1474,6 +1863,104 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listSpacesHead: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        search?: components['parameters']['ListSearch'];
+        /** @description The field `search` looks in. An invalid value falls back to the default. */
+        search_by?: components['parameters']['ListSearchBy'];
+        /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+        sort_by?: components['parameters']['ListSortBy'];
+        /** @description Sort direction. An invalid value falls back to the default. */
+        sort?: components['parameters']['ListSort'];
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+        page?: components['parameters']['ListPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, with links to the others. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A field is invalid; `errors` has the messages by field. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   showSpace: {
     parameters: {
       query?: never;
@@ -1498,8 +1985,10 @@ export interface operations {
       /** @description The space. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1536,7 +2025,7 @@ export interface operations {
          */
         'If-Match'?: components['parameters']['IfMatch'];
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1555,9 +2044,11 @@ export interface operations {
       /** @description The updated space. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1599,7 +2090,7 @@ export interface operations {
          */
         'If-Match'?: components['parameters']['IfMatch'];
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1618,8 +2109,10 @@ export interface operations {
       /** @description The space is deleted. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1645,6 +2138,113 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  showSpaceHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+         * @example "3"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The space. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have. */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such id for this key's owner (another owner's ids are not found either). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   updateSpace: {
     parameters: {
       query?: never;
@@ -1655,7 +2255,7 @@ export interface operations {
          */
         'If-Match'?: components['parameters']['IfMatch'];
         /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again.
+         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -1674,9 +2274,11 @@ export interface operations {
       /** @description The updated space. */
       200: {
         headers: {
-          'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1734,6 +2336,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
           [name: string]: unknown;
         };
         content: {
@@ -1756,7 +2360,7 @@ export interface operations {
            *             },
            *             "verified_at": "2025-02-03T16:05:12.345Z",
            *             "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *             "index_page": "https://example.com/welcome",
+           *             "index_page": "https://www.example.com/welcome",
            *             "not_found_page": null,
            *             "created_at": "2025-01-15T09:30:00.000Z",
            *             "updated_at": "2025-02-03T16:05:12.345Z"
@@ -1778,8 +2382,8 @@ export interface operations {
            *             },
            *             "verified_at": "2025-02-03T16:05:12.345Z",
            *             "last_checked_at": "2025-02-03T16:05:12.345Z",
-           *             "index_page": "https://example.com/welcome",
-           *             "not_found_page": "https://example.com/404",
+           *             "index_page": "https://www.example.com/welcome",
+           *             "not_found_page": "https://www.example.com/404",
            *             "created_at": "2025-01-15T09:30:00.000Z",
            *             "updated_at": "2025-02-03T16:05:12.345Z"
            *           }
@@ -1807,6 +2411,196 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listEventsHead: {
+    parameters: {
+      query?: {
+        /**
+         * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
+         * @example v1.1764064642000.42.1764064642
+         */
+        after?: components['parameters']['EventsAfter'];
+        /** @description Events per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['EventsPerPage'];
+        /**
+         * @description Only events whose type starts with this: `domain.` for domains, `space.deleted` for deleted spaces.
+         * @example domain.
+         */
+        type?: components['parameters']['EventsType'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Events after `after`, oldest first. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The feed cursor can no longer be served: events after it may have expired (they are kept 30 days), or it is from another epoch of the feed (the database was restored). Nothing was skipped silently: re-list the resources, then read the feed again from the start. */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A field is invalid; `errors` has the messages by field. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  showOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI 3.1 document. */
+      200: {
+        headers: {
+          /**
+           * @description Caches may keep the document a few minutes.
+           * @example public, max-age=300
+           */
+          'Cache-Control': string;
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            openapi: '3.1.0';
+            info: Record<string, never>;
+            paths: Record<string, never>;
+          };
+        };
+      };
+      /** @description The document is not built yet (a local stack before `npm run openapi`). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @constant */
+            status?: 404;
+          };
+        };
+      };
+    };
+  };
+  showOpenApiDocumentHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI 3.1 document. */
+      200: {
+        headers: {
+          /**
+           * @description Caches may keep the document a few minutes.
+           * @example public, max-age=300
+           */
+          'Cache-Control': string;
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The document is not built yet (a local stack before `npm run openapi`). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -6,13 +6,29 @@
 
 import { KEY_PREFIX } from '#lib/auth/api-key.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
-import { apiBasePath, collectionNames, collections, routes, scopes } from '#lib/routes.ts';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
+import { apiBasePath, apiPaths, collectionNames, collections, documentRoute, routes, scopes } from '#lib/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
-import { documentPath, EVENTS_TAG, operation, requestBodies, SECURITY_SCHEME, tags } from './operations.ts';
+import {
+  documentPath,
+  EVENTS_TAG,
+  headOperation,
+  operation,
+  requestBodies,
+  SECURITY_SCHEME,
+  tags,
+} from './operations.ts';
 import { parameters } from './parameters.ts';
 import { requestSchemas } from './requests.ts';
-import { errorResponses, headers } from './responses.ts';
+import {
+  conventionResponses,
+  errorResponses,
+  everyAnswerHeaders,
+  headers,
+  JSON_TYPE,
+  METHOD_NOT_ALLOWED,
+} from './responses.ts';
 import { responseSchemas } from './schemas.ts';
 
 const scopeList = scopes.map((scope) => `\`${scope}\``).join(', ');
@@ -30,7 +46,12 @@ without it answers 403 \`{"message": "This action is unauthorized.", "status": 4
 rate, the answer is 429 with \`Retry-After\`.
 
 **Bodies.** Send \`application/x-www-form-urlencoded\` (as \`curl --data-urlencode\` does) or
-\`application/json\`, at most ${MAX_BODY_BYTES / 1024} KiB. Fields that are not listed are ignored.
+\`application/json\`, at most ${MAX_BODY_BYTES / 1024} KiB. Each media type has its own schema, with the same fields.
+JSON is strict: a field has its JSON type (\`"color": 3\`, not \`"3"\`), \`null\` only where a field is
+nullable (a domain's pages: none), and a field the body does not list answers 422 on that field (\`The colour
+field is not allowed.\`; a field of the resource that a client never writes, such as a domain's \`name\` on an
+update: \`The name field cannot be changed.\`). A form is lenient: strings, a blank field for none (or the
+default), other fields ignored. Either way a name refuses control, invisible and bidi control characters.
 
 **Answers.** Every answer is JSON, errors included: \`{"message": "...", "status": 404}\`, and a 422 adds
 \`errors\` with the messages by field. 429 and 503 carry \`Retry-After\`.
@@ -44,6 +65,17 @@ that keeps losing races with the same owner's other writes for 4 seconds answers
 having written nothing. Every resource answers its version in
 \`ETag\`; \`If-Match\` on an update or delete applies it only to that version (else 412), and \`If-None-Match\`
 on a show answers 304 while it is unchanged.
+
+**HTTP conventions.** Every answer carries \`X-Request-Id\` (quote it when reporting a problem), and, for a
+request from an allowed origin (any, by default), \`Access-Control-Allow-Origin\` and
+\`Access-Control-Expose-Headers\` (${CORS_EXPOSE_HEADERS.map((name) => `\`${name}\``).join(', ')}).
+\`HEAD\` is answered on every \`GET\` path: the same status and headers, no body. \`OPTIONS\` on any path is a
+CORS preflight: 204, no key needed, \`Allow\`, and for an allowed origin \`Access-Control-Allow-Methods\` (the
+path's methods), \`Access-Control-Allow-Headers\` (${CORS_ALLOW_HEADERS.join(', ')}) and
+\`Access-Control-Max-Age\` (${CORS_MAX_AGE_SECONDS} seconds). A method a path does not have answers 405 with \`Allow\` (the path's methods) and
+\`${JSON.stringify(METHOD_NOT_ALLOWED)}\`; a path the API does not have answers 404. In this document: each path's
+\`x-allow\` lists its methods, and the root's \`x-preflight\` and \`x-method-not-allowed\` describe those two
+answers, which OpenAPI has no per-path place for. \`GET /openapi.json\` is this document.
 
 **Changes.** \`GET /events\` lists every change, oldest first, with ids that go up by one, for polling with
 \`links.next\`; a cursor that can no longer be served answers 410. On AWS the same events reach an
@@ -70,14 +102,81 @@ const schemeDescription = [
 
 export type OpenApiDocument = ReturnType<typeof buildDocument>;
 
+export const DOCUMENT_TAG = 'Document';
+
+/** `GET /openapi.json`: this document, without a key. */
+function documentOperation() {
+  return {
+    operationId: 'showOpenApiDocument',
+    tags: [DOCUMENT_TAG],
+    summary: 'This document',
+    description:
+      'The OpenAPI document, as `docs/openapi.json` holds it, with the local server named by the address that answers. No key needed.',
+    security: [],
+    responses: {
+      200: {
+        description: 'The OpenAPI 3.1 document.',
+        headers: {
+          'Cache-Control': {
+            description: 'Caches may keep the document a few minutes.',
+            required: true,
+            schema: { type: 'string' },
+            example: documentRoute.cacheControl,
+          },
+          ...everyAnswerHeaders,
+        },
+        content: {
+          [JSON_TYPE]: {
+            schema: {
+              type: 'object',
+              properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+              required: ['openapi', 'info', 'paths'],
+            },
+          },
+        },
+      },
+      404: {
+        description: 'The document is not built yet (a local stack before `npm run openapi`).',
+        headers: everyAnswerHeaders,
+        content: {
+          [JSON_TYPE]: {
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/Error' },
+                { type: 'object', properties: { status: { const: 404 } } },
+              ],
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A path's methods as `Allow` lists them: the route table's (`apiPaths`), its routes', HEAD and OPTIONS. */
+function allowed(path: string): readonly string[] {
+  const entry = apiPaths.find((candidate) => candidate.path === `${apiBasePath}${path}`);
+  if (!entry) throw new Error(`The route table has no path ${path}`);
+  return entry.methods;
+}
+
 export function buildDocument() {
-  const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (path: string, method: string, value: unknown) => {
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[method] = value;
+  };
   for (const route of routes) {
     for (const method of route.methods) {
-      paths[documentPath(route)] ??= {};
-      (paths[documentPath(route)] as Record<string, unknown>)[method.toLowerCase()] = operation(route, method);
+      const value = operation(route, method);
+      add(documentPath(route), method.toLowerCase(), value);
+      if (method === 'GET') add(documentPath(route), 'head', headOperation(value));
     }
   }
+  const document = documentOperation();
+  add(documentRoute.path.slice(apiBasePath.length), 'get', document);
+  add(documentRoute.path.slice(apiBasePath.length), 'head', headOperation(document));
+  for (const [path, item] of Object.entries(paths)) item['x-allow'] = allowed(path);
   return {
     openapi: '3.1.0',
     info: { title: 'Domains and Spaces API', version: pkg.version, description },
@@ -100,8 +199,11 @@ export function buildDocument() {
         spaces: 'A named container with a color code.',
       }),
       { name: EVENTS_TAG, description: "The change feed: every change of the owner's spaces and domains." },
+      { name: DOCUMENT_TAG, description: 'This OpenAPI document.' },
     ],
     paths,
+    'x-preflight': conventionResponses.Preflight,
+    'x-method-not-allowed': conventionResponses.MethodNotAllowed,
     components: {
       securitySchemes: {
         [SECURITY_SCHEME]: {

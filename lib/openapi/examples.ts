@@ -22,7 +22,8 @@ export const examples = {
     verification: { type: 'TXT', name: verificationName('example.com'), value: 'q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU' },
     verified_at: later,
     last_checked_at: later,
-    index_page: 'https://example.com/welcome',
+    // Pages are on another host than the domain's own name: the service refuses a page that would loop.
+    index_page: 'https://www.example.com/welcome',
     not_found_page: null,
     created_at: at,
     updated_at: later,
@@ -41,12 +42,21 @@ export const storedExamples: Record<Kind, object> = {
   } satisfies Domain,
 };
 
-/** Request body examples, by kind and by the action that takes a body. */
-export const requestExamples: Record<Kind, Record<'store' | 'update', object>> = {
-  space: { store: { name: 'Marketing', color: 3 }, update: { color: 5 } },
+/** Request body examples, by kind, by the action that takes a body and by media type (a form sends strings). */
+export const requestExamples: Record<Kind, Record<'store' | 'update', Record<'json' | 'form', object>>> = {
+  space: {
+    store: { json: { name: 'Marketing', color: 3 }, form: { name: 'Marketing', color: '3' } },
+    update: { json: { color: 5 }, form: { color: '5' } },
+  },
   domain: {
-    store: { name: 'example.com', index_page: 'https://example.com/welcome' },
-    update: { not_found_page: 'https://example.com/404' },
+    store: {
+      json: { name: 'example.com', index_page: 'https://www.example.com/welcome' },
+      form: { name: 'example.com', index_page: 'https://www.example.com/welcome' },
+    },
+    update: {
+      json: { not_found_page: 'https://www.example.com/404', index_page: null },
+      form: { not_found_page: 'https://www.example.com/404' },
+    },
   },
 };
 
@@ -87,7 +97,7 @@ export const eventListExample: EventList = {
       id: '000000000042',
       type: 'domain.updated',
       created_at: later,
-      data: { ...examples.domain, not_found_page: 'https://example.com/404', updated_at: later },
+      data: { ...examples.domain, not_found_page: 'https://www.example.com/404', updated_at: later },
     },
   ],
   links: {

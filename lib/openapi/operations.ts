@@ -10,12 +10,22 @@ import {
   type HttpMethod,
   type Kind,
   type Route,
+  routes,
   scopes,
 } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { eventListExample, examples, listExample, requestExamples, storedExamples } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';
-import { type ErrorName, errorStatus, JSON_TYPE, jsonContent, responseRef } from './responses.ts';
+import { requestSchemaName } from './requests.ts';
+import {
+  type ErrorName,
+  errorResponses,
+  errorStatus,
+  everyAnswerHeaders,
+  JSON_TYPE,
+  jsonContent,
+  responseRef,
+} from './responses.ts';
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -41,8 +51,8 @@ type HeaderName = keyof typeof headerNames;
 const success = (description: string, content: object, more: HeaderName[] = []) => ({
   description,
   headers: {
-    'X-Request-Id': { $ref: '#/components/headers/RequestId' },
     ...Object.fromEntries(more.map((name) => [headerNames[name], { $ref: `#/components/headers/${name}` }])),
+    ...everyAnswerHeaders,
   },
   content,
 });
@@ -94,10 +104,13 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
       IDEMPOTENCY_NOTE,
     success: [
       201,
-      success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }), [
-        'ETag',
-        'IdempotentReplayed',
-      ]),
+      {
+        ...success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }), [
+          'ETag',
+          'IdempotentReplayed',
+        ]),
+        links: itemLinks(c),
+      },
     ],
     errors: [...WITH_BODY, 'Conflict'],
     parameters: ['IdempotencyKey'],
@@ -166,6 +179,29 @@ const events: Spec = {
   parameters: eventParameterNames(),
 };
 
+/** The stored item's id, in a store's answer: what its item operations take as `{id}`. */
+export const STORED_ID = '$response.body#/data/id';
+
+/** A store's links: each operation on the stored item (show, update with PATCH and PUT, delete, verify), by its id. */
+function itemLinks(c: Documented) {
+  const item = routes.filter((route) => route.collection === c.name && route.path.includes('{id}'));
+  return Object.fromEntries(
+    item.flatMap((route) =>
+      route.methods.map((method) => {
+        const id = operationId(route.action, c, method);
+        return [
+          id,
+          {
+            operationId: id,
+            parameters: { id: STORED_ID },
+            description: `\`${method} ${documentPath(route)}\` on the stored ${c.single}: its \`data.id\` is the \`{id}\`.`,
+          },
+        ];
+      }),
+    ),
+  );
+}
+
 /** `listDomains`, `showDomain`, …; PUT is `putDomain`, as PATCH has the update's id. */
 const operationId = (action: Action, c: Documented, method: HttpMethod) => {
   if (action === 'list') return `list${c.tag}`;
@@ -216,22 +252,57 @@ export function operation(route: Route, method: HttpMethod) {
   };
 }
 
-/** Request bodies, `Store<Title>` and `Update<Title>` per collection: each accepts a form or JSON, with the same fields. */
+type Answer = { $ref?: string; description?: string; headers?: object };
+
+/**
+ * `HEAD` on a `GET` operation: the same operation (parameters, scope, statuses, headers) without a body. Its
+ * answers are the GET's, each without content (an error's description and headers, not its JSON).
+ */
+export function headOperation<
+  Get extends { operationId: string; summary: string; description: string; responses: Record<string, Answer> },
+>(get: Get) {
+  const components: Record<string, Answer> = errorResponses();
+  const bodiless = (response: Answer) => {
+    const { description, headers } =
+      response.$ref === undefined ? response : (components[response.$ref.split('/').at(-1) as string] ?? {});
+    return { description, ...(headers ? { headers } : {}) };
+  };
+  return {
+    ...get,
+    operationId: `${get.operationId}Head`,
+    summary: `${get.summary} (HEAD)`,
+    description: `\`GET\` without the body: the same parameters, status and headers as \`GET\` would answer.\n\n${get.description.split('\n\n').at(-1)}`,
+    responses: Object.fromEntries(
+      Object.entries(get.responses).map(([status, response]) => [status, bodiless(response)]),
+    ),
+  };
+}
+
+/**
+ * Request bodies, `Store<Title>` and `Update<Title>` per collection: each as a form or as JSON, with the same
+ * fields, read leniently (a form) or strictly (JSON): a schema of each per media type, with its example.
+ */
 export function requestBodies() {
-  const body = (schema: string, example: object) => ({
+  const body = (mode: 'store' | 'update', title: string, kind: Kind) => ({
     // An update without a body changes nothing; a store without one answers 422.
-    required: schema.startsWith('Store'),
+    required: mode === 'store',
     content: {
-      [FORM_TYPE]: { schema: { $ref: `#/components/schemas/${schema}Request` }, example },
-      [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${schema}Request` }, example },
+      [JSON_TYPE]: {
+        schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'json')}` },
+        example: requestExamples[kind][mode].json,
+      },
+      [FORM_TYPE]: {
+        schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'form')}` },
+        example: requestExamples[kind][mode].form,
+      },
     },
   });
   return Object.fromEntries(
     collectionNames.flatMap((name) => {
       const { kind, title } = collections[name];
       return [
-        [`Store${title}`, body(`Store${title}`, requestExamples[kind].store)],
-        [`Update${title}`, body(`Update${title}`, requestExamples[kind].update)],
+        [`Store${title}`, body('store', title, kind)],
+        [`Update${title}`, body('update', title, kind)],
       ];
     }),
   );

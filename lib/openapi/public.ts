@@ -13,7 +13,8 @@ const DOCUMENTED_ORIGIN = new URL(LOCAL_SERVER).origin;
 export const OPENAPI_PATH = `${apiBasePath}/openapi.json`;
 export const DOCS_PATH = '/docs';
 
-const published: Record<string, { file: string; contentType: string }> = {
+/** Each published path's file and media type. */
+export const published: Record<string, { file: string; contentType: string }> = {
   [OPENAPI_PATH]: { file: OPENAPI_FILE, contentType: 'application/json' },
   [DOCS_PATH]: { file: DOCS_PAGE_FILE, contentType: 'text/html; charset=utf-8' },
 };
@@ -21,25 +22,27 @@ const published: Record<string, { file: string; contentType: string }> = {
 export type PublishedResponse = { statusCode: number; headers: Record<string, string>; body: string };
 
 /**
- * The answer for a published document, or undefined when the request is for the API itself. `origin` is
- * where this gateway listens: the documents then name it instead of the default port.
+ * The answer for a published document (GET, or HEAD: the same without the body), or undefined when the request
+ * is for the API itself. `origin` is where this gateway listens: the documents then name it instead of the
+ * default port.
  */
 export async function publishedDocument(
   method: string,
   path: string,
   origin = DOCUMENTED_ORIGIN,
+  files: Record<string, { file: string; contentType: string }> = published,
 ): Promise<PublishedResponse | undefined> {
-  const entry = published[path];
-  if (!entry || method !== 'GET') return undefined;
+  const entry = files[path];
+  if (!entry || (method !== 'GET' && method !== 'HEAD')) return undefined;
+  const answer = (statusCode: number, contentType: string, body: string): PublishedResponse => ({
+    statusCode,
+    headers: { 'Content-Type': contentType, ...(statusCode === 200 ? { 'Cache-Control': 'no-cache' } : {}) },
+    body: method === 'HEAD' ? '' : body,
+  });
   try {
-    const body = (await readFile(entry.file, 'utf8')).replaceAll(DOCUMENTED_ORIGIN, origin);
-    return { statusCode: 200, headers: { 'Content-Type': entry.contentType, 'Cache-Control': 'no-cache' }, body };
+    return answer(200, entry.contentType, (await readFile(entry.file, 'utf8')).replaceAll(DOCUMENTED_ORIGIN, origin));
   } catch {
     const message = `${path} is not built yet: run npm run openapi.`;
-    return {
-      statusCode: 404,
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ message, status: 404 }),
-    };
+    return answer(404, 'application/json', JSON.stringify({ message, status: 404 }));
   }
 }

@@ -11,12 +11,14 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   PreconditionFailedError,
+  errorBody,
   ServiceUnavailableError,
   UnauthenticatedError,
   UnsupportedMediaTypeError,
 } from '#lib/errors.ts';
 import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
 import type { ErrorBody } from '#lib/resources.ts';
 import { type SchemaName, schemaRef } from './schemas.ts';
 
@@ -90,6 +92,9 @@ const errors = {
 
 export type ErrorName = keyof typeof errors;
 
+/** 405, for a method a path does not have: the gateways' answer, from the catalogue. */
+export const METHOD_NOT_ALLOWED = errorBody('methodNotAllowed');
+
 export const errorStatus = (name: ErrorName) => errors[name].example.status;
 
 export const responseRef = (name: ErrorName | keyof typeof otherResponses) => ({
@@ -97,6 +102,19 @@ export const responseRef = (name: ErrorName | keyof typeof otherResponses) => ({
 });
 
 export const headers = {
+  AccessControlAllowOrigin: {
+    description:
+      "CORS: who may read the answer from a browser: `*`, or the request's `Origin` when it is one of the allowed origins (then with `Vary: Origin`). Absent for an origin that is not allowed.",
+    required: false,
+    schema: { type: 'string' },
+    example: '*',
+  },
+  AccessControlExposeHeaders: {
+    description: 'CORS: the response headers a browser script may read. With `Access-Control-Allow-Origin`.',
+    required: false,
+    schema: { type: 'string' },
+    example: CORS_EXPOSE_HEADERS.join(', '),
+  },
   RetryAfter: {
     description: 'Seconds to wait before retrying.',
     required: true,
@@ -122,22 +140,92 @@ export const headers = {
   },
 };
 
+const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+
+/** Headers of the preflight and of 405 only: written out where they are used (see `otherResponses`). */
+const conventionHeaders = {
+  Allow: {
+    description: "The path's methods (HEAD and OPTIONS included), comma-separated: its `x-allow`.",
+    required: true,
+    schema: { type: 'string' },
+    example: 'GET, HEAD, OPTIONS, POST',
+  },
+  AccessControlAllowMethods: {
+    description:
+      "CORS preflight: the path's methods. Present when the request's `Origin` is allowed (always, with `*`).",
+    required: false,
+    schema: { type: 'string' },
+    example: 'GET, HEAD, OPTIONS, POST',
+  },
+  AccessControlAllowHeaders: {
+    description:
+      "CORS preflight: the request headers a browser may send. Present when the request's `Origin` is allowed.",
+    required: false,
+    schema: { type: 'string' },
+    example: CORS_ALLOW_HEADERS.join(', '),
+  },
+  AccessControlMaxAge: {
+    description:
+      "CORS preflight: how long, in seconds, a browser may reuse this answer. Present when the request's `Origin` is allowed.",
+    required: false,
+    schema: { type: 'string', pattern: '^\\d+$' },
+    example: String(CORS_MAX_AGE_SECONDS),
+  },
+};
+
+/** Headers on every answer: its request id, and the CORS headers a browser needs to read it. */
+export const everyAnswerHeaders = {
+  'X-Request-Id': headerRef('RequestId'),
+  'Access-Control-Allow-Origin': headerRef('AccessControlAllowOrigin'),
+  'Access-Control-Expose-Headers': headerRef('AccessControlExposeHeaders'),
+};
+
 /** Responses that are not errors: 304 to a show whose `If-None-Match` names the current version. */
 export const otherResponses = {
   NotModified: {
     description:
       'The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have.',
+    headers: { ETag: headerRef('ETag'), ...everyAnswerHeaders },
+  },
+};
+
+/**
+ * What every path answers besides its operations: the CORS preflight (`OPTIONS` on any path) and 405 (a
+ * method the path does not have). OpenAPI has no place for a method a path does not have, and an `options`
+ * operation per path would be one more operation per path for the tools, the reference page and the generated
+ * clients (and one without a 4xx answer, which the linter flags): the document holds them at its root, as
+ * `x-preflight` and `x-method-not-allowed`, written out (a component used only from an extension counts as
+ * unused). Each path's `x-allow` lists its methods.
+ */
+export const conventionResponses = {
+  Preflight: {
+    description:
+      'The answer to `OPTIONS` on any path of the API (a CORS preflight): no body, no key needed, `Allow` naming ' +
+      "the path's methods. When the request's `Origin` is allowed (any, with the default `*`): " +
+      "`Access-Control-Allow-Origin`, `Access-Control-Allow-Methods` (the path's methods), " +
+      `\`Access-Control-Allow-Headers\` (${CORS_ALLOW_HEADERS.map((name) => `\`${name}\``).join(', ')}) and ` +
+      '`Access-Control-Max-Age`; otherwise none of them, and the browser refuses the request itself.',
     headers: {
-      ETag: { $ref: '#/components/headers/ETag' },
-      'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+      Allow: conventionHeaders.Allow,
+      'Access-Control-Allow-Methods': conventionHeaders.AccessControlAllowMethods,
+      'Access-Control-Allow-Headers': conventionHeaders.AccessControlAllowHeaders,
+      'Access-Control-Max-Age': conventionHeaders.AccessControlMaxAge,
+      ...everyAnswerHeaders,
     },
+  },
+  MethodNotAllowed: {
+    description:
+      "A method the path does not have (`DELETE /spaces`, `POST /spaces/{id}`): `Allow` lists the path's " +
+      'methods (its `x-allow`).',
+    headers: { Allow: conventionHeaders.Allow, ...everyAnswerHeaders },
+    content: jsonContent(statusError(METHOD_NOT_ALLOWED.status), METHOD_NOT_ALLOWED),
   },
 };
 
 /** A JSON body of the named schema, with its example. */
-export const jsonContent = (schema: SchemaName | object, example: unknown) => ({
-  [JSON_TYPE]: { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example },
-});
+export function jsonContent(schema: SchemaName | object, example: unknown) {
+  return { [JSON_TYPE]: { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example } };
+}
 
 export function errorResponses() {
   const responses = Object.fromEntries(
@@ -148,9 +236,10 @@ export function errorResponses() {
         name,
         {
           description: error.description,
-          ...('Retry-After' in error.headers
-            ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } }
-            : {}),
+          headers: {
+            ...('Retry-After' in error.headers ? { 'Retry-After': headerRef('RetryAfter') } : {}),
+            ...everyAnswerHeaders,
+          },
           content: jsonContent(schema, error.example),
         },
       ];
@@ -160,6 +249,6 @@ export function errorResponses() {
 }
 
 /** The error shape, with this status. */
-const statusError = (status: number) => ({
-  allOf: [schemaRef('Error'), { type: 'object', properties: { status: { const: status } } }],
-});
+function statusError(status: number) {
+  return { allOf: [schemaRef('Error'), { type: 'object', properties: { status: { const: status } } }] };
+}

@@ -9,7 +9,7 @@ import type { Gateway } from '#infra/local/gateway.ts';
 import { buildDocsPage, OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { DOCS_PATH, OPENAPI_PATH } from '#lib/openapi/public.ts';
 import { startTestGateway } from '#test/support/http.ts';
-import { document } from '#test/support/openapi.ts';
+import { document, documentOperations } from '#test/support/openapi.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -85,11 +85,13 @@ describe('the published documents', () => {
     expect(html).not.toContain(documented);
   });
 
-  it('renders offline in Chromium and lists all operations (PUT and PATCH of update apart, verify and the feed)', async () => {
+  it('renders offline in Chromium and lists all operations (PUT and PATCH of update apart, HEAD, verify, the feed and this document)', async () => {
     // Prepare
-    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, operation]) => ({ path, method, ...operation })),
-    );
+    const operations = documentOperations().map(({ path, method, operation }) => ({
+      path,
+      method: method.toLowerCase(),
+      ...operation,
+    }));
     // Act: open each tag in the side menu, then look for its operations there (summary and method).
     const { page, status, errors } = await openDocs();
     const listed: number[] = [];
@@ -104,9 +106,9 @@ describe('the published documents', () => {
     // Assess
     expect(status).toBe(200);
     expect(await page.title()).toBe('Domains and Spaces API');
-    expect(new Set(operations.map(({ path }) => path)).size).toBe(6);
+    expect(new Set(operations.map(({ path }) => path)).size).toBe(7);
     expect(listed).toEqual(operations.map(() => 1));
-    expect(operations).toHaveLength(14);
+    expect(operations).toHaveLength(21);
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -1,26 +1,34 @@
 /**
  * Checks a live response against the committed OpenAPI document (`docs/openapi.json`) with ajv (JSON Schema
  * 2020-12, OpenAPI 3.1's dialect): the status must be documented for the operation, the body must validate
- * (documented objects forbid other fields), and documented required headers must be there. The shared e2e
- * client (`./http.ts`) runs it on every response, so every e2e and reliability request is checked.
+ * (documented objects forbid other fields), and documented required headers must be there. A method a path
+ * does not have must answer the document's `x-method-not-allowed` (405, `Allow` naming the path's `x-allow`),
+ * `OPTIONS` its `x-preflight` (204), and a path it does not have 404. The shared e2e client (`./http.ts`) runs
+ * it on every response, so every e2e and reliability request is checked.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
-import { DOCS_PATH, OPENAPI_PATH } from '#lib/openapi/public.ts';
+import { DOCS_PATH } from '#lib/openapi/public.ts';
 import { apiBasePath } from '#lib/routes.ts';
 
 type Ref = { $ref?: string };
-type Header = Ref & { required?: boolean };
+type Header = Ref & { required?: boolean; schema?: object };
 type Response = Ref & { headers?: Record<string, Header>; content?: Record<string, { schema: object }> };
 type OperationObject = { operationId: string; summary: string; tags: string[]; responses: Record<string, Response> };
+type PathItem = Record<string, unknown> & { 'x-allow'?: string[] };
 export type OpenApi = {
   openapi: string;
   tags: { name: string }[];
-  paths: Record<string, Record<string, OperationObject>>;
+  paths: Record<string, PathItem>;
   components: { responses: Record<string, Response> };
+  'x-preflight': Response;
+  'x-method-not-allowed': Response;
 };
+
+/** The HTTP methods a path item may hold (its other keys are `x-` extensions and shared fields). */
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export type CheckedReply = { status: number; headers: Headers; body: unknown; text: string };
 
 const DOCUMENT_ID = 'openapi.json';
@@ -32,7 +40,17 @@ addFormats(ajv, ['date-time']);
 // The service's own rule for URLs (`URL.canParse`), which also accepts the non-ASCII URLs it stores.
 ajv.addFormat('uri', (value: string) => URL.canParse(value));
 // The document's top-level fields are not JSON Schema keywords; its schemas are reached by JSON pointer.
-ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']);
+ajv.addVocabulary([
+  'openapi',
+  'info',
+  'servers',
+  'security',
+  'tags',
+  'paths',
+  'components',
+  'x-preflight',
+  'x-method-not-allowed',
+]);
 ajv.addSchema(document, DOCUMENT_ID);
 
 const validators = new Map<string, ValidateFunction>();
@@ -63,16 +81,28 @@ function resolve<T extends Ref>(value: T, pointer: string): { value: T; pointer:
   return resolve(found as T, target);
 }
 
-const operations = Object.entries(document.paths).flatMap(([path, item]) => {
-  const pattern = new RegExp(`^${apiBasePath}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-  return Object.entries(item).map(([method, value]) => ({
-    pattern,
-    method: method.toUpperCase(),
-    id: value.operationId,
-    responses: value.responses,
-    pointer: `/paths/${pointerPart(path)}/${method}/responses`,
-  }));
-});
+const pathPattern = (path: string) => new RegExp(`^${apiBasePath}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+
+const paths = Object.entries(document.paths).map(([path, item]) => ({
+  pattern: pathPattern(path),
+  allow: item['x-allow'] ?? [],
+}));
+
+/** Every operation of the document: its path (as the document writes it), method (upper case) and object. */
+export const documentOperations = (): { path: string; method: string; operation: OperationObject }[] =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ path, method: method.toUpperCase(), operation: operation as OperationObject })),
+  );
+
+const operations = documentOperations().map(({ path, method, operation }) => ({
+  pattern: pathPattern(path),
+  method,
+  id: operation.operationId,
+  responses: operation.responses,
+  pointer: `/paths/${pointerPart(path)}/${method.toLowerCase()}/responses`,
+}));
 
 /** Statuses seen per operation id (`*unmatched*` for requests no operation matches). */
 export const seen = new Map<string, Set<number>>();
@@ -80,28 +110,46 @@ const record = (id: string, status: number) => seen.set(id, (seen.get(id) ?? new
 
 export class ContractError extends Error {}
 
+type Documented = { value: Response; pointer: string; allow?: string[] };
+
+const notFound = () => resolve(document.components.responses.NotFound as Response, '/components/responses/NotFound');
+
 /** The documented response for this request and status, or the reason there is none. */
-function documentedResponse(
-  method: string,
-  path: string,
-  status: number,
-): { value: Response; pointer: string } | string {
+function documentedResponse(method: string, path: string, status: number): Documented | string {
   const operation = operations.find((entry) => entry.method === method && entry.pattern.test(path));
-  record(operation?.id ?? '*unmatched*', status);
-  if (!operation) {
-    // API Gateway answers a route or method that is not in the document with the 404 error.
-    if (status !== 404) return 'a request that matches no operation must answer 404';
-    return resolve(document.components.responses.NotFound as Response, '/components/responses/NotFound');
+  if (operation) {
+    record(operation.id, status);
+    const response = operation.responses[String(status)];
+    if (!response) return `the status is not documented for ${operation.id}`;
+    return resolve(response, `${operation.pointer}/${status}`);
   }
-  const response = operation.responses[String(status)];
-  if (!response) return `the status is not documented for ${operation.id}`;
-  return resolve(response, `${operation.pointer}/${status}`);
+  const item = paths.find((entry) => entry.pattern.test(path));
+  if (!item) {
+    record('*unmatched*', status);
+    // A path the API does not have answers the 404 error.
+    return status === 404 ? notFound() : 'a request to a path the document does not have must answer 404';
+  }
+  // A path the API has, with a method it does not have: the preflight for OPTIONS, 405 for any other.
+  const [name, expected] = method === 'OPTIONS' ? ['x-preflight', 204] : ['x-method-not-allowed', 405];
+  record(`*${name}*`, status);
+  if (status !== expected) return `${method} on this path must answer ${expected} (the document's ${name})`;
+  return { ...resolve(document[name as 'x-preflight'], `/${name}`), allow: item.allow };
 }
+
+/** A header's list of methods as a set: `GET, head` is `GET,HEAD`. */
+const methodList = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((method) => method.trim().toUpperCase())
+    .filter((method) => method !== '')
+    .sort()
+    .join(',');
 
 /** Throws a ContractError when the reply is not what the document says this request answers. */
 export function checkResponse(method: string, url: string, reply: CheckedReply): void {
   const path = new URL(url).pathname;
-  if (path === OPENAPI_PATH || path === DOCS_PATH) return;
+  // The reference page is not part of the API (it is not under its base path).
+  if (path === DOCS_PATH) return;
   const verb = method.toUpperCase();
   const fail = (problem: string): never => {
     const where = `${verb} ${path} answered ${reply.status}, which docs/openapi.json does not allow`;
@@ -112,9 +160,21 @@ export function checkResponse(method: string, url: string, reply: CheckedReply):
   for (const [name, header] of Object.entries(response.value.headers ?? {})) {
     if (resolve(header, '').value.required && !reply.headers.has(name)) fail(`the ${name} header is missing`);
   }
-  if (verb === 'HEAD') return;
-  // A response documented without content (304) has no body.
-  if (!response.value.content) {
+  // 405's `Allow`, and a preflight's `Allow` and allowed methods (when present), are the path's methods.
+  const listed =
+    response.pointer === '/x-method-not-allowed'
+      ? ['allow']
+      : response.pointer === '/x-preflight'
+        ? ['allow', 'access-control-allow-methods']
+        : [];
+  for (const name of listed) {
+    const value = reply.headers.get(name);
+    if ((value !== null || name === 'allow') && methodList(value) !== methodList((response.allow ?? []).join(','))) {
+      fail(`${name} must list the path's methods, ${(response.allow ?? []).join(', ')}`);
+    }
+  }
+  // A HEAD answer, and a response documented without content (304, a preflight), have no body.
+  if (verb === 'HEAD' || !response.value.content) {
     if (reply.text !== '') fail('the response is documented without a body');
     return;
   }
