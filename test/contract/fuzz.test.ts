@@ -1,0 +1,56 @@
+/**
+ * The document against the service, property-based: `scripts/fuzz.ts` (`npm run fuzz`) bounded for `npm test`.
+ * Requests generated from docs/openapi.json for every operation, valid and invalid, to the local gateway, each
+ * case as a new owner; verify asks a test DNS server, which publishes the record for half the cases. It fails
+ * on any 5xx, any answer the document does not allow, a status the request should not get, a 2xx unlike a
+ * following GET, a refused request that changed something.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '#infra/local/gateway.ts';
+import { createApiKey } from '#lib/data/api-keys.ts';
+import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns } from '#test/support/domains.ts';
+import { startTestGateway } from '#test/support/http.ts';
+import { describeReport, fuzz } from '../../scripts/fuzz.ts';
+
+/** Sized for a shared 2-core machine: about 300 cases within the time limit. */
+const RUNS = 300;
+const TIME_LIMIT_MS = 45_000;
+
+let gateway: Gateway;
+let dns: DnsTestServer;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  gateway = await startTestGateway({ config: configWithDns(dns) });
+});
+afterAll(async () => {
+  await gateway.close();
+  await dns.close();
+});
+
+describe('the document against the service (fast-check)', () => {
+  it(
+    `answers ${RUNS} generated requests as the document says`,
+    async () => {
+      // Act
+      const report = await fuzz(
+        {
+          apiUrl: `${gateway.url}/api/v1`,
+          newKey: async () => (await createApiKey(db, `fuzz-${randomUUID()}`, 'fuzz')).key,
+          publishTxt: (name, values) => dns.setTxt(name, values),
+        },
+        { runs: RUNS, timeLimitMs: TIME_LIMIT_MS, concurrency: 4 },
+      );
+      // Assess: every case ran (or the time ran out after most of them), on every operation, without a failure.
+      console.info(describeReport(report));
+      expect(report.failures, describeReport(report)).toEqual([]);
+      expect(report.environment).toEqual([]);
+      expect(report.cases).toBeGreaterThanOrEqual(RUNS / 2);
+      expect(Object.keys(report.statuses).length).toBeGreaterThanOrEqual(14);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+});
