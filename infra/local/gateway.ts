@@ -137,6 +137,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const allowed = config.corsAllowedOrigins;
 
+  /** A gateway response, with the headers its mapping adds on AWS (`gatewayHeaders`): request id, CORS. */
+  function sendGatewayResponse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    type: GatewayResponseType,
+    overrides: Record<string, string | number> = {},
+  ): number {
+    const { statusCode, headers } = gatewayResponses[type];
+    const mapped = resolveHeaders(gatewayHeaders(allowed), {
+      requestId,
+      header: (name) => header(req.headers as Record<string, string | undefined>, name),
+    });
+    const all = { 'Content-Type': 'application/json', ...headers, ...mapped, ...overrides };
+    send(res, statusCode, all, JSON.stringify(gatewayResponseBody(type)));
+    return statusCode;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
@@ -146,20 +164,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       send(res, statusCode, { ...headers, 'X-Request-Id': requestId }, body);
       return statusCode;
     };
-    /** A gateway response, with the headers its mapping adds on AWS (`gatewayHeaders`). */
-    const gatewayResponse = (type: GatewayResponseType, overrides: Record<string, string | number> = {}) => {
-      const { statusCode, headers } = gatewayResponses[type];
-      const mapped = resolveHeaders(gatewayHeaders(allowed), {
-        requestId,
-        header: (name) => header(req.headers as Record<string, string | undefined>, name),
-      });
-      const all = { 'Content-Type': 'application/json', ...headers, ...mapped, ...overrides };
-      return answer(statusCode, all, JSON.stringify(gatewayResponseBody(type)));
-    };
+    const gatewayResponse = (type: GatewayResponseType, overrides?: Record<string, string | number>) =>
+      sendGatewayResponse(req, res, requestId, type, overrides);
+    // Published files are read as for GET on HEAD too: Node sends no body, only its length.
+    const read = method === 'HEAD' ? 'GET' : method;
 
     // The reference page: not part of the API, public, like the static page published with it.
     if (url.pathname === DOCS_PATH) {
-      const page = await publishedDocument(method, url.pathname, origin);
+      const page = await publishedDocument(read, url.pathname, origin);
       if (page) return answer(page.statusCode, page.headers, page.body);
     }
     const path = matchPath(url.pathname);
@@ -173,9 +185,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const headers = { 'Content-Type': 'application/json', Allow: allow, ...corsHeaders(allowed, requestOrigin) };
       return answer(errorCatalogue.methodNotAllowed.status, headers, JSON.stringify(errorBody('methodNotAllowed')));
     }
-    // The OpenAPI document: public and cacheable. HEAD is read as GET: Node sends no body, only its length.
+    // The OpenAPI document: public and cacheable.
     if (url.pathname === documentRoute.path) {
-      const document = await publishedDocument('GET', url.pathname, origin);
+      const document = await publishedDocument(read, url.pathname, origin);
       if (!document) throw new Error(`${documentRoute.path} is not published`);
       const cache: Record<string, string> =
         document.statusCode === 200 ? { 'Cache-Control': documentRoute.cacheControl } : {};
@@ -220,15 +232,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       .catch((error) => {
         // A handler that throws past its middleware is a Lambda failure: API Gateway answers 502.
         console.error(`${req.method} ${path} failed (request ${requestId}):`, error);
-        if (res.headersSent) return 502;
-        const { statusCode, headers } = gatewayResponses.INTEGRATION_FAILURE;
-        const mapped = resolveHeaders(gatewayHeaders(allowed), {
-          requestId,
-          header: (name) => header(req.headers as Record<string, string | undefined>, name),
-        });
-        const body = JSON.stringify(gatewayResponseBody('INTEGRATION_FAILURE'));
-        send(res, statusCode, { 'Content-Type': 'application/json', ...headers, ...mapped }, body);
-        return statusCode;
+        return res.headersSent ? 502 : sendGatewayResponse(req, res, requestId, 'INTEGRATION_FAILURE');
       })
       .then((status) => {
         if (logRequests) {
