@@ -261,7 +261,7 @@ describe('logs never hold the key or the Authorization header', () => {
 });
 
 describe('the owner comes only from the authorizer', () => {
-  it('owner ids in the query, body or headers are ignored; another owner’s items stay invisible', async () => {
+  it('owner ids in the query, a form or headers are ignored, in JSON refused; another owner’s items stay invisible', async () => {
     // Prepare
     const victim = await newClient(gateway);
     const attacker = await newClient(gateway);
@@ -281,19 +281,19 @@ describe('the owner comes only from the authorizer', () => {
       headers: spoof,
     });
     const changed = await attacker.request('PATCH', `${spaces}/${victimSpace.id}`, {
-      json: { color: 6, ownerId: victim.owner, owner: victim.owner },
+      form: { color: '6', ownerId: victim.owner, owner: victim.owner },
       headers: spoof,
     });
     const deleted = await attacker.request('DELETE', `${spaces}/${victimSpace.id}?owner=${victim.owner}`, {
       headers: spoof,
     });
     const stored = await attacker.request('POST', spaces, {
-      json: {
-        name: 'Planted',
-        owner: victim.owner,
-        ownerId: victim.owner,
-        requestContext: { authorizer: { ownerId: victim.owner } },
-      },
+      form: { name: 'Planted', owner: victim.owner, ownerId: victim.owner },
+      headers: spoof,
+    });
+    // Strict JSON input: fields a body does not list are refused, the owner's among them.
+    const storedJson = await attacker.request('POST', spaces, {
+      json: { name: 'Planted twice', owner: victim.owner, requestContext: { authorizer: { ownerId: victim.owner } } },
       headers: spoof,
     });
     // Assess
@@ -301,6 +301,8 @@ describe('the owner comes only from the authorizer', () => {
     for (const reply of [shown, changed, deleted])
       expect(reply.body).toEqual({ message: 'Resource not found.', status: 404 });
     expect(stored.status).toBe(201);
+    expect(storedJson.status).toBe(422);
+    expect(Object.keys(storedJson.body.errors).sort()).toEqual(['owner', 'requestContext']);
     expect((await attacker.get(spaces)).body.data.map((space: { name: string }) => space.name)).toEqual(['Planted']);
     const victimList = await victim.get(spaces);
     expect(victimList.body.data).toEqual([victimSpace]);

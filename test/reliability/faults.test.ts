@@ -11,16 +11,17 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { stages } from '#infra/stages.ts';
 import { updateSpace } from '#lib/data/spaces.ts';
 import { createDb, dynamoClientConfig } from '#lib/dynamodb.ts';
-import { config, db } from '#test/support/database.ts';
+import { config, db, harness } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, publish } from '#test/support/domains.ts';
+import { FAITHFUL } from '#test/support/dynamodb-harness.ts';
 import { type Client, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import {
   expectErrorContract,
@@ -334,7 +335,9 @@ describe('a verification whose transaction answer is lost', () => {
 
 describe('transaction conflicts', () => {
   it('conflicts are retried with backoff until the transaction goes through', async () => {
-    // Prepare
+    // Prepare: the harness's own random cancellations off, so that every conflict is one injected here.
+    harness?.configure({ conflicts: FAITHFUL.conflicts && { ...FAITHFUL.conflicts, randomRate: 0 } });
+    onTestFinished(() => harness?.configure({ conflicts: FAITHFUL.conflicts }));
     const client = await owner();
     const fault = inject({
       when: touches(client.owner, 'TransactWriteItems'),

@@ -3,10 +3,11 @@
  * through `DNS_RESOLVER`, as `npm start` is), publishing a domain's record there, and domains written in the
  * shape stored before verification existed.
  */
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Config, loadConfig } from '#lib/config.ts';
 import { counterKey, domainNameGuardKey, foldName, itemKey, nameSortKey, sequenceKey } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { arrangeTransaction } from './arrange.ts';
 import { config } from './database.ts';
 import type { DnsTestServer } from './dns-server.ts';
 
@@ -50,45 +51,41 @@ export async function storeOldShapeDomain(db: Db, owner: string, name: string): 
   );
   const id = Attributes?.last as number;
   const now = new Date().toISOString();
-  await db.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: db.tableName,
-            Item: {
-              ...itemKey(owner, 'domain', id),
-              lsi1sk: nameSortKey('domain', foldName(name), id),
-              kind: 'domain',
-              id,
-              name,
-              fold: foldName(name),
-              indexPage: null,
-              notFoundPage: null,
-              createdAt: now,
-              updatedAt: now,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
+  await arrangeTransaction(db, [
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: {
+          ...itemKey(owner, 'domain', id),
+          lsi1sk: nameSortKey('domain', foldName(name), id),
+          kind: 'domain',
+          id,
+          name,
+          fold: foldName(name),
+          indexPage: null,
+          notFoundPage: null,
+          createdAt: now,
+          updatedAt: now,
         },
-        {
-          Put: {
-            TableName: db.tableName,
-            Item: { ...domainNameGuardKey(name), kind: 'domain-name', owner, id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        {
-          Update: {
-            TableName: db.tableName,
-            Key: counterKey(owner, 'domain'),
-            UpdateExpression: 'ADD #total :one',
-            ExpressionAttributeNames: { '#total': 'total' },
-            ExpressionAttributeValues: { ':one': 1 },
-          },
-        },
-      ],
-    }),
-  );
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...domainNameGuardKey(name), kind: 'domain-name', owner, id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: counterKey(owner, 'domain'),
+        UpdateExpression: 'ADD #total :one',
+        ExpressionAttributeNames: { '#total': 'total' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ]);
   return id;
 }

@@ -1,8 +1,8 @@
 /** API keys as tests need them: in the shape written before scopes and expiry, and at a given moment. */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { arrangeTransaction } from './arrange.ts';
 
 /**
  * A key written exactly as the key tool wrote it before scopes, expiry and last use existed: three items
@@ -17,15 +17,11 @@ export async function putOldShapeKey(
   const hash = hashApiKey(key);
   const record = { prefix: displayPrefix(key), owner, label, createdAt: new Date().toISOString(), revoked: false };
   const put = (Item: Record<string, unknown>) => ({ Put: { TableName: db.tableName, Item } });
-  await db.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        put({ ...apiKeyKey(hash), kind: 'api-key', ...record }),
-        put({ ...apiKeyPrefixKey(record.prefix), kind: 'api-key-prefix', hash, ...record }),
-        put({ ...ownerApiKeyKey(owner, record.prefix), kind: 'owner-api-key', hash, ...record }),
-      ],
-    }),
-  );
+  await arrangeTransaction(db, [
+    put({ ...apiKeyKey(hash), kind: 'api-key', ...record }),
+    put({ ...apiKeyPrefixKey(record.prefix), kind: 'api-key-prefix', hash, ...record }),
+    put({ ...ownerApiKeyKey(owner, record.prefix), kind: 'owner-api-key', hash, ...record }),
+  ]);
   return { key, prefix: record.prefix };
 }
 
