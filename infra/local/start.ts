@@ -55,6 +55,7 @@ Environment:
   AUTH_CACHE_TTL_SECONDS    how long an authorizer answer is reused per key (default 60)
   RATE_LIMIT_PER_MINUTE     requests per minute per key before 429 (default ${rateLimits.dev.perKeyPerMinute}; 0: no limit)
   DNS_RESOLVER              DNS servers domain verification asks, host:port comma-separated (default: the system's)
+  CORS_ALLOWED_ORIGINS      origins a browser page may call the API from: * (default) or a comma-separated list
   CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
 async function main() {
