@@ -214,13 +214,14 @@ async function attemptChange<State, Result>(
   owner: string,
   options: WriteOptions<Result>,
   steps: ChangeSteps<State, Result>,
-  checkRecord: boolean,
 ): Promise<Attempt<Result>> {
   const { idempotency } = options;
   const [state, head, record]: [Settled<State>, FeedHead, Record<string, unknown> | undefined] = await Promise.all([
     settle(steps.read()),
     readFeedHead(db, owner),
-    checkRecord && idempotency ? readRecord(db, owner, idempotency) : undefined,
+    // Every attempt: an earlier one may have committed though its answer was lost (the SDK retried it, and
+    // the retry was cancelled), and then the record, not the state, says what to answer.
+    idempotency ? readRecord(db, owner, idempotency) : undefined,
   ]);
   // A request already answered is answered again, whatever the state is now (a retried delete finds no item).
   if (record && idempotency) replay(record, idempotency as IdempotentRequest<unknown>);
@@ -257,7 +258,7 @@ export function backoffCap(elapsedMs: number): number {
 }
 
 /**
- * Commits a change: reads (the caller's state and the feed head, and the idempotency record on the first
+ * Commits a change: reads (the caller's state, the feed head and the request's idempotency record, on every
  * attempt), plans, and writes the plan with its event, the head and the record in one transaction. Returns
  * what the plan answers; throws what a failed condition means, a replay of the request's recorded outcome,
  * or `WriteContended` when the budget runs out.
@@ -271,7 +272,7 @@ export async function commitChange<State, Result>(
   const started = Date.now();
   const deadline = started + WRITE_BUDGET_MS;
   for (let retry = 0; ; retry++) {
-    const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps, retry === 0));
+    const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps));
     if (attempt.done) return attempt.result;
     const wait = Math.random() * Math.min(backoffCap(Date.now() - started), BACKOFF_BASE_MS * 2 ** retry);
     if (Date.now() + wait >= deadline) throw new WriteContended();

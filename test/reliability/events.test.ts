@@ -523,6 +523,37 @@ describe('an update or a delete whose answer is lost', () => {
   );
 });
 
+describe('a keyed write whose commit was lost and whose retry was cancelled', () => {
+  it('answers what its first attempt did, from the key’s record, not a 404 from the state it left', async () => {
+    // Prepare: the first transaction commits and its answer is lost (500); the SDK sends it again, and DynamoDB
+    // cancels that one for a transaction in flight; the write path then reads again and finds the item gone.
+    const client = await owner();
+    const stored = await client.post('/api/v1/spaces', { name: 'Deleted once', color: '1' });
+    const path = `/api/v1/spaces/${stored.body.data.id}`;
+    suite.injection = injectFault({
+      when: touches(client.owner, 'TransactWriteItems'),
+      before: (attempt) =>
+        attempt === 2
+          ? new TransactionCanceledException({
+              message:
+                'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+              $metadata: { httpStatusCode: 400 },
+              CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }],
+            })
+          : undefined,
+      after: (attempt) => (attempt === 1 ? serverError() : undefined),
+    });
+    // Act
+    const reply = await client.request('DELETE', path, { headers: { 'Idempotency-Key': randomUUID() } });
+    suite.injection.remove();
+    // Assess
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('idempotent-replayed')).toBe('true');
+    expect(reply.body).toEqual({ id: stored.body.data.id, object: 'space', deleted: true, status: 200 });
+    expect((await feedOf(client)).map((event) => event.type)).toEqual(['space.created', 'space.deleted']);
+  });
+});
+
 describe('a write that keeps losing to concurrent transactions', () => {
   it('answers 503 with Retry-After within its budget, having written nothing', async () => {
     // Prepare: every transaction of the owner is cancelled as DynamoDB cancels one that meets another in flight.
