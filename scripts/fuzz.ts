@@ -11,6 +11,7 @@
  *
  * The engine (`fuzz`) is also what `test/contract/fuzz.test.ts` runs, bounded, in `npm test`.
  */
+
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
@@ -19,9 +20,10 @@ import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { domainNamePattern, pagePattern, spaceNamePattern } from '#lib/openapi/requests.ts';
-import { normalizeDomainName } from '#lib/schemas/domains.ts';
+import { DOMAIN_READ_ONLY, normalizeDomainName } from '#lib/schemas/domains.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
+import { SPACE_READ_ONLY } from '#lib/schemas/spaces.ts';
 import { pageHost } from '#lib/urls.ts';
 import { ContractError, checkResponse, document, documentOperations, schemaErrors } from '#test/support/openapi.ts';
 import { commandLine, helpOption } from './support/cli.ts';
@@ -298,7 +300,7 @@ function tooLong(name: string, schema: Schema): string | undefined {
 }
 
 /** Invalid JSON bodies, each a valid one with one thing wrong; `confirm`: ajv must refuse it too. */
-function jsonMutations(body: Record<string, unknown>, schema: Schema, readOnly: string[]): fc.Arbitrary<Mutation> {
+function jsonMutations(body: Record<string, unknown>, schema: Schema, readOnly: readonly string[]): fc.Arbitrary<Mutation> {
   const properties = Object.entries(schema.properties ?? {});
   const options: fc.Arbitrary<Mutation>[] = [
     fc
@@ -407,20 +409,8 @@ type Case = {
   method?: string;
 };
 
-const READ_ONLY: Record<string, string[]> = {
-  spaces: ['id', 'created_at', 'updated_at'],
-  domains: [
-    'id',
-    'name',
-    'unicode_name',
-    'status',
-    'verification',
-    'verified_at',
-    'last_checked_at',
-    'created_at',
-    'updated_at',
-  ],
-};
+/** The fields a client never writes, per collection: the schemas' own lists. */
+const READ_ONLY: Record<string, readonly string[]> = { spaces: SPACE_READ_ONLY, domains: DOMAIN_READ_ONLY };
 
 const malformedId = fc.constantFrom('0', '-1', '01', '1.0', '1e3', 'abc', '9'.repeat(30), '%20', '１');
 

@@ -13,8 +13,6 @@ import {
   FunctionRuntime,
   KeyValueStore,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -26,6 +24,7 @@ import { EVENT_SOURCE } from '#lib/events-bus.ts';
 import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
+import { deadLetterAlarm } from './dead-letters.ts';
 
 export type EdgeProps = {
   config: StageConfig;
@@ -152,15 +151,12 @@ export class Edge extends Construct {
       ],
     });
 
-    const alarm = new Alarm(this, 'dead-letters-alarm', {
+    deadLetterAlarm(this, 'dead-letters-alarm', {
       alarmName: `${name}-edge-sync-dead-letters`,
-      alarmDescription: 'Domain events the edge sync could not apply after its retries: see docs/deployment.md.',
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: config.alarms.period }),
-      threshold: 0,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description: 'Domain events the edge sync could not apply after its retries: see docs/deployment.md.',
+      queue: this.deadLetters,
+      config,
+      alarms,
     });
-    alarm.addAlarmAction(new SnsAction(alarms));
   }
 }

@@ -6,8 +6,6 @@
  * reads the table.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -19,6 +17,7 @@ import { Construct } from 'constructs';
 import { EVENT_PREFIX } from '#lib/data/keys.ts';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/events-bus.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
+import { deadLetterAlarm } from './dead-letters.ts';
 
 export type EventFeedProps = {
   config: StageConfig;
@@ -114,15 +113,12 @@ export class EventFeed extends Construct {
       },
     });
 
-    const alarm = new Alarm(this, 'dead-letters-alarm', {
+    deadLetterAlarm(this, 'dead-letters-alarm', {
       alarmName: `${name}-events-dead-letters`,
-      alarmDescription: 'Events the pipe could not put on the bus after its retries: see docs/events.md.',
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: config.alarms.period }),
-      threshold: 0,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description: 'Events the pipe could not put on the bus after its retries: see docs/events.md.',
+      queue: this.deadLetters,
+      config,
+      alarms,
     });
-    alarm.addAlarmAction(new SnsAction(alarms));
   }
 }
