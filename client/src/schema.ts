@@ -825,7 +825,7 @@ export interface components {
         'application/json': components['schemas']['ValidationError'];
       };
     };
-    /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+    /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
     TooManyRequests: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
@@ -1258,7 +1258,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -1562,7 +1562,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -1927,7 +1927,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2211,7 +2211,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2485,7 +2485,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. */
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];

@@ -75,7 +75,7 @@ const errors = {
   ),
   ValidationFailed: thrown('A field is invalid; `errors` has the messages by field.', new NameTakenError()),
   TooManyRequests: gateway(
-    "Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds.",
+    "Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`.",
     'THROTTLED',
   ),
   ServerError: gateway(
