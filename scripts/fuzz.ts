@@ -300,7 +300,11 @@ function tooLong(name: string, schema: Schema): string | undefined {
 }
 
 /** Invalid JSON bodies, each a valid one with one thing wrong; `confirm`: ajv must refuse it too. */
-function jsonMutations(body: Record<string, unknown>, schema: Schema, readOnly: readonly string[]): fc.Arbitrary<Mutation> {
+function jsonMutations(
+  body: Record<string, unknown>,
+  schema: Schema,
+  readOnly: readonly string[],
+): fc.Arbitrary<Mutation> {
   const properties = Object.entries(schema.properties ?? {});
   const options: fc.Arbitrary<Mutation>[] = [
     fc
