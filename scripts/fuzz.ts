@@ -25,7 +25,14 @@ import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { SPACE_READ_ONLY } from '#lib/schemas/spaces.ts';
 import { pageHost } from '#lib/urls.ts';
-import { ContractError, checkResponse, document, documentOperations, schemaErrors } from '#test/support/openapi.ts';
+import {
+  ContractError,
+  checkResponse,
+  document,
+  documentOperations,
+  resolveRef,
+  schemaErrors,
+} from '#test/support/openapi.ts';
 import { commandLine, helpOption } from './support/cli.ts';
 
 // ---- The document ----------------------------------------------------------------------------------------
@@ -47,20 +54,6 @@ type Schema = Record<string, unknown> & {
   additionalProperties?: boolean;
 };
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; schema: Schema };
-
-/** Follows a local `$ref` to its target, with the target's JSON pointer. */
-function resolve<T>(value: object & { $ref?: string }, pointer = ''): { value: T; pointer: string } {
-  if (typeof value.$ref !== 'string') return { value: value as T, pointer };
-  const target = value.$ref.slice(1);
-  const found = target
-    .split('/')
-    .slice(1)
-    .reduce<unknown>(
-      (node, part) => (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')],
-      document,
-    );
-  return resolve<T>(found as { $ref?: string }, target);
-}
 
 type Encoding = 'json' | 'form';
 const MEDIA: Record<Encoding, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
@@ -114,14 +107,14 @@ function operations(): Operation[] {
         parameters?: { $ref: string }[];
         requestBody?: { $ref: string };
       };
-      const parameters = (raw.parameters ?? []).map((ref) => resolve<Parameter>(ref).value);
+      const parameters = (raw.parameters ?? []).map((ref) => resolveRef<Parameter>(ref).value);
       const bodies: Operation['bodies'] = {};
       if (raw.requestBody) {
-        const { content } = resolve<{ content: Record<string, { schema: Schema }> }>(raw.requestBody).value;
+        const { content } = resolveRef<{ content: Record<string, { schema: Schema }> }>(raw.requestBody).value;
         for (const encoding of ['json', 'form'] as const) {
           const media = content[MEDIA[encoding]];
           if (media) {
-            const { value, pointer } = resolve<Schema>(media.schema);
+            const { value, pointer } = resolveRef<Schema>(media.schema);
             bodies[encoding] = { schema: value, pointer };
           }
         }
@@ -215,7 +208,7 @@ const byPattern: Record<string, fc.Arbitrary<string>> = {
 
 /** A value valid for a JSON Schema of the kinds the document's requests use. */
 function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
-  if (schema.$ref) return arbitraryOf(resolve<Schema>(schema).value);
+  if (schema.$ref) return arbitraryOf(resolveRef<Schema>(schema).value);
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   if (schema.anyOf) return fc.oneof(...schema.anyOf.map(arbitraryOf));
@@ -255,7 +248,7 @@ const validBody = (body: { schema: Schema; pointer: string }) =>
 type Mutation = { note: string; body: Record<string, unknown> | string; confirm: boolean };
 
 const typeOf = (schema: Schema): string[] => {
-  const resolved = resolve<Schema>(schema).value;
+  const resolved = resolveRef<Schema>(schema).value;
   if (resolved.anyOf) return resolved.anyOf.flatMap(typeOf);
   if ('const' in resolved) return [resolved.const === null ? 'null' : typeof resolved.const];
   return [resolved.type ?? []].flat();
@@ -281,7 +274,7 @@ function wrongValues(schema: Schema): unknown[] {
 
 /** A value one past the field's length limit, shaped like a valid one. */
 function tooLong(name: string, schema: Schema): string | undefined {
-  const max = schema.maxLength ?? resolve<Schema>(schema).value.anyOf?.find((entry) => entry.maxLength)?.maxLength;
+  const max = schema.maxLength ?? resolveRef<Schema>(schema).value.anyOf?.find((entry) => entry.maxLength)?.maxLength;
   if (max === undefined) return undefined;
   if (name === 'name' && max < 100) return 'x'.repeat(max + 1);
   if (name === 'name') {

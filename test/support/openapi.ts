@@ -67,10 +67,14 @@ export function schemaErrors(pointer: string, value: unknown): string | null {
 
 export const pointerPart = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** Follows local `$ref`s; returns the object and its JSON pointer. */
-function resolve<T extends Ref>(value: T, pointer: string): { value: T; pointer: string } {
-  if (typeof value.$ref !== 'string') return { value, pointer };
-  const target = value.$ref.slice(1);
+/** Follows local `$ref`s in the document; returns the object and its JSON pointer. */
+export function resolveRef<T extends object>(
+  value: T | { $ref?: string },
+  pointer = '',
+): { value: T; pointer: string } {
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref !== 'string') return { value: value as T, pointer };
+  const target = ref.slice(1);
   const found = target
     .split('/')
     .slice(1)
@@ -78,7 +82,7 @@ function resolve<T extends Ref>(value: T, pointer: string): { value: T; pointer:
       (node, part) => (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')],
       document,
     );
-  return resolve(found as T, target);
+  return resolveRef<T>(found as T, target);
 }
 
 const pathPattern = (path: string) => new RegExp(`^${apiBasePath}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -112,7 +116,7 @@ export class ContractError extends Error {}
 
 type Documented = { value: Response; pointer: string; allow?: string[] };
 
-const notFound = () => resolve(document.components.responses.NotFound as Response, '/components/responses/NotFound');
+const notFound = () => resolveRef(document.components.responses.NotFound as Response, '/components/responses/NotFound');
 
 /** The documented response for this request and status, or the reason there is none. */
 function documentedResponse(method: string, path: string, status: number): Documented | string {
@@ -121,7 +125,7 @@ function documentedResponse(method: string, path: string, status: number): Docum
     record(operation.id, status);
     const response = operation.responses[String(status)];
     if (!response) return `the status is not documented for ${operation.id}`;
-    return resolve(response, `${operation.pointer}/${status}`);
+    return resolveRef(response, `${operation.pointer}/${status}`);
   }
   const item = paths.find((entry) => entry.pattern.test(path));
   if (!item) {
@@ -133,7 +137,7 @@ function documentedResponse(method: string, path: string, status: number): Docum
   const [name, expected] = method === 'OPTIONS' ? ['x-preflight', 204] : ['x-method-not-allowed', 405];
   record(`*${name}*`, status);
   if (status !== expected) return `${method} on this path must answer ${expected} (the document's ${name})`;
-  return { ...resolve(document[name as 'x-preflight'], `/${name}`), allow: item.allow };
+  return { ...resolveRef(document[name as 'x-preflight'], `/${name}`), allow: item.allow };
 }
 
 /** A header's list of methods as a set: `GET, head` is `GET,HEAD`. */
@@ -158,7 +162,7 @@ export function checkResponse(method: string, url: string, reply: CheckedReply):
   const documented = documentedResponse(verb, path, reply.status);
   const response = typeof documented === 'string' ? fail(documented) : documented;
   for (const [name, header] of Object.entries(response.value.headers ?? {})) {
-    if (resolve(header, '').value.required && !reply.headers.has(name)) fail(`the ${name} header is missing`);
+    if (resolveRef(header, '').value.required && !reply.headers.has(name)) fail(`the ${name} header is missing`);
   }
   // 405's `Allow`, and a preflight's `Allow` and allowed methods (when present), are the path's methods.
   const listed =
