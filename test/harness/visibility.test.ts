@@ -57,6 +57,23 @@ const changeThree = (db: Db, pk: string) =>
     }),
   );
 
+/** One transaction of two items: A (stored at 1) set to 2, and B put at 1. */
+const updateAAndPutB = (pk: string) =>
+  new TransactWriteCommand({
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName,
+          Key: { pk, sk: 'A' },
+          UpdateExpression: 'SET #v = :v',
+          ExpressionAttributeNames: { '#v': 'value' },
+          ExpressionAttributeValues: { ':v': 2 },
+        },
+      },
+      { Put: { TableName: tableName, Item: { pk, sk: 'B', value: 1 } } },
+    ],
+  });
+
 describe('per-item visibility', () => {
   it('shows one item of a committed transaction before the other, all after maxDelayMs, and TransactGetItems all at once', async () => {
     // Prepare: seed 53 draws A's reveal within the first 10% of maxDelayMs and B's within the last 10%.
@@ -73,24 +90,7 @@ describe('per-item visibility', () => {
     const atomic: string[] = [];
 
     // Act: poll every few ms from before the transaction until maxDelayMs after it committed.
-    const transaction = db.client
-      .send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: { pk, sk: 'A' },
-                UpdateExpression: 'SET #v = :v',
-                ExpressionAttributeNames: { '#v': 'value' },
-                ExpressionAttributeValues: { ':v': 2 },
-              },
-            },
-            { Put: { TableName: tableName, Item: { pk, sk: 'B', value: 1 } } },
-          ],
-        }),
-      )
-      .then(() => Date.now());
+    const transaction = db.client.send(updateAAndPutB(pk)).then(() => Date.now());
     let committedAt: number | undefined;
     void transaction.then((at) => {
       committedAt = at;
@@ -147,26 +147,9 @@ describe('per-item visibility', () => {
     let answered = false;
     // Act
     const started = Date.now();
-    const transaction = db.client
-      .send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: { pk, sk: 'A' },
-                UpdateExpression: 'SET #v = :v',
-                ExpressionAttributeNames: { '#v': 'value' },
-                ExpressionAttributeValues: { ':v': 2 },
-              },
-            },
-            { Put: { TableName: tableName, Item: { pk, sk: 'B', value: 1 } } },
-          ],
-        }),
-      )
-      .then(() => {
-        answered = true;
-      });
+    const transaction = db.client.send(updateAAndPutB(pk)).then(() => {
+      answered = true;
+    });
     while (!answered) {
       const page = await queryAll(db, pk, { ConsistentRead: true });
       seen.push(values(page.Items).join(' '));
