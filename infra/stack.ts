@@ -62,6 +62,7 @@ export class ServiceStack extends Stack {
     const settings = {
       CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
       MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
+      EDGE_HOSTNAME: undefined,
     } satisfies Record<NonNullable<Route['settings']>[number], string | undefined>;
 
     const routeFunctions = routes.map((route) => {

@@ -78,6 +78,21 @@ const settingsSchema = v.object(
     ),
     /** The edge's CloudFront KeyValueStore (its ARN): required by the edge sync function only. */
     EDGE_KVS_ARN: optionalText,
+    /**
+     * The host name a served domain's CNAME points at (the stage's edge: `infra/stages.ts`), shown in every
+     * domain's `records`; required by the functions that show domains (`lib/routes.ts`).
+     */
+    EDGE_HOSTNAME: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.toLowerCase(),
+        v.regex(
+          /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+          'must be a host name',
+        ),
+      ),
+    ),
     /** The stage's multi-tenant CloudFront distribution, whose tenants the edge sync creates and disables. */
     EDGE_DISTRIBUTION_ID: optionalText,
     /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/txt.ts`). At most 2 s. */
@@ -104,6 +119,7 @@ export type Config = {
   corsAllowedOrigins: AllowedOrigins;
   edgeKvsArn?: string;
   edgeDistributionId?: string;
+  edgeHostname?: string;
 };
 
 export class ConfigError extends Error {
@@ -129,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
     ...(settings.EDGE_KVS_ARN ? { edgeKvsArn: settings.EDGE_KVS_ARN } : {}),
     ...(settings.EDGE_DISTRIBUTION_ID ? { edgeDistributionId: settings.EDGE_DISTRIBUTION_ID } : {}),
+    ...(settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {}),
   };
 }
 

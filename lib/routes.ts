@@ -63,7 +63,13 @@ export const scopeOf = (collection: Collection, action: Action): Scope => `${col
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 /** Configuration a handler reads at cold start besides `TABLE_NAME`; the stack sets exactly these. */
-export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER';
+export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER' | 'EDGE_HOSTNAME';
+
+/**
+ * Functions that show domains (their `records` name the CNAME target, the stage's edge host name) need
+ * `EDGE_HOSTNAME`: every domain route, and the feed, whose events carry domains (so does the bus's publisher).
+ */
+const showsDomains = (collection: Collection | Feed) => collection === 'domains' || collection === feed;
 
 export type Route = {
   /** Logical name, used for the Lambda's id and name: `<action>-<collection>` for lists, else `<action>-<kind>`. */
@@ -144,8 +150,13 @@ function route(collection: Collection, action: Action): Route {
     path: !item ? base : isItemAction(action) ? `${base}/{id}/${action}` : `${base}/{id}`,
     handler: `${collection}/${action}`,
     ...rest,
-    ...(settings ? { settings } : {}),
+    ...withSettings(collection, settings),
   };
+}
+
+function withSettings(collection: Collection | Feed, settings: readonly RouteSetting[] = []) {
+  const all: RouteSetting[] = showsDomains(collection) ? [...settings, 'EDGE_HOSTNAME'] : [...settings];
+  return all.length > 0 ? { settings: all } : {};
 }
 
 const isItemAction = (action: Action) => !(resourceActions as readonly Action[]).includes(action);
@@ -163,6 +174,7 @@ const eventsRoute: Route = {
   path: `${apiBasePath}/${feed}`,
   handler: `${feed}/list`,
   actions: ['GetItem', 'Query'],
+  ...withSettings(feed),
 };
 
 /** Every route: each resource action on each collection, then the collection's own item actions; then the feed. */
