@@ -26,6 +26,18 @@ const positiveInteger = (fallback: number) =>
     String(fallback),
   );
 
+const edgeHostnameSetting = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+      'must be a host name',
+    ),
+  ),
+);
+
 /** The environment variables, as Lambda (or a caller) passes them. Unknown variables are ignored. */
 const settingsSchema = v.object(
   {
@@ -82,20 +94,10 @@ const settingsSchema = v.object(
      * The host name a served domain's CNAME points at (the stage's edge: `infra/stages.ts`), shown in every
      * domain's `records`; required by the functions that show domains (`lib/routes.ts`).
      */
-    EDGE_HOSTNAME: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.toLowerCase(),
-        v.regex(
-          /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
-          'must be a host name',
-        ),
-      ),
-    ),
+    EDGE_HOSTNAME: edgeHostnameSetting,
     /** The stage's multi-tenant CloudFront distribution, whose tenants the edge sync creates and disables. */
     EDGE_DISTRIBUTION_ID: optionalText,
-    /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/txt.ts`). At most 2 s. */
+    /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/resolver.ts`). At most 2 s. */
     DNS_TIMEOUT_MS: v.pipe(
       positiveInteger(DNS_TIMEOUT_MAX_MS),
       v.maxValue(DNS_TIMEOUT_MAX_MS, `must be at most ${DNS_TIMEOUT_MAX_MS}`),
@@ -126,14 +128,26 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Reads and checks the settings; throws one message naming every bad or missing setting. */
-export function loadConfig(env: Env = process.env): Config {
-  const result = v.safeParse(settingsSchema, env);
+function parseSettings<Schema extends v.GenericSchema>(schema: Schema, env: Env): v.InferOutput<Schema> {
+  const result = v.safeParse(schema, env);
   if (!result.success) {
     const problems = result.issues.map((issue) => `${issue.path?.[0]?.key ?? 'configuration'} ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const settings = result.output;
+  return result.output;
+}
+
+/** The change feed's publisher has no table: its one setting is the edge host name (the domains it presents). */
+export type PublisherConfig = Pick<Config, 'edgeHostname'>;
+
+export function loadPublisherConfig(env: Env = process.env): PublisherConfig {
+  const settings = parseSettings(v.object({ EDGE_HOSTNAME: edgeHostnameSetting }), env);
+  return settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {};
+}
+
+/** Reads and checks the settings; throws one message naming every bad or missing setting. */
+export function loadConfig(env: Env = process.env): Config {
+  const settings = parseSettings(settingsSchema, env);
   return {
     tableName: settings.TABLE_NAME,
     maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
@@ -151,7 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** A setting that only some functions need: present in their configuration, or a clear error at cold start. */
 export function required<Key extends keyof Config>(
-  config: Config,
+  config: Partial<Config>,
   key: Key,
   setting: string,
 ): NonNullable<Config[Key]> {
@@ -159,6 +173,11 @@ export function required<Key extends keyof Config>(
   if (value === undefined) throw new ConfigError(`Invalid configuration: ${setting} is required`);
   return value as NonNullable<Config[Key]>;
 }
+
+/** What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without it. */
+export const presentationStage = (config: Pick<Config, 'edgeHostname'>) => ({
+  edgeHostname: required(config, 'edgeHostname', 'EDGE_HOSTNAME'),
+});
 
 /** Lambda always sets this reserved variable; nothing else in this project does. */
 const onLambda = (env: Env) => env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
@@ -168,8 +187,11 @@ const onLambda = (env: Env) => env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
  * module initialises, so a missing setting fails the cold start. Elsewhere nothing is read at import: the
  * local gateway, tests and benchmarks build the handler with the module's own `create(config)`.
  */
-export function atColdStart<Handler>(create: (config: Config) => Handler): Handler {
-  if (onLambda(process.env)) return configured(create, loadConfig(process.env));
+export function atColdStart<Handler, Settings = Config>(
+  create: (config: Settings) => Handler,
+  load: (env: Env) => Settings = loadConfig as unknown as (env: Env) => Settings,
+): Handler {
+  if (onLambda(process.env)) return configured(create, load(process.env));
   return (() => {
     throw new ConfigError('Not on Lambda: build this handler with create(config)');
   }) as Handler;
@@ -190,12 +212,12 @@ const isConfigurable = (handler: unknown): handler is Configurable =>
  * A function module's handler as Lambda's init builds it (`atColdStart`), and the local gateway too: created
  * with the configuration, then given the settings it takes afterwards.
  */
-export function configured<Handler, Rest extends unknown[]>(
-  create: (config: Config, ...rest: Rest) => Handler,
-  config: Config,
+export function configured<Handler, Settings, Rest extends unknown[]>(
+  create: (config: Settings, ...rest: Rest) => Handler,
+  config: Settings,
   ...rest: Rest
 ): Handler {
   const handler = create(config, ...rest);
-  if (isConfigurable(handler)) handler[configure](config);
+  if (isConfigurable(handler)) handler[configure](config as Config);
   return handler;
 }

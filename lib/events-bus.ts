@@ -4,7 +4,7 @@
  * → the bus. The schema is docs/events/event.v1.schema.json.
  */
 import { newEventOf, type StreamRecord } from '#lib/data/stream.ts';
-import { presentEvent } from '#lib/resources.ts';
+import { presentEvent, type Stage } from '#lib/resources.ts';
 
 export type { StreamRecord };
 
@@ -17,8 +17,8 @@ export const EVENT_DETAIL_TYPE = 'Change';
 export type BusEvent = ReturnType<typeof presentEvent> & { schema_version: number; owner: string };
 
 /** The bus event of a stream record, or null for a record that is not a new event (the pipe filters those). */
-export function busEvent(record: StreamRecord): BusEvent | null {
+export function busEvent(record: StreamRecord, stage: Stage): BusEvent | null {
   const found = newEventOf(record);
   if (!found) return null;
-  return { schema_version: EVENT_SCHEMA_VERSION, owner: found.owner, ...presentEvent(found.event) };
+  return { schema_version: EVENT_SCHEMA_VERSION, owner: found.owner, ...presentEvent(found.event, stage) };
 }

@@ -29,11 +29,33 @@ export const presentSpace = (item: SpaceItem): Space => ({
   updated_at: item.updatedAt,
 });
 
-export const presentDomain = (item: DomainItem): Domain => ({
+/** What showing a domain takes from the stage: the host name its routing record points at (`EDGE_HOSTNAME`). */
+export type Stage = { edgeHostname: string };
+
+/**
+ * The records the owner creates, with what the last check found: the TXT record that proves the domain (none
+ * for domains stored before verification existed) and the CNAME that routes its visitors to the edge. Before
+ * any check kept statuses, an active domain's TXT record was found when it was verified.
+ */
+function recordsOf(item: DomainItem, stage: Stage): Domain['records'] {
+  const check = item.check ?? {};
+  const token = item.verificationToken;
+  const txtBefore = statusOf(item) === 'active' && item.verifiedAt !== undefined ? 'found' : 'missing';
+  return [
+    ...(token === undefined
+      ? []
+      : [{ type: 'TXT' as const, name: verificationName(item.name), value: token, status: check.txt ?? txtBefore }]),
+    { type: 'CNAME' as const, name: item.name, value: stage.edgeHostname, status: check.route ?? 'missing' },
+  ];
+}
+
+export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
   id: item.id,
   name: item.name,
   unicode_name: unicodeName(item.name),
   status: statusOf(item),
+  serving: statusOf(item) === 'active' ? (item.serving ?? 'pending') : 'pending',
+  records: recordsOf(item, stage),
   // Domains stored before verification existed have no record to publish.
   verification: item.verificationToken
     ? { type: 'TXT', name: verificationName(item.name), value: item.verificationToken }
@@ -48,12 +70,35 @@ export const presentDomain = (item: DomainItem): Domain => ({
 
 export const deleted = (object: Deleted['object'], id: number): Deleted => ({ id, object, deleted: true, status: 200 });
 
-/** The resource an event carries, as the API shows it. */
-const presenters = { space: presentSpace, domain: presentDomain } as const;
+/**
+ * A domain as an older event answered it, before domains showed their records and serving: given both, from
+ * what it holds (its status and verification record; nothing was checked or served yet as far as it tells).
+ */
+function upgradedAnswer(answered: unknown, stage: Stage): unknown {
+  if (!answered || typeof answered !== 'object' || 'records' in answered) return answered;
+  const domain = answered as Domain;
+  const txtFound = domain.status === 'active' && domain.verified_at !== null;
+  const { verification } = domain;
+  return {
+    ...domain,
+    serving: 'pending',
+    records: [
+      ...(verification ? [{ ...verification, status: txtFound ? 'found' : 'missing' }] : []),
+      { type: 'CNAME', name: domain.name, value: stage.edgeHostname, status: 'missing' },
+    ],
+  };
+}
 
 /** An event as the feed lists it: its record presented, or (older events) the JSON answered then. */
-export function presentEvent(event: EventRecord): EventList['data'][number] {
+export function presentEvent(event: EventRecord, stage: Stage): EventList['data'][number] {
   const { payload } = event;
-  const data = 'record' in payload ? presenters[event.kind](payload.record as never) : payload.answered;
+  const data =
+    'record' in payload
+      ? event.kind === 'domain'
+        ? presentDomain(payload.record as DomainItem, stage)
+        : presentSpace(payload.record as SpaceItem)
+      : event.kind === 'domain'
+        ? upgradedAnswer(payload.answered, stage)
+        : payload.answered;
   return { id: padId(event.id), type: event.type, created_at: event.createdAt, data } as EventList['data'][number];
 }

@@ -8,6 +8,13 @@ export const tableDefinition = {
   /** Sorts an owner's items by case-folded name; a local index so reads stay strongly consistent. */
   byNameIndex: { indexName: 'byName', sortKey: 'lsi1sk' },
   /**
+   * Active domains by when their DNS records are next due for a check (the hourly re-check). Sparse: only
+   * active domains carry its keys. The partition is one of `shards` (from the owner and id), so no single
+   * partition takes every domain's writes; a check queries each shard for what is due. Keys only: the check
+   * reads the domain itself, strongly consistent.
+   */
+  dueCheckIndex: { indexName: 'byCheckDue', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', shards: 16 },
+  /**
    * Epoch seconds after which DynamoDB deletes an item (TTL): events after 30 days, idempotency records after
    * 24 hours. Readers ignore an expired item that TTL has not deleted yet (that can take a day or two).
    */
@@ -25,11 +32,17 @@ export type TableKey = { pk: string; sk: string };
  * it keeps every record).
  */
 export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, byNameIndex } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, dueCheckIndex } = tableDefinition;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    AttributeDefinitions: [partitionKey, sortKey, byNameIndex.sortKey].map((name) => ({
+    AttributeDefinitions: [
+      partitionKey,
+      sortKey,
+      byNameIndex.sortKey,
+      dueCheckIndex.partitionKey,
+      dueCheckIndex.sortKey,
+    ].map((name) => ({
       AttributeName: name,
       AttributeType: 'S' as const,
     })),
@@ -45,6 +58,16 @@ export function createTableInput(tableName: string) {
           { AttributeName: byNameIndex.sortKey, KeyType: 'RANGE' as const },
         ],
         Projection: { ProjectionType: 'ALL' as const },
+      },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: dueCheckIndex.indexName,
+        KeySchema: [
+          { AttributeName: dueCheckIndex.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: dueCheckIndex.sortKey, KeyType: 'RANGE' as const },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' as const },
       },
     ],
   };

@@ -270,10 +270,29 @@ export interface components {
       /** @description The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name. */
       unicode_name: string;
       /**
-       * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted. Only active domains are served.
+       * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted, or until its TXT record has been missing for 7 days (checked hourly), when it returns to `pending`. Only active domains are served.
        * @enum {string}
        */
       status: 'pending' | 'active';
+      /**
+       * @description Whether the edge serves the domain to its visitors. `pending` while the domain is pending, and once active until the edge has it (on AWS: its CloudFront tenant deployed and its certificate issued, which needs the CNAME record; locally: within seconds); `active` when visitors get its redirects; `failed` when its certificate could not be issued (check the CNAME record, then verify again).
+       * @enum {string}
+       */
+      serving: 'pending' | 'active' | 'failed';
+      /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host). Domains stored before verification existed have only the CNAME. */
+      records: {
+        /** @enum {string} */
+        type: 'TXT' | 'CNAME';
+        /** @description The name to create the record at. */
+        name: string;
+        /** @description The value the record must hold. */
+        value: string;
+        /**
+         * @description What the last check found (`last_checked_at`; verification, then hourly while active): `found` as required, `missing` nothing at the name (or not checked yet), `wrong` another value.
+         * @enum {string}
+         */
+        status: 'found' | 'missing' | 'wrong';
+      }[];
       /** @description The DNS record that proves the domain is yours; null for domains stored before verification existed (they are active). */
       verification: {
         /** @constant */
@@ -416,10 +435,29 @@ export interface components {
         /** @description The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name. */
         unicode_name: string;
         /**
-         * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted. Only active domains are served.
+         * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted, or until its TXT record has been missing for 7 days (checked hourly), when it returns to `pending`. Only active domains are served.
          * @enum {string}
          */
         status: 'pending' | 'active';
+        /**
+         * @description Whether the edge serves the domain to its visitors. `pending` while the domain is pending, and once active until the edge has it (on AWS: its CloudFront tenant deployed and its certificate issued, which needs the CNAME record; locally: within seconds); `active` when visitors get its redirects; `failed` when its certificate could not be issued (check the CNAME record, then verify again).
+         * @enum {string}
+         */
+        serving: 'pending' | 'active' | 'failed';
+        /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host). Domains stored before verification existed have only the CNAME. */
+        records: {
+          /** @enum {string} */
+          type: 'TXT' | 'CNAME';
+          /** @description The name to create the record at. */
+          name: string;
+          /** @description The value the record must hold. */
+          value: string;
+          /**
+           * @description What the last check found (`last_checked_at`; verification, then hourly while active): `found` as required, `missing` nothing at the name (or not checked yet), `wrong` another value.
+           * @enum {string}
+           */
+          status: 'found' | 'missing' | 'wrong';
+        }[];
         /** @description The DNS record that proves the domain is yours; null for domains stored before verification existed (they are active). */
         verification: {
           /** @constant */
@@ -1089,6 +1127,21 @@ export interface operations {
            *           "name": "example.com",
            *           "unicode_name": "example.com",
            *           "status": "active",
+           *           "serving": "active",
+           *           "records": [
+           *             {
+           *               "type": "TXT",
+           *               "name": "_ds-challenge.example.com",
+           *               "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *               "status": "found"
+           *             },
+           *             {
+           *               "type": "CNAME",
+           *               "name": "example.com",
+           *               "value": "edge.example.net",
+           *               "status": "found"
+           *             }
+           *           ],
            *           "verification": {
            *             "type": "TXT",
            *             "name": "_ds-challenge.example.com",
@@ -1165,6 +1218,21 @@ export interface operations {
            *         "name": "example.com",
            *         "unicode_name": "example.com",
            *         "status": "pending",
+           *         "serving": "pending",
+           *         "records": [
+           *           {
+           *             "type": "TXT",
+           *             "name": "_ds-challenge.example.com",
+           *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *             "status": "missing"
+           *           },
+           *           {
+           *             "type": "CNAME",
+           *             "name": "example.com",
+           *             "value": "edge.example.net",
+           *             "status": "missing"
+           *           }
+           *         ],
            *         "verification": {
            *           "type": "TXT",
            *           "name": "_ds-challenge.example.com",
@@ -1330,6 +1398,21 @@ export interface operations {
            *         "name": "example.com",
            *         "unicode_name": "example.com",
            *         "status": "active",
+           *         "serving": "active",
+           *         "records": [
+           *           {
+           *             "type": "TXT",
+           *             "name": "_ds-challenge.example.com",
+           *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *             "status": "found"
+           *           },
+           *           {
+           *             "type": "CNAME",
+           *             "name": "example.com",
+           *             "value": "edge.example.net",
+           *             "status": "found"
+           *           }
+           *         ],
            *         "verification": {
            *           "type": "TXT",
            *           "name": "_ds-challenge.example.com",
@@ -1400,6 +1483,21 @@ export interface operations {
            *         "name": "example.com",
            *         "unicode_name": "example.com",
            *         "status": "active",
+           *         "serving": "active",
+           *         "records": [
+           *           {
+           *             "type": "TXT",
+           *             "name": "_ds-challenge.example.com",
+           *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *             "status": "found"
+           *           },
+           *           {
+           *             "type": "CNAME",
+           *             "name": "example.com",
+           *             "value": "edge.example.net",
+           *             "status": "found"
+           *           }
+           *         ],
            *         "verification": {
            *           "type": "TXT",
            *           "name": "_ds-challenge.example.com",
@@ -1640,6 +1738,21 @@ export interface operations {
            *         "name": "example.com",
            *         "unicode_name": "example.com",
            *         "status": "active",
+           *         "serving": "active",
+           *         "records": [
+           *           {
+           *             "type": "TXT",
+           *             "name": "_ds-challenge.example.com",
+           *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *             "status": "found"
+           *           },
+           *           {
+           *             "type": "CNAME",
+           *             "name": "example.com",
+           *             "value": "edge.example.net",
+           *             "status": "found"
+           *           }
+           *         ],
            *         "verification": {
            *           "type": "TXT",
            *           "name": "_ds-challenge.example.com",
@@ -1710,6 +1823,21 @@ export interface operations {
            *         "name": "example.com",
            *         "unicode_name": "example.com",
            *         "status": "active",
+           *         "serving": "active",
+           *         "records": [
+           *           {
+           *             "type": "TXT",
+           *             "name": "_ds-challenge.example.com",
+           *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *             "status": "found"
+           *           },
+           *           {
+           *             "type": "CNAME",
+           *             "name": "example.com",
+           *             "value": "edge.example.net",
+           *             "status": "found"
+           *           }
+           *         ],
            *         "verification": {
            *           "type": "TXT",
            *           "name": "_ds-challenge.example.com",
@@ -2353,6 +2481,21 @@ export interface operations {
            *             "name": "example.com",
            *             "unicode_name": "example.com",
            *             "status": "active",
+           *             "serving": "active",
+           *             "records": [
+           *               {
+           *                 "type": "TXT",
+           *                 "name": "_ds-challenge.example.com",
+           *                 "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *                 "status": "found"
+           *               },
+           *               {
+           *                 "type": "CNAME",
+           *                 "name": "example.com",
+           *                 "value": "edge.example.net",
+           *                 "status": "found"
+           *               }
+           *             ],
            *             "verification": {
            *               "type": "TXT",
            *               "name": "_ds-challenge.example.com",
@@ -2375,6 +2518,21 @@ export interface operations {
            *             "name": "example.com",
            *             "unicode_name": "example.com",
            *             "status": "active",
+           *             "serving": "active",
+           *             "records": [
+           *               {
+           *                 "type": "TXT",
+           *                 "name": "_ds-challenge.example.com",
+           *                 "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+           *                 "status": "found"
+           *               },
+           *               {
+           *                 "type": "CNAME",
+           *                 "name": "example.com",
+           *                 "value": "edge.example.net",
+           *                 "status": "found"
+           *               }
+           *             ],
            *             "verification": {
            *               "type": "TXT",
            *               "name": "_ds-challenge.example.com",

@@ -1,4 +1,4 @@
-import { atColdStart, type Config } from '#lib/config.ts';
+import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { createCursorSigner } from '#lib/cursor.ts';
 import { listDomains } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
@@ -9,11 +9,12 @@ import { parseListQuery } from '#lib/schemas/list.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
   const cursors = createCursorSigner(config);
+  const stage = presentationStage(config);
   return httpHandler(async (request) => {
     const params = parseListQuery(request.query());
     const page = listQueryFor(request, 'domain', params, cursors);
     const result = await listDomains(db, request.owner, page.query);
-    return ok(listEnvelope(request, params, page, result, presentDomain));
+    return ok(listEnvelope(request, params, page, result, (item) => presentDomain(item, stage)));
   });
 };
 

@@ -1,22 +1,24 @@
-import { atColdStart, type Config } from '#lib/config.ts';
+import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { type DomainItem, showDomain, updateDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
-import { presentDomain } from '#lib/resources.ts';
+import { presentDomain, type Stage } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
 import { validateChanges } from '#lib/schemas/validate.ts';
 
 /** The answer to an update, also recorded with the write for a retry with the same Idempotency-Key. */
-const reply = (item: DomainItem) => ok({ data: presentDomain(item) }, etagHeaders(item));
+const replyFor = (stage: Stage) => (item: DomainItem) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
-export const create = (config: Config, db = createDb(config)) =>
-  httpHandler(async (request) => {
+export const create = (config: Config, db = createDb(config)) => {
+  const reply = replyFor(presentationStage(config));
+  return httpHandler(async (request) => {
     const id = request.id();
     const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(db, request.owner, id));
     return reply(await updateDomain(db, request.owner, id, changes, writeOptions(request, reply)));
   });
+};
 
 export const handler = atColdStart(create);

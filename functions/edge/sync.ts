@@ -1,11 +1,12 @@
 /**
  * The edge sync: an EventBridge rule sends it every domain event of the bus (`detail.type` starting `domain.`);
  * it brings the host's key-value store entry and CloudFront tenant in line with the domain that holds the name
- * active now (`lib/edge/sync.ts`), so the order and repetition of events do not matter. A failure throws: the
+ * active now (`lib/edge/sync.ts`), so the order and repetition of events do not matter, then records on the
+ * domain whether it serves yet (its tenant's state: a `domain.updated`). A failure throws: the
  * rule's target retries, then sends the event to the dead-letter queue, whose alarm pages the stage.
  */
 import { atColdStart, type Config, required } from '#lib/config.ts';
-import { activeDomainByName } from '#lib/data/domains.ts';
+import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import {
   CloudFrontClient,
@@ -31,7 +32,7 @@ export function create(
     ),
   },
 ) {
-  const deps = { activeDomain: (host: string) => activeDomainByName(db, host), ...edge };
+  const deps = { ...edgeSyncDeps(db), ...edge };
   return async (event: SyncEvent): Promise<SyncOutcome> => {
     const host = (event.detail.data as { name?: unknown }).name;
     if (typeof host !== 'string') throw new Error(`Event ${event.detail.id} of ${event.detail.owner} names no domain`);

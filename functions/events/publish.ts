@@ -1,13 +1,15 @@
 /**
  * The EventBridge Pipes enrichment of the change feed: the batch of DynamoDB stream records of new events
- * (the pipe's filter passes only those) as the events the bus carries. It reads nothing and needs no setting.
+ * (the pipe's filter passes only those) as the events the bus carries. It reads nothing; its one setting is
+ * the stage's edge host name, which the domains it presents name (`EDGE_HOSTNAME`).
  */
+import { atColdStart, loadPublisherConfig, type PublisherConfig, presentationStage } from '#lib/config.ts';
 import { type BusEvent, busEvent, type StreamRecord } from '#lib/events-bus.ts';
 
-export const publish = async (records: StreamRecord[]): Promise<BusEvent[]> =>
-  records.flatMap((record) => busEvent(record) ?? []);
+export const create = (config: PublisherConfig) => {
+  const stage = presentationStage(config);
+  return async (records: StreamRecord[]): Promise<BusEvent[]> =>
+    records.flatMap((record) => busEvent(record, stage) ?? []);
+};
 
-/** Like every function module, for the local emulation; it has no configuration to bind. */
-export const create = () => publish;
-
-export const handler = publish;
+export const handler = atColdStart(create, loadPublisherConfig);

@@ -15,7 +15,7 @@ import { tableDefinition } from '#lib/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export function dataTable(scope: Construct, config: StageConfig): Table {
-  const { partitionKey, sortKey, byNameIndex, timeToLiveAttribute, streamViewType } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, dueCheckIndex, timeToLiveAttribute, streamViewType } = tableDefinition;
   const table = new Table(scope, 'table', {
     tableName: `${serviceName}-${config.stage}`,
     partitionKey: { name: partitionKey, type: AttributeType.STRING },
@@ -33,6 +33,14 @@ export function dataTable(scope: Construct, config: StageConfig): Table {
     indexName: byNameIndex.indexName,
     sortKey: { name: byNameIndex.sortKey, type: AttributeType.STRING },
     projectionType: ProjectionType.ALL,
+  });
+  // A deployed table gains it in place: CloudFormation creates one global index per update, and backfills it
+  // from the items (active domains written before it existed have no keys for it: `npm run migrate`).
+  table.addGlobalSecondaryIndex({
+    indexName: dueCheckIndex.indexName,
+    partitionKey: { name: dueCheckIndex.partitionKey, type: AttributeType.STRING },
+    sortKey: { name: dueCheckIndex.sortKey, type: AttributeType.STRING },
+    projectionType: ProjectionType.KEYS_ONLY,
   });
   if (!config.table.pointInTimeRecovery) {
     Validations.of(table).acknowledge({

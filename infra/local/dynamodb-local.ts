@@ -10,9 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DescribeTimeToLiveCommand,
+  type DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '#lib/dynamodb.ts';
@@ -205,6 +208,27 @@ export async function startDynamoDbLocal({
 }
 
 /**
+ * A table an earlier version created lacks the global indexes added since: they are added (DynamoDB Local
+ * backfills them at once), as CloudFormation adds them to a deployed table.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const wanted = createTableInput(tableName);
+  for (const index of wanted.GlobalSecondaryIndexes) {
+    if (existing.has(index.IndexName)) continue;
+    const names = new Set<string>(index.KeySchema.map((key) => key.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions.filter((definition) => names.has(definition.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
+}
+
+/**
  * Creates the table from the shared definition unless it exists, and turns its TTL on (also on a table an
  * earlier version created without it, or with TTL on another attribute). DynamoDB Local accepts and reports
  * the setting.
@@ -217,6 +241,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     if (!(error instanceof ResourceInUseException)) throw error;
   }
   try {
+    await addMissingIndexes(client, tableName);
     const wanted = timeToLiveInput(tableName);
     const { TimeToLiveDescription: current } = await client.send(
       new DescribeTimeToLiveCommand({ TableName: tableName }),

@@ -5,7 +5,7 @@
  * so the local edge serves a change within about that long.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { activeDomainByName } from '#lib/data/domains.ts';
+import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { eventSequenceKey, partitionOwner } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
@@ -23,7 +23,7 @@ export function followChanges(options: {
 }): EdgeFollower {
   const { db, store } = options;
   const positions = new Map<string, FeedPosition>();
-  const deps = { activeDomain: (host: string) => activeDomainByName(db, host), store };
+  const deps = { ...edgeSyncDeps(db), store };
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
 

@@ -29,6 +29,9 @@ import {
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
 
+/** The CNAME target domains show locally: no DNS points anywhere real, `npm run dns -- --cname` serves it. */
+const LOCAL_EDGE_HOSTNAME = 'edge.localhost';
+
 const USAGE = `Usage: npm start [-- --help]
 
 Starts the local stack: DynamoDB Local (data in DATA_DIR), the table, a development key (owner "${DEV_OWNER}"),
@@ -56,6 +59,7 @@ Environment:
   RATE_LIMIT_PER_MINUTE     requests per minute per key before 429 (default ${rateLimits.dev.perKeyPerMinute}; 0: no limit)
   DNS_RESOLVER              DNS servers domain verification asks, host:port comma-separated (default: the system's)
   CORS_ALLOWED_ORIGINS      origins a browser page may call the API from: * (default) or a comma-separated list
+  EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
   CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
 async function main() {
@@ -102,6 +106,7 @@ async function main() {
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       TABLE_NAME: localTableName,
       CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
+      EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || LOCAL_EDGE_HOSTNAME,
     });
     const db = createDb(config);
 

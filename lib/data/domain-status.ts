@@ -6,3 +6,6 @@ export type DomainStatus = 'pending' | 'active';
 
 /** Domains stored before verification existed have no `status`: they are active. */
 export const statusOf = (item: { status?: DomainStatus }): DomainStatus => item.status ?? 'active';
+
+/** Whether the edge serves an active domain: `pending` until its tenant and certificate are ready. */
+export type ServingState = 'pending' | 'active' | 'failed';

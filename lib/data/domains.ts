@@ -6,16 +6,19 @@
  * active and hold the global guard only; nothing migrates them, every function here reads them as they are.
  * Every write is a change (`changes.ts`): versioned, with its event, idempotent with a key.
  */
+import {
+  afterCheck,
+  type CheckState,
+  graceOver,
+  type LookupRecords,
+  RECHECK_INTERVAL_MS,
+  type RecordStatus,
+  txtStatus,
+} from '#lib/domain-records.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
-import {
-  holdsToken,
-  newVerificationToken,
-  type TxtLookup,
-  VerificationMismatchError,
-  verificationName,
-} from '#lib/verification.ts';
+import { newVerificationToken, VerificationMismatchError, verificationName } from '#lib/verification.ts';
 import { replayIfRecorded, type WriteOptions } from './changes.ts';
 import {
   deleteItem,
@@ -26,17 +29,18 @@ import {
   type ListQuery,
   listItems,
   type Release,
+  releaseGuard,
   type StoredItem,
   unchangedItem,
   updateItem,
 } from './collection.ts';
-import { type DomainStatus, statusOf } from './domain-status.ts';
+import { type DomainStatus, type ServingState, statusOf } from './domain-status.ts';
 import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
-import { domainNameGuardKey, foldName, ownerDomainNameGuardKey } from './keys.ts';
+import { domainNameGuardKey, dueCheckShard, foldName, ownerDomainNameGuardKey } from './keys.ts';
 
 const kind = 'domain';
 
-export { type DomainStatus, statusOf };
+export { type DomainStatus, type LookupRecords, type ServingState, statusOf };
 
 export type DomainItem = StoredItem & {
   indexPage: string | null;
@@ -47,9 +51,19 @@ export type DomainItem = StoredItem & {
   verificationToken?: string;
   /** When the domain became active (absent: pending, or active from before verification existed). */
   verifiedAt?: string;
-  /** When a verification last looked the record up (absent: never). */
+  /** When a verification or the hourly re-check last looked the records up (absent: never). */
   lastCheckedAt?: string;
+  /** What the checks found (absent: never checked since records were kept). */
+  check?: CheckState;
+  /** Whether the edge serves the domain, as the edge sync last saw it (absent: not yet). */
+  serving?: ServingState;
+  /** The due-check index's keys (`lib/table.ts`): active domains only. */
+  gsi1pk?: string;
+  gsi1sk?: string;
 };
+
+/** An active domain as the edge serves it, with its owner (the partition it lives in). */
+export type ActiveDomain = DomainItem & { owner: string };
 
 export type NewDomain = { name: string; indexPage: string | null; notFoundPage: string | null };
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
@@ -124,16 +138,20 @@ function releaseOf(owner: string) {
 export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions<DomainItem>) =>
   deleteItem<DomainItem>(db, owner, kind, id, releaseOf(owner), options);
 
-/** Looks up the TXT records at a name (`lib/dns/txt.ts`); throws a 503 error when DNS gives no answer. */
-export type LookupTxt = (name: string) => Promise<TxtLookup>;
+/** The due-check index's keys of an active domain: next due an interval after `now`. */
+const dueCheck = (owner: string, id: number, now: string) => ({
+  gsi1pk: dueCheckShard(owner, id),
+  gsi1sk: new Date(Date.parse(now) + RECHECK_INTERVAL_MS).toISOString(),
+});
 
 /**
- * Looks up the domain's TXT record and, when it holds the token, makes the domain active atomically with
- * taking its name's global guard (exactly one of several owners verifying one name at once wins). Throws
+ * Looks up the domain's records and, when the TXT record holds the token, makes the domain active atomically
+ * with taking its name's global guard (exactly one of several owners verifying one name at once wins). Throws
  * `VerificationMismatchError` when the record is missing or holds other values, `NameTaken` when another
- * domain holds the name active; either way the check is recorded (`lastCheckedAt`). An active domain is
- * checked again the same way and stays active whatever the record says. A DNS failure throws before anything
- * is written. Domains from before verification have no record to check and are answered as they are.
+ * domain holds the name active; either way the check is recorded (`lastCheckedAt`, `check`). An active domain
+ * is checked again the same way and stays active whatever the record says (only the hourly re-check returns
+ * it to pending, after a grace period). A DNS failure of the TXT lookup throws before anything is written.
+ * Domains from before verification have no record to check and are answered as they are.
  *
  * With an idempotency key, a request already answered is replayed before the lookup (a retry must not fail
  * on a record removed since); only an activation records its answer: a failed check is not an outcome to
@@ -141,7 +159,7 @@ export type LookupTxt = (name: string) => Promise<TxtLookup>;
  */
 export async function verifyDomain(
   db: Db,
-  lookupTxt: LookupTxt,
+  lookupRecords: LookupRecords,
   owner: string,
   id: number,
   options: WriteOptions<DomainItem> = {},
@@ -149,29 +167,39 @@ export async function verifyDomain(
   const [item] = await Promise.all([showDomain(db, owner, id), replayIfRecorded(db, owner, options)]);
   const token = item.verificationToken;
   if (token === undefined) return item;
-  const name = verificationName(item.name);
-  const lookup = await lookupTxt(name);
-  const found = lookup.kind === 'found' ? lookup.values : [];
-  if (!holdsToken(found, token)) {
-    await recordCheck(db, owner, id);
-    throw new VerificationMismatchError({ name, expected: token, found });
+  const found = await lookupRecords(item.name);
+  const check = { txt: txtStatus(found.txt, token), ...(found.route ? { route: found.route } : {}) };
+  if (check.txt !== 'found') {
+    await recordCheck(db, owner, id, check);
+    const values = found.txt.kind === 'found' ? found.txt.values : [];
+    throw new VerificationMismatchError({ name: verificationName(item.name), expected: token, found: values });
   }
   // The name and token never change, so one lookup serves every attempt `updateItem` makes.
   try {
-    return await activate(db, owner, id, options);
+    return await activate(db, owner, id, check, options);
   } catch (error) {
-    if (error instanceof NameTaken) await recordCheck(db, owner, id);
+    if (error instanceof NameTaken) await recordCheck(db, owner, id, check);
     throw error;
   }
 }
 
+type Check = { txt?: RecordStatus; route?: RecordStatus };
+
+/** The item with a check's findings at `now`. */
+const checked = (current: DomainItem, check: Check, now: string): DomainItem => ({
+  ...current,
+  lastCheckedAt: now,
+  check: afterCheck(current.check ?? {}, check, now),
+});
+
 /**
  * Takes the global guard (free, or already this domain's) and marks the item active, in one change
  * (`updateItem`: conditional on the version read, version + 1, with its event). Becoming active is a
- * `domain.verified` event; checking an active domain again changes only `lastCheckedAt`: `domain.updated`.
- * The guard's condition failing means another domain holds the name: `NameTaken`.
+ * `domain.verified` event, and starts the hourly re-check; checking an active domain again changes only what
+ * the check found: `domain.updated`. The guard's condition failing means another domain holds the name:
+ * `NameTaken`.
  */
-const activate = (db: Db, owner: string, id: number, options: WriteOptions<DomainItem>) =>
+const activate = (db: Db, owner: string, id: number, check: Check, options: WriteOptions<DomainItem>) =>
   updateItem<DomainItem>(
     db,
     owner,
@@ -179,12 +207,15 @@ const activate = (db: Db, owner: string, id: number, options: WriteOptions<Domai
     id,
     (current, now) => {
       const active = statusOf(current) === 'active';
+      // A domain verified again after it returned to pending is served again only once the edge says so.
+      const { serving, ...rest } = checked(current, check, now);
       return {
         item: {
-          ...current,
+          ...rest,
+          ...(active && serving ? { serving } : {}),
+          ...dueCheck(owner, id, now),
           status: 'active',
-          verifiedAt: current.verifiedAt ?? now,
-          lastCheckedAt: now,
+          verifiedAt: active ? (current.verifiedAt ?? now) : now,
           updatedAt: active ? current.updatedAt : now,
         },
         type: active ? 'domain.updated' : 'domain.verified',
@@ -206,13 +237,66 @@ const activate = (db: Db, owner: string, id: number, options: WriteOptions<Domai
   );
 
 /**
- * Records that a check looked the record up, changing nothing else the client set. `last_checked_at` is part
+ * Records what a check found, changing nothing else the client set. `last_checked_at` and `records` are part
  * of the domain as the API shows it, so this is a change like any other: version + 1 (a new ETag) and a
  * `domain.updated` event (the feed's last event of a domain is its current state). `updatedAt` stays: it
  * tells when the client last changed the domain, as before versions existed.
  */
-const recordCheck = (db: Db, owner: string, id: number) =>
-  updateItem<DomainItem>(db, owner, kind, id, (current, now) => ({ item: { ...current, lastCheckedAt: now } }));
+const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
+  updateItem<DomainItem>(db, owner, kind, id, (current, now) => ({ item: checked(current, check, now) }));
+
+/**
+ * The hourly re-check of an active domain (`lib/domain-checks.ts` finds the due ones): records what DNS holds
+ * now and schedules the next check. A domain whose TXT record has been missing for the grace period
+ * (`TXT_GRACE_MS`, 7 days) returns to `pending` in the same change: it lets go of its name's global guard,
+ * leaves the index and stops being served (the edge sync follows its `domain.updated`). Domains from before
+ * verification have no TXT record to keep: only their routing record is checked. Returns null for a domain
+ * that is gone or no longer active (an index entry read before it changed).
+ */
+export async function recheckDomain(
+  db: Db,
+  lookupRecords: LookupRecords,
+  owner: string,
+  id: number,
+): Promise<DomainItem | null> {
+  const item = await showDomain(db, owner, id).catch(nullWhenGone);
+  if (!item || statusOf(item) !== 'active') return null;
+  const found = await lookupRecords(item.name);
+  const token = item.verificationToken;
+  const check: Check = {
+    ...(token === undefined ? {} : { txt: txtStatus(found.txt, token) }),
+    ...(found.route ? { route: found.route } : {}),
+  };
+  return updateItem<DomainItem>(db, owner, kind, id, (current, now) => {
+    const next = checked(current, check, now);
+    if (statusOf(current) !== 'active') return { item: next };
+    if (current.verificationToken === undefined || !graceOver(next.check ?? {}, now)) {
+      return { item: { ...next, ...dueCheck(owner, id, now) } };
+    }
+    const { serving: _serving, gsi1pk: _pk, gsi1sk: _sk, ...pending } = next;
+    return {
+      item: { ...pending, status: 'pending' },
+      parts: { activeName: releaseGuard(db, domainNameGuardKey(current.name), owner, id) },
+    };
+  });
+}
+
+/**
+ * Records whether the edge serves an active domain (the edge sync, after it applied the domain): a change
+ * with its `domain.updated` when the state differs, nothing otherwise.
+ */
+export async function recordServing(db: Db, owner: string, id: number, serving: ServingState): Promise<void> {
+  const item = await showDomain(db, owner, id).catch(nullWhenGone);
+  if (!item || statusOf(item) !== 'active' || item.serving === serving) return;
+  await updateItem<DomainItem>(db, owner, kind, id, (current) => ({ item: { ...current, serving } })).catch(
+    nullWhenGone,
+  );
+}
+
+const nullWhenGone = (error: unknown) => {
+  if (error instanceof ItemNotFound) return null;
+  throw error;
+};
 
 /**
  * Updates a domain's pages (`updateItem`: read, then one transaction with the event, conditional on the
@@ -244,16 +328,20 @@ export async function updateDomain(
   );
 }
 
+/** What the edge sync reads and records (`lib/edge/sync.ts`): the domain holding a host, and its serving state. */
+export const edgeSyncDeps = (db: Db) => ({
+  activeDomain: (host: string) => activeDomainByName(db, host),
+  recordServing: (domain: { owner: string; id: number }, serving: ServingState) =>
+    recordServing(db, domain.owner, domain.id, serving),
+});
+
 /**
  * The domain that holds a name active, across all owners (its global guard, then the item), or null. What the
  * edge serves for a host: read as it is now, so a sync never depends on the order events arrive in.
  */
-export async function activeDomainByName(db: Db, name: string): Promise<DomainItem | null> {
+export async function activeDomainByName(db: Db, name: string): Promise<ActiveDomain | null> {
   const guard = await getGuard(db, domainNameGuardKey(name));
   if (!guard) return null;
-  const item = await showDomain(db, guard.owner, guard.id).catch((error: unknown) => {
-    if (error instanceof ItemNotFound) return null;
-    throw error;
-  });
-  return item && statusOf(item) === 'active' && item.name === name ? item : null;
+  const item = await showDomain(db, guard.owner, guard.id).catch(nullWhenGone);
+  return item && statusOf(item) === 'active' && item.name === name ? { ...item, owner: guard.owner } : null;
 }

@@ -3,7 +3,7 @@
  * so every request-path read and write is scoped to the authenticated owner by construction.
  */
 import type { Kind } from '#lib/routes.ts';
-import type { TableKey } from '#lib/table.ts';
+import { type TableKey, tableDefinition } from '#lib/table.ts';
 
 /** The kinds come from the resource registry; each kind's key prefixes derive from its name. */
 export type { Kind };
@@ -91,6 +91,17 @@ export const ownerDomainNameGuardKey = (owner: string, name: string): TableKey =
   pk: ownerPartition(owner),
   sk: `${nameGuardPrefix('domain')}${name}`,
 });
+
+/** The due-check index's shard of a domain: spread by a hash of its key, fixed for its life. */
+export function dueCheckShard(owner: string, id: number): string {
+  let hash = 2_166_136_261;
+  for (const character of `${owner}#${id}`) hash = Math.imul(hash ^ (character.codePointAt(0) ?? 0), 16_777_619);
+  return `CHECK#${(hash >>> 0) % tableDefinition.dueCheckIndex.shards}`;
+}
+
+/** Every shard of the due-check index, in order. */
+export const dueCheckShards = (): string[] =>
+  Array.from({ length: tableDefinition.dueCheckIndex.shards }, (_, shard) => `CHECK#${shard}`);
 
 export const apiKeyKey = (hash: string): TableKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
 

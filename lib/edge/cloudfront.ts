@@ -9,6 +9,8 @@ import {
   CreateDistributionTenantCommand,
   EntityNotFound,
   GetDistributionTenantByDomainCommand,
+  GetManagedCertificateDetailsCommand,
+  type ManagedCertificateStatus,
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
 import {
@@ -20,6 +22,7 @@ import {
   PutKeyCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { ServingState } from '#lib/data/domain-status.ts';
 import type { EdgeRecord } from './record.ts';
 import { type EdgeStore, type EdgeTenants, StoreChanged } from './sync.ts';
 
@@ -54,6 +57,21 @@ export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: s
   };
 }
 
+/** Certificate states that end without a certificate: the owner must fix the CNAME, then verify again. */
+const FAILED_CERTIFICATES: ReadonlySet<string> = new Set(['failed', 'validation-timed-out', 'revoked', 'expired']);
+
+/**
+ * Whether a tenant serves its domain: enabled, deployed and with its managed certificate issued; `failed` once
+ * the certificate cannot be issued; `pending` meanwhile (the certificate waits for the CNAME to the edge).
+ */
+export function servingOf(
+  tenant: { Enabled?: boolean; Status?: string },
+  certificate: ManagedCertificateStatus | undefined,
+): ServingState {
+  if (certificate !== undefined && FAILED_CERTIFICATES.has(certificate)) return 'failed';
+  return tenant.Enabled && tenant.Status === 'Deployed' && certificate === 'issued' ? 'active' : 'pending';
+}
+
 /** A tenant's name: CloudFront allows letters, digits, dots and hyphens; a host is made of those. */
 export const tenantName = (host: string) => host;
 
@@ -86,9 +104,20 @@ export function cloudFrontTenants(client: CloudFrontClient, distributionId: stri
     );
     return true;
   }
+  async function certificateOf(tenantId: string | undefined) {
+    const { ManagedCertificateDetails } = await client.send(
+      new GetManagedCertificateDetailsCommand({ Identifier: tenantId }),
+    );
+    return ManagedCertificateDetails?.CertificateStatus;
+  }
   return {
     async ensure(host) {
-      if (await setEnabled(host, true)) return;
+      const found = await find(host);
+      if (found?.tenant.Enabled) return servingOf(found.tenant, await certificateOf(found.tenant.Id));
+      if (found) {
+        await setEnabled(host, true);
+        return 'pending';
+      }
       await client.send(
         new CreateDistributionTenantCommand({
           DistributionId: distributionId,
@@ -99,6 +128,7 @@ export function cloudFrontTenants(client: CloudFrontClient, distributionId: stri
           ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: host },
         }),
       );
+      return 'pending';
     },
     async remove(host) {
       await setEnabled(host, false);

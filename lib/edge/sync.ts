@@ -5,6 +5,7 @@
  * over an older state (`t`), on the condition that the store did not change since it read it (its ETag).
  * Shared by the AWS sync function (functions/edge/sync.ts) and the local edge (infra/local/edge.ts).
  */
+import type { ServingState } from '#lib/data/domain-status.ts';
 import { type EdgeRecord, edgeRecordOf, parseEdgeRecord, sameService } from './record.ts';
 
 /** The key-value store, as the sync writes it: conditional on the ETag read with the value. */
@@ -22,14 +23,29 @@ export class StoreChanged extends Error {
   }
 }
 
-/** CloudFront's per-domain tenant (AWS only): created for an active host, deleted otherwise. */
-export type EdgeTenants = { ensure(host: string): Promise<void>; remove(host: string): Promise<void> };
+/**
+ * CloudFront's per-domain tenant (AWS only): created for an active host (`ensure` says whether it serves
+ * yet: its certificate issued and the tenant deployed), disabled otherwise.
+ */
+export type EdgeTenants = { ensure(host: string): Promise<ServingState>; remove(host: string): Promise<void> };
+
+/** The domain that holds a host active: where it lives, what it serves, and what it last recorded of serving. */
+export type ServedDomain = {
+  owner: string;
+  id: number;
+  indexPage?: string | null;
+  notFoundPage?: string | null;
+  serving?: ServingState;
+};
 
 export type SyncDeps = {
-  /** The domain holding `host` active now (its pages), or null. */
-  activeDomain(host: string): Promise<{ indexPage?: string | null; notFoundPage?: string | null } | null>;
+  /** The domain holding `host` active now, or null. */
+  activeDomain(host: string): Promise<ServedDomain | null>;
   store: EdgeStore;
+  /** Absent locally: the store alone serves, so a domain in it is served. */
   tenants?: EdgeTenants;
+  /** Records on the domain whether the edge serves it (`recordServing`), when that changed. */
+  recordServing?(domain: ServedDomain, serving: ServingState): Promise<void>;
   now?: () => number;
 };
 
@@ -40,7 +56,8 @@ const ATTEMPTS = 5;
 export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcome> {
   const now = deps.now ?? Date.now;
   const at = now();
-  const desired = edgeRecordOf(await deps.activeDomain(host), at);
+  const domain = await deps.activeDomain(host);
+  const desired = edgeRecordOf(domain, at);
   let outcome: SyncOutcome = 'unchanged';
   for (let attempt = 1; ; attempt++) {
     const { value, etag } = await deps.store.read(host);
@@ -58,10 +75,13 @@ export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcom
       if (!(error instanceof StoreChanged) || attempt === ATTEMPTS) throw error;
     }
   }
+  if (outcome === 'older') return outcome;
   // The tenant follows the state read now, whichever sync wrote the store: both calls are idempotent.
-  if (deps.tenants && outcome !== 'older') {
-    if (desired.s === 'active') await deps.tenants.ensure(host);
-    else await deps.tenants.remove(host);
+  if (!domain) {
+    await deps.tenants?.remove(host);
+    return outcome;
   }
+  const serving = deps.tenants ? await deps.tenants.ensure(host) : 'active';
+  if (domain.serving !== serving) await deps.recordServing?.(domain, serving);
   return outcome;
 }

@@ -1,7 +1,7 @@
 /** The change feed's query and envelope, and which events a key's scopes let it see. */
 import { contextScopes } from '#lib/auth/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
-import { presentEvent } from '#lib/resources.ts';
+import { presentEvent, type Stage } from '#lib/resources.ts';
 import { type Collection, collections } from '#lib/routes.ts';
 import { type EventParams, encodeFeedCursor } from '#lib/schemas/events.ts';
 import type { EventList } from '#lib/schemas/responses.ts';
@@ -27,7 +27,7 @@ export function eventQueryFor(request: ApiRequest, params: EventParams): EventQu
   return { after: params.after, perPage: params.per_page, types };
 }
 
-export function eventEnvelope(request: ApiRequest, params: EventParams, page: EventPage): EventList {
+export function eventEnvelope(request: ApiRequest, params: EventParams, page: EventPage, stage: Stage): EventList {
   const path = basePath(request);
   const link = (after?: string) => {
     const query = new URLSearchParams();
@@ -37,7 +37,7 @@ export function eventEnvelope(request: ApiRequest, params: EventParams, page: Ev
     return `${path}?${query}`;
   };
   return {
-    data: page.events.map(presentEvent),
+    data: page.events.map((event) => presentEvent(event, stage)),
     links: { first: link(), next: link(encodeFeedCursor(page.next)) },
     meta: { path, per_page: params.per_page, has_more: page.more },
     status: 200,

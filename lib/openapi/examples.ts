@@ -19,6 +19,16 @@ export const examples = {
     name: 'example.com',
     unicode_name: 'example.com',
     status: 'active',
+    serving: 'active',
+    records: [
+      {
+        type: 'TXT',
+        name: verificationName('example.com'),
+        value: 'q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU',
+        status: 'found',
+      },
+      { type: 'CNAME', name: 'example.com', value: 'edge.example.net', status: 'found' },
+    ],
     verification: { type: 'TXT', name: verificationName('example.com'), value: 'q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU' },
     verified_at: later,
     last_checked_at: later,
@@ -36,6 +46,8 @@ export const storedExamples: Record<Kind, object> = {
   domain: {
     ...examples.domain,
     status: 'pending',
+    serving: 'pending',
+    records: examples.domain.records.map((record) => ({ ...record, status: 'missing' as const })),
     verified_at: null,
     last_checked_at: null,
     updated_at: examples.domain.created_at,

@@ -45,6 +45,8 @@ export const DOMAIN_READ_ONLY = [
   'name',
   'unicode_name',
   'status',
+  'serving',
+  'records',
   'verification',
   'verified_at',
   'last_checked_at',

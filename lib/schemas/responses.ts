@@ -58,7 +58,39 @@ export const domainSchema = v.strictObject({
     v.description(
       '`pending` until verified: a pending domain does not reserve its name, other owners may store it too. ' +
         '`active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners ' +
-        'until the domain is deleted. Only active domains are served.',
+        'until the domain is deleted, or until its TXT record has been missing for 7 days (checked hourly), when ' +
+        'it returns to `pending`. Only active domains are served.',
+    ),
+  ),
+  serving: v.pipe(
+    v.picklist(['pending', 'active', 'failed']),
+    v.description(
+      'Whether the edge serves the domain to its visitors. `pending` while the domain is pending, and once ' +
+        'active until the edge has it (on AWS: its CloudFront tenant deployed and its certificate issued, which ' +
+        'needs the CNAME record; locally: within seconds); `active` when visitors get its redirects; `failed` ' +
+        'when its certificate could not be issued (check the CNAME record, then verify again).',
+    ),
+  ),
+  records: v.pipe(
+    v.array(
+      v.strictObject({
+        type: v.picklist(['TXT', 'CNAME']),
+        name: text(DNS_NAME_MAX, 'The name to create the record at.'),
+        value: v.pipe(v.string(), v.description('The value the record must hold.')),
+        status: v.pipe(
+          v.picklist(['found', 'missing', 'wrong']),
+          v.description(
+            'What the last check found (`last_checked_at`; verification, then hourly while active): `found` as ' +
+              'required, `missing` nothing at the name (or not checked yet), `wrong` another value.',
+          ),
+        ),
+      }),
+    ),
+    v.description(
+      `Every DNS record to create. The TXT record at \`${VERIFICATION_PREFIX}.<name>\` proves the domain (keep it: ` +
+        'an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its ' +
+        "visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host). " +
+        'Domains stored before verification existed have only the CNAME.',
     ),
   ),
   verification: nullable(
@@ -74,7 +106,7 @@ export const domainSchema = v.strictObject({
   ),
   verified_at: nullable(timestamp('When the domain became active'), 'Null while pending (and for older domains).'),
   last_checked_at: nullable(
-    timestamp('When a verification last looked the record up'),
+    timestamp('When a verification or the hourly re-check of an active domain last looked the records up'),
     'Null until the first verification that got an answer from DNS.',
   ),
   index_page: page('of the index page'),

@@ -43,6 +43,17 @@ describe.concurrent('domains: store, show, update, delete', () => {
         name,
         unicode_name: name,
         status: 'pending',
+        serving: 'pending',
+        // What the owner creates: the TXT record that proves the domain, the CNAME to the stage's edge host.
+        records: [
+          {
+            type: 'TXT',
+            name: `_ds-challenge.${name}`,
+            value: expect.stringMatching(/^[\w-]{32}$/),
+            status: 'missing',
+          },
+          { type: 'CNAME', name, value: 'edge.test', status: 'missing' },
+        ],
         verification: { type: 'TXT', name: `_ds-challenge.${name}`, value: expect.stringMatching(/^[\w-]{32}$/) },
         verified_at: null,
         last_checked_at: null,

@@ -101,6 +101,31 @@ describe('the local edge', () => {
     expect(gone.body).toContain('Not found');
   });
 
+  it('shows its owner the records found and that the edge serves it (`serving` active once the edge has it)', async () => {
+    // Prepare: both records published: the TXT record and the CNAME to the stage's edge host.
+    const name = domainName();
+    const stored = await client.post(DOMAINS, { name, index_page: 'https://www.example.org/one' });
+    publish(dns, stored.body.data);
+    dns.setCname(name, 'EDGE.test.');
+    // Act
+    const verified = await client.request('POST', `${DOMAINS}/${stored.body.data.id}/verify`);
+    await served(name, (answer) => answer.status === 302);
+    await follower.caughtUp();
+    const shown = await client.get(`${DOMAINS}/${stored.body.data.id}`);
+    const events = await client.get('/api/v1/events', { type: 'domain.updated', per_page: 100 });
+    // Assess
+    expect(verified.body.data).toMatchObject({ status: 'active', serving: 'pending' });
+    expect(verified.body.data.records.map((record: { status: string }) => record.status)).toEqual(['found', 'found']);
+    expect(shown.body.data).toMatchObject({ status: 'active', serving: 'active', records: verified.body.data.records });
+    // Serving is a change like any other: its event says so.
+    expect(
+      events.body.data.filter(
+        (event: { data: { id: number; serving: string } }) =>
+          event.data.id === stored.body.data.id && event.data.serving === 'active',
+      ),
+    ).toHaveLength(1);
+  });
+
   it('never serves a pending claim of a name another owner holds active, and answers other methods 405', async () => {
     // Prepare: Alice's verified domain; Bob's pending claim of the same name, with other pages.
     const name = domainName();

@@ -127,6 +127,8 @@ describe.concurrent.each(resources)('$path list', ({ path, other, nameOf }) => {
             'last_checked_at',
             'name',
             'not_found_page',
+            'records',
+            'serving',
             'status',
             'unicode_name',
             'updated_at',

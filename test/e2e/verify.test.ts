@@ -99,9 +99,15 @@ describe('the lifecycle: pending, then active once the TXT record is there', () 
     const reply = await verify(api, domain.id);
     // Assess
     expect(reply.status, reply.text).toBe(200);
+    // The TXT record is found; no CNAME to the edge yet (NXDOMAIN); the edge has not picked it up yet.
     expect(reply.body.data).toEqual({
       ...domain,
       status: 'active',
+      serving: 'pending',
+      records: [
+        { ...domain.records[0], status: 'found' },
+        { ...domain.records[1], status: 'missing' },
+      ],
       verified_at: expect.stringMatching(ISO_UTC),
       last_checked_at: reply.body.data.verified_at,
       updated_at: reply.body.data.verified_at,
@@ -397,6 +403,9 @@ describe('domains stored before verification existed (the old item shape)', () =
       name,
       unicode_name: name,
       status: 'active',
+      // Served since before records were kept: the edge sync records it once it applies the domain.
+      serving: 'pending',
+      records: [{ type: 'CNAME', name, value: 'edge.test', status: 'missing' }],
       verification: null,
       verified_at: null,
       last_checked_at: null,

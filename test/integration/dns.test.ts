@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTxtResolver, DnsUnavailableError, MAX_LOOKUP_BUDGET_MS, type TxtLookup } from '#lib/dns/txt.ts';
+import { recordsLookup } from '#lib/dns/records.ts';
+import { createDnsResolver, DnsUnavailableError, MAX_LOOKUP_BUDGET_MS, type TxtLookup } from '#lib/dns/resolver.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { rejection } from '#test/support/fixtures.ts';
@@ -12,7 +13,7 @@ afterAll(() => dns?.close());
 
 /** Short timeouts keep the failure cases quick; the bound they prove is the same. */
 const TIMEOUT_MS = 250;
-const resolver = () => createTxtResolver({ servers: [dns.address], timeoutMs: TIMEOUT_MS, tries: 2 });
+const resolver = () => createDnsResolver({ servers: [dns.address], timeoutMs: TIMEOUT_MS, tries: 2 });
 
 let sequence = 0;
 const uniqueName = (label = 'txt') => `_${label}-${++sequence}.example.com`;
@@ -145,7 +146,7 @@ describe.concurrent('TXT lookups against a real DNS server', () => {
     // Prepare: a server started and closed leaves a port with nobody behind it
     const gone = await startDnsServer();
     await gone.close();
-    const txt = createTxtResolver({ servers: [gone.address], timeoutMs: TIMEOUT_MS, tries: 2 });
+    const txt = createDnsResolver({ servers: [gone.address], timeoutMs: TIMEOUT_MS, tries: 2 });
     // Act
     const error = await rejection(txt.lookupTxt(uniqueName('gone')));
     // Assess
@@ -173,7 +174,7 @@ describe('TXT lookups of names DNS cannot carry', () => {
 describe('TXT resolver options', () => {
   it('defaults to 2 s per try and 2 tries, inside the Lambda timeout', () => {
     // Act
-    const txt = createTxtResolver();
+    const txt = createDnsResolver();
     // Assess: two tries of 2 s, and one tick of Node's 1 s timeout check
     expect(txt.budgetMs).toBe(5_000);
     expect(txt.budgetMs).toBeLessThanOrEqual(MAX_LOOKUP_BUDGET_MS);
@@ -187,6 +188,41 @@ describe('TXT resolver options', () => {
     ['a server that is not an address', { servers: ['dns.example:53'] }],
   ])('refuses %s', (_, options) => {
     // Act / Assess
-    expect(() => createTxtResolver(options)).toThrow();
+    expect(() => createDnsResolver(options)).toThrow();
+  });
+});
+
+describe.concurrent('routing lookups against a real DNS server (the CNAME to the edge)', () => {
+  it('finds a CNAME target, and addresses where there is no CNAME, and nothing where there is neither', async () => {
+    // Prepare
+    const [aliased, flattened, empty] = [uniqueName('www'), uniqueName('apex'), uniqueName('none')];
+    dns.setCname(aliased, 'edge.example.net');
+    dns.setAddresses(flattened, ['192.0.2.1', '192.0.2.2']);
+    // Act
+    const [cname, addresses, none] = await Promise.all(
+      [aliased, flattened, empty].map((name) => resolver().lookupRoute(name)),
+    );
+    // Assess
+    expect(cname).toEqual({ cname: 'edge.example.net', addresses: [] });
+    expect({ ...addresses, addresses: [...(addresses?.addresses ?? [])].sort() }).toEqual({
+      cname: null,
+      addresses: ['192.0.2.1', '192.0.2.2'],
+    });
+    expect(none).toEqual({ cname: null, addresses: [] });
+  });
+
+  it('checks a domain’s records at once, and leaves the routing record unknown when DNS does not answer for it', async () => {
+    // Prepare
+    const [served, failing] = [uniqueName('served'), uniqueName('failing')];
+    dns.setTxt(`_ds-challenge.${served}`, ['token']);
+    dns.setCname(served, 'edge.example.net');
+    dns.setTxt(`_ds-challenge.${failing}`, ['token']);
+    dns.setMode(failing, 'servfail');
+    const lookup = recordsLookup(resolver(), 'edge.example.net');
+    // Act
+    const [found, unknown] = await Promise.all([lookup(served), lookup(failing)]);
+    // Assess
+    expect(found).toEqual({ txt: { kind: 'found', values: ['token'] }, route: 'found' });
+    expect(unknown).toEqual({ txt: { kind: 'found', values: ['token'] } });
   });
 });

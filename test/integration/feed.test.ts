@@ -14,7 +14,7 @@ import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/feed-epoch.ts';
 import { eventKey, eventSequenceKey, MAX_ID } from '#lib/data/keys.ts';
 import { storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { presentEvent } from '#lib/resources.ts';
-import { db } from '#test/support/database.ts';
+import { db, stage } from '#test/support/database.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 const START: FeedPosition = { epoch: undefined, id: 0, since: 0 };
@@ -237,7 +237,7 @@ describe('a feed from before gapless ids', () => {
     // Act
     const page = await read(owner);
     // Assess
-    expect(page.events.map(presentEvent)).toEqual([
+    expect(page.events.map((event) => presentEvent(event, stage))).toEqual([
       expect.objectContaining({ id: '000000000002', data: answered(2) }),
       expect.objectContaining({ id: '000000000005', data: answered(5) }),
     ]);

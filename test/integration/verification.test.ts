@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countItems } from '#lib/data/collection.ts';
-import { destroyDomain, type LookupTxt, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { destroyDomain, type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
-import { createTxtResolver, DnsUnavailableError } from '#lib/dns/txt.ts';
+import { recordsLookup } from '#lib/dns/records.ts';
+import { createDnsResolver, DnsUnavailableError } from '#lib/dns/resolver.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { VerificationMismatchError, verificationName } from '#lib/verification.ts';
 import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';
@@ -18,18 +19,19 @@ import { storeOldShapeDomain } from '#test/support/domains.ts';
 import { rejection } from '#test/support/fixtures.ts';
 
 let dns: DnsTestServer;
-let lookupTxt: LookupTxt;
+let lookupRecords: LookupRecords;
 let touched: { owners: string[]; names: string[] };
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  ({ lookupTxt } = createTxtResolver({ servers: [dns.address], timeoutMs: 250, tries: 2 }));
+  lookupRecords = recordsLookup(createDnsResolver({ servers: [dns.address], timeoutMs: 250, tries: 2 }), EDGE_HOSTNAME);
 });
 afterAll(() => dns?.close());
 afterEach(async () => {
   await expectConsistent(touched.owners, { domainNames: touched.names });
 });
 
+const EDGE_HOSTNAME = 'edge.test';
 const newOwner = () => `owner-${randomUUID()}`;
 const newName = () => `verify-${randomUUID().slice(0, 8)}.example`;
 
@@ -57,7 +59,7 @@ describe('verifyDomain', () => {
     const stored = await storeDomain(db, alice, plain(name));
     publish(stored);
     // Act
-    const active = await verifyDomain(db, lookupTxt, alice, stored.id);
+    const active = await verifyDomain(db, lookupRecords, alice, stored.id);
     // Assess
     expect(active).toMatchObject({
       status: 'active',
@@ -74,7 +76,7 @@ describe('verifyDomain', () => {
     const stored = await storeDomain(db, alice, plain(name));
     dns.setTxt(verificationName(stored.name), ['not-it']);
     // Act
-    const error = await rejection(verifyDomain(db, lookupTxt, alice, stored.id));
+    const error = await rejection(verifyDomain(db, lookupRecords, alice, stored.id));
     // Assess
     expect(error).toBeInstanceOf(VerificationMismatchError);
     expect((error as VerificationMismatchError).mismatch).toEqual({
@@ -83,9 +85,11 @@ describe('verifyDomain', () => {
       found: ['not-it'],
     });
     // The check is part of the representation: a new version (and ETag), nothing else changed.
+    // The route lookup got NXDOMAIN: the CNAME is missing too.
     expect(await showDomain(db, alice, stored.id)).toEqual({
       ...stored,
       lastCheckedAt: expect.any(String),
+      check: { txt: 'wrong', route: 'missing', txtMissingSince: expect.any(String) },
       version: 2,
     });
   });
@@ -96,7 +100,7 @@ describe('verifyDomain', () => {
     const stored = await storeDomain(db, alice, plain(name));
     dns.setMode(verificationName(stored.name), 'servfail');
     // Act
-    const error = await rejection(verifyDomain(db, lookupTxt, alice, stored.id));
+    const error = await rejection(verifyDomain(db, lookupRecords, alice, stored.id));
     // Assess
     expect(error).toBeInstanceOf(DnsUnavailableError);
     expect(await showDomain(db, alice, stored.id)).toEqual(stored);
@@ -108,7 +112,7 @@ describe('verifyDomain', () => {
     const stored = await storeDomain(db, alice, plain(name));
     publish(stored);
     // Act / Assess
-    await expect(verifyDomain(db, lookupTxt, bob, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
+    await expect(verifyDomain(db, lookupRecords, bob, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(dns.queries(verificationName(stored.name))).toBe(0);
   });
 
@@ -125,7 +129,7 @@ describe('verifyDomain', () => {
     const outcomes = await Promise.all(
       stored.map(({ owner, item }, index) =>
         Promise.allSettled([
-          verifyDomain(db, lookupTxt, owner, item.id),
+          verifyDomain(db, lookupRecords, owner, item.id),
           sleep(index * 15).then(() => destroyDomain(db, owner, item.id)),
         ]),
       ),
@@ -152,7 +156,8 @@ describe('a delete that read a pending domain which is verified before the delet
       when: (call) =>
         call.operation === 'TransactWriteItems' && 'Delete' in ((call.body.TransactItems as object[])[0] ?? {}),
       meanwhile: (attempt) => {
-        if (attempt === 1) return verifyDomain(other, lookupTxt, alice, stored.id).then((item) => (verified = item));
+        if (attempt === 1)
+          return verifyDomain(other, lookupRecords, alice, stored.id).then((item) => (verified = item));
         return undefined;
       },
     });
@@ -178,7 +183,7 @@ describe('domains stored before verification existed', () => {
     const own = await rejection(storeDomain(db, alice, plain(name)));
     const other = await rejection(storeDomain(db, bob, plain(name)));
     const shown = await showDomain(db, alice, id);
-    const verified = await verifyDomain(db, lookupTxt, alice, id);
+    const verified = await verifyDomain(db, lookupRecords, alice, id);
     await destroyDomain(db, alice, id);
     const afterDelete = await storeDomain(db, bob, plain(name));
     // Assess

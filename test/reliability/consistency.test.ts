@@ -20,7 +20,8 @@ import {
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import { destroySpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
-import { createTxtResolver } from '#lib/dns/txt.ts';
+import { recordsLookup } from '#lib/dns/records.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { verificationName } from '#lib/verification.ts';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#test/support/consistency.ts';
 import { db } from '#test/support/database.ts';
@@ -50,8 +51,8 @@ beforeEach(async () => {
   await storeSpace(db, owner, { name: 'Beta', color: 2 });
   const active = await storeDomain(db, owner, { name: domainName, indexPage: null, notFoundPage: null });
   dns.setTxt(verificationName(domainName), [active.verificationToken ?? '']);
-  const { lookupTxt } = createTxtResolver({ servers: [dns.address] });
-  await verifyDomain(db, lookupTxt, owner, active.id);
+  const lookupRecords = recordsLookup(createDnsResolver({ servers: [dns.address] }), 'edge.test');
+  await verifyDomain(db, lookupRecords, owner, active.id);
   pendingId = (await storeDomain(db, owner, { name: pendingName, indexPage: null, notFoundPage: null })).id;
   await storeOldShapeDomain(db, owner, oldName);
 });

@@ -15,7 +15,7 @@ import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import { presentEvent, presentSpace } from '#lib/resources.ts';
-import { config, db, harness } from '#test/support/database.ts';
+import { config, db, harness, stage } from '#test/support/database.ts';
 import { FAITHFUL } from '#test/support/dynamodb-harness.ts';
 import { type Client, clientFor, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import { expectOneEventPerWrite, expectPolledAll, expectValidHistory, type FeedEvent, type Write } from './feed.ts';
@@ -102,7 +102,11 @@ const dataPoller =
   (db: Db, owner: string, perPage = 25): Poll<FeedPosition> =>
   async (after) => {
     const page = await listEvents(db, owner, { after: after ?? START, perPage, types: [] });
-    return { events: page.events.map(presentEvent) as FeedEvent[], more: page.more, next: page.next };
+    return {
+      events: page.events.map((event) => presentEvent(event, stage)) as FeedEvent[],
+      more: page.more,
+      next: page.next,
+    };
   };
 
 /** The whole feed from the start, on the data layer. */
@@ -350,8 +354,8 @@ describe('a change whose feed head moved between its read and its commit', () =>
     const other = createDb(config);
     const reader = createDb(config);
     const read = async (after: number) =>
-      (await listEvents(reader, id, { after: { ...START, id: after }, perPage: 10, types: [] })).events.map(
-        presentEvent,
+      (await listEvents(reader, id, { after: { ...START, id: after }, perPage: 10, types: [] })).events.map((event) =>
+        presentEvent(event, stage),
       );
     const polled: FeedEvent[] = [];
     suite.injection = injectFault({
@@ -401,7 +405,10 @@ describe('a change whose feed head moved between its read and its commit', () =>
       'space.deleted',
       'space.updated',
     ]);
-    expectValidHistory(page.events.map(presentEvent) as FeedEvent[], { space: [presentSpace(renamed)], domain: [] });
+    expectValidHistory(page.events.map((event) => presentEvent(event, stage)) as FeedEvent[], {
+      space: [presentSpace(renamed)],
+      domain: [],
+    });
   });
 });
 

@@ -260,7 +260,12 @@ const canonical = (value: unknown): string =>
       : entry,
   );
 
-const presenters = { space: presentSpace, domain: presentDomain } as const;
+/** The checker compares presentations of one stage: any host name serves. */
+const stage = { edgeHostname: 'edge.test' };
+const presenters = {
+  space: presentSpace,
+  domain: (item: Parameters<typeof presentDomain>[0]) => presentDomain(item, stage),
+} as const;
 
 /** The change feed against the items: see the rules at the top. */
 function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, add: Add) {
@@ -283,7 +288,7 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
     const kind = kinds.find((candidate) => type.startsWith(`${candidate}.`));
     let data: { id?: unknown } | undefined;
     try {
-      data = presentEvent(eventRecord(event as unknown as EventRow)).data as { id?: unknown };
+      data = presentEvent(eventRecord(event as unknown as EventRow), stage).data as { id?: unknown };
     } catch {
       data = undefined;
     }
@@ -327,7 +332,7 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
       if (
         last.type === `${kind}.deleted` ||
         last.version !== version ||
-        canonical(presentEvent(eventRecord(last as unknown as EventRow)).data) !== data
+        canonical(presentEvent(eventRecord(last as unknown as EventRow), stage).data) !== data
       ) {
         add(
           'item-without-event',

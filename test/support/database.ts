@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
-import { loadConfig } from '#lib/config.ts';
+import { loadConfig, presentationStage } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { FAITHFUL, type Harness, startHarness } from './dynamodb-harness.ts';
 
@@ -28,7 +28,11 @@ export const config = loadConfig({
   TABLE_NAME: `test-${randomUUID()}`,
   CURSOR_SECRET: randomBytes(32).toString('base64url'),
   AWS_REGION: 'local',
+  EDGE_HOSTNAME: 'edge.test',
 });
+
+/** How the test gateway's functions present domains (their CNAME names `EDGE_HOSTNAME`). */
+export const stage = presentationStage(config);
 
 /** The client every function of the test gateway shares, so a test can observe or fault every call. */
 export const db = createDb(config);

@@ -1,7 +1,7 @@
 /**
  * A small authoritative DNS server on 127.0.0.1 for tests: real packets over UDP and TCP (the resolver
- * falls back to TCP when a UDP answer is truncated), on a free port, with TXT records and failure modes
- * the tests set at run time. Names are matched ignoring case; every other name is NXDOMAIN.
+ * falls back to TCP when a UDP answer is truncated), on a free port, with TXT, CNAME and A records and failure
+ * modes the tests set at run time. Names are matched ignoring case; every other name is NXDOMAIN.
  */
 import { createSocket, type RemoteInfo, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -15,10 +15,14 @@ export type TxtRecord = string | readonly string[];
 
 export type DnsTestServer = {
   readonly port: number;
-  /** `127.0.0.1:<port>`, as `createTxtResolver({ servers })` and `DNS_RESOLVER` take it. */
+  /** `127.0.0.1:<port>`, as `createDnsResolver({ servers })` and `DNS_RESOLVER` take it. */
   readonly address: string;
   /** Replaces the TXT records at `name`. An empty list leaves the name existing without TXT (NODATA). */
   setTxt(name: string, records: readonly TxtRecord[]): void;
+  /** Makes `name` an alias of `target` (a CNAME, answered to CNAME and A questions). */
+  setCname(name: string, target: string): void;
+  /** Replaces the IPv4 addresses of `name` (A records). */
+  setAddresses(name: string, addresses: readonly string[]): void;
   /** Makes every query for `name` fail this way, until cleared. */
   setMode(name: string, mode: DnsMode): void;
   /** Drops the next `count` queries for `name` unanswered, then answers again (to see a retry work). */
@@ -38,7 +42,7 @@ const MAX_CHUNK_BYTES = 255;
 /** Without EDNS a UDP answer may carry 512 bytes (RFC 1035); EDNS lets the client announce more. */
 const PLAIN_UDP_LIMIT = 512;
 
-type Entry = { txt?: Buffer[][]; mode?: DnsMode; drop?: number };
+type Entry = { txt?: Buffer[][]; cname?: string; addresses?: string[]; mode?: DnsMode; drop?: number };
 
 const key = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
@@ -69,8 +73,22 @@ export async function startDnsServer({ port: wanted = 0 }: { port?: number } = {
   const entries = new Map<string, Entry>();
   const counts = new Map<string, number>();
 
+  const holdsRecords = (entry: Entry | undefined) =>
+    entry?.txt !== undefined || entry?.cname !== undefined || entry?.addresses !== undefined;
   const exists = (name: string) =>
-    entries.get(name)?.txt !== undefined || [...entries.keys()].some((other) => other.endsWith(`.${name}`));
+    holdsRecords(entries.get(name)) || [...entries.keys()].some((other) => other.endsWith(`.${name}`));
+
+  /** The answers to a question of `type` at `name`: a CNAME answers for every type but TXT at its name. */
+  function answersFor(type: string, name: string, entry: Entry | undefined): NonNullable<Packet['answers']> {
+    if (entry?.cname !== undefined && type !== 'TXT') {
+      const alias = { type: 'CNAME' as const, name, ttl: 0, data: entry.cname };
+      const target = entries.get(key(entry.cname));
+      return type === 'A' ? [alias, ...answersFor('A', entry.cname, target)] : [alias];
+    }
+    if (type === 'TXT') return (entry?.txt ?? []).map((data) => ({ type: 'TXT' as const, name, ttl: 0, data }));
+    if (type === 'A') return (entry?.addresses ?? []).map((data) => ({ type: 'A' as const, name, ttl: 0, data }));
+    return [];
+  }
 
   /** The answer to one query, or null to stay silent. */
   function respond(query: Packet, overUdp: boolean): Buffer | null {
@@ -99,11 +117,7 @@ export async function startDnsServer({ port: wanted = 0 }: { port?: number } = {
     if (entry?.mode === 'servfail') return reply(RCODE.SERVFAIL);
     if (entry?.mode === 'refused') return reply(RCODE.REFUSED);
     if (!exists(name)) return reply(RCODE.NXDOMAIN);
-    const records = question.type === 'TXT' ? (entry?.txt ?? []) : [];
-    const answer = reply(
-      RCODE.NOERROR,
-      records.map((data) => ({ type: 'TXT' as const, name: question.name, ttl: 0, data })),
-    );
+    const answer = reply(RCODE.NOERROR, answersFor(question.type, question.name, entry));
     const opt = query.additionals?.find((record) => record.type === 'OPT');
     const limit = Math.max(PLAIN_UDP_LIMIT, opt && 'udpPayloadSize' in opt ? opt.udpPayloadSize : 0);
     return overUdp && answer.length > limit ? reply(RCODE.NOERROR, [], true) : answer;
@@ -154,6 +168,12 @@ export async function startDnsServer({ port: wanted = 0 }: { port?: number } = {
     address: `${HOST}:${port}`,
     setTxt: (name, records) => {
       entry(name).txt = records.map(chunksOf);
+    },
+    setCname: (name, target) => {
+      entry(name).cname = key(target);
+    },
+    setAddresses: (name, addresses) => {
+      entry(name).addresses = [...addresses];
     },
     setMode: (name, mode) => {
       entry(name).mode = mode;

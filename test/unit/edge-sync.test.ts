@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import { type EdgeTenants, StoreChanged, syncHost } from '#lib/edge/sync.ts';
+import type { ServingState } from '#lib/data/domain-status.ts';
+import { servingOf } from '#lib/edge/cloudfront.ts';
+import { type EdgeTenants, type ServedDomain, StoreChanged, syncHost } from '#lib/edge/sync.ts';
 
-type Pages = { indexPage: string | null; notFoundPage: string | null } | null;
+type Pages = ServedDomain | null;
 
 /** A sync whose read of the domain resolves when the test says, returning the state given then. */
 function controlledRead() {
@@ -19,7 +21,13 @@ function controlledRead() {
 }
 
 const host = 'example.com';
-const active = (index: string): Pages => ({ indexPage: index, notFoundPage: null });
+const active = (index: string, serving?: ServingState): Pages => ({
+  owner: 'acme',
+  id: 7,
+  indexPage: index,
+  notFoundPage: null,
+  ...(serving ? { serving } : {}),
+});
 
 describe('syncing a host', () => {
   it('writes the active domain’s record, then nothing more for a repeat of the same state', async () => {
@@ -110,7 +118,10 @@ describe('syncing a host', () => {
     const store = new LocalKeyValueStore();
     const calls: string[] = [];
     const tenants: EdgeTenants = {
-      ensure: async (name) => void calls.push(`ensure ${name}`),
+      ensure: async (name) => {
+        calls.push(`ensure ${name}`);
+        return 'pending';
+      },
       remove: async (name) => void calls.push(`remove ${name}`),
     };
     // Act
@@ -118,5 +129,79 @@ describe('syncing a host', () => {
     await syncHost({ activeDomain: async () => null, store, tenants, now: () => 2 }, host);
     // Assess
     expect(calls).toEqual([`ensure ${host}`, `remove ${host}`]);
+  });
+});
+
+describe('recording whether the edge serves a domain', () => {
+  type Recorded = { id: number; serving: ServingState };
+  const recorder = () => {
+    const recorded: Recorded[] = [];
+    return {
+      recorded,
+      recordServing: async (domain: ServedDomain, serving: ServingState) =>
+        void recorded.push({ id: domain.id, serving }),
+    };
+  };
+
+  it('locally (no tenants) records `active` once the store serves the domain, and only when it changed', async () => {
+    // Prepare
+    const store = new LocalKeyValueStore();
+    const { recorded, recordServing } = recorder();
+    // Act
+    await syncHost(
+      { activeDomain: async () => active('https://a.example/'), store, recordServing, now: () => 1 },
+      host,
+    );
+    await syncHost(
+      { activeDomain: async () => active('https://a.example/', 'active'), store, recordServing, now: () => 2 },
+      host,
+    );
+    // Assess
+    expect(recorded).toEqual([{ id: 7, serving: 'active' }]);
+  });
+
+  it('on AWS records what the tenant says (pending until its certificate is issued), and nothing for a host not served', async () => {
+    // Prepare
+    const store = new LocalKeyValueStore();
+    const { recorded, recordServing } = recorder();
+    const states: ServingState[] = ['pending', 'active'];
+    const tenants: EdgeTenants = { ensure: async () => states.shift() ?? 'failed', remove: async () => undefined };
+    // Act
+    await syncHost(
+      { activeDomain: async () => active('https://a.example/'), store, tenants, recordServing, now: () => 1 },
+      host,
+    );
+    await syncHost(
+      {
+        activeDomain: async () => active('https://a.example/', 'pending'),
+        store,
+        tenants,
+        recordServing,
+        now: () => 2,
+      },
+      host,
+    );
+    await syncHost({ activeDomain: async () => null, store, tenants, recordServing, now: () => 3 }, host);
+    // Assess
+    expect(recorded).toEqual([
+      { id: 7, serving: 'pending' },
+      { id: 7, serving: 'active' },
+    ]);
+  });
+});
+
+describe('a CloudFront tenant’s serving state', () => {
+  it.each([
+    [{ Enabled: true, Status: 'Deployed' }, 'issued', 'active'],
+    [{ Enabled: true, Status: 'InProgress' }, 'issued', 'pending'],
+    [{ Enabled: true, Status: 'Deployed' }, 'pending-validation', 'pending'],
+    [{ Enabled: false, Status: 'Deployed' }, 'issued', 'pending'],
+    [{ Enabled: true, Status: 'Deployed' }, undefined, 'pending'],
+    [{ Enabled: true, Status: 'Deployed' }, 'validation-timed-out', 'failed'],
+    [{ Enabled: true, Status: 'InProgress' }, 'failed', 'failed'],
+    [{ Enabled: true, Status: 'Deployed' }, 'revoked', 'failed'],
+    [{ Enabled: true, Status: 'Deployed' }, 'expired', 'failed'],
+  ] as const)('tenant %o with certificate %s serves: %s', (tenant, certificate, expected) => {
+    expect(servingOf(tenant, certificate)).toBe(expected);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { functionSizing } from '#infra/function-sizing.ts';
 import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/config.ts';
-import { createTxtResolver } from '#lib/dns/txt.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
 import {
   holdsToken,
   mismatchMessage,
@@ -69,8 +69,8 @@ describe('DNS settings', () => {
 
   it('bound a lookup, its retry included, to half the function timeout at the longest setting', () => {
     // Act
-    const { budgetMs } = createTxtResolver({ timeoutMs: load({}).dnsTimeoutMs });
-    const longest = createTxtResolver({ timeoutMs: DNS_TIMEOUT_MAX_MS });
+    const { budgetMs } = createDnsResolver({ timeoutMs: load({}).dnsTimeoutMs });
+    const longest = createDnsResolver({ timeoutMs: DNS_TIMEOUT_MAX_MS });
     // Assess: the rest of the 10 s is the DynamoDB reads and writes around the lookup.
     expect(budgetMs).toBe(longest.budgetMs);
     expect(longest.budgetMs).toBeLessThanOrEqual((functionSizing.timeoutSeconds * 1_000) / 2);

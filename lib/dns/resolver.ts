@@ -1,22 +1,27 @@
 /**
- * TXT lookups for domain verification, bounded in time so a silent resolver cannot hold a Lambda
- * (10 s timeout) hostage: `timeoutMs` per try, `tries` tries, under a hard deadline (`budgetMs`).
+ * The DNS lookups of a domain's records (the TXT record that proves it, the CNAME that routes it to the edge),
+ * bounded in time so a silent resolver cannot hold a Lambda (10 s timeout) hostage: `timeoutMs` per try,
+ * `tries` tries, under a hard deadline (`budgetMs`) per lookup.
  */
 import { Resolver } from 'node:dns/promises';
+import type { RouteLookup } from '#lib/domain-records.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
-
 import type { TxtLookup } from '#lib/verification.ts';
 
-export type { TxtLookup };
+export type { RouteLookup, TxtLookup };
 
-export type TxtResolver = {
+export type DnsResolver = {
   /** The TXT records at `name`, each record's chunks joined; `none` for NXDOMAIN and NODATA. */
   lookupTxt(name: string): Promise<TxtLookup>;
+  /** How `name` routes: its CNAME target, or else its IPv4 addresses (none: NXDOMAIN, NODATA). */
+  lookupRoute(name: string): Promise<RouteLookup>;
+  /** The IPv4 addresses of `name` ([] for NXDOMAIN and NODATA). */
+  lookupAddresses(name: string): Promise<string[]>;
   /** The most a lookup can take, retries included, before it throws `DnsUnavailableError`. */
   readonly budgetMs: number;
 };
 
-export type TxtResolverOptions = {
+export type DnsResolverOptions = {
   /** `host:port` entries (see `parseDnsServers`); the system's resolver when absent, as on Lambda. */
   servers?: readonly string[];
   /** Per try. */
@@ -55,7 +60,7 @@ const positiveInteger = (name: string, value: number) => {
   return value;
 };
 
-export function createTxtResolver({ servers, timeoutMs = 2_000, tries = 2 }: TxtResolverOptions = {}): TxtResolver {
+export function createDnsResolver({ servers, timeoutMs = 2_000, tries = 2 }: DnsResolverOptions = {}): DnsResolver {
   positiveInteger('timeoutMs', timeoutMs);
   positiveInteger('tries', tries);
   // Node checks c-ares's timeouts on a timer ticking every min(timeoutMs, 1 s), so a try may be noticed as
@@ -68,7 +73,8 @@ export function createTxtResolver({ servers, timeoutMs = 2_000, tries = 2 }: Txt
   // Fails now, not at the first lookup, on a server that is not `IP` or `IP:port`.
   if (servers) new Resolver().setServers(servers);
 
-  async function lookupTxt(name: string): Promise<TxtLookup> {
+  /** One question under the deadline: its answer, or null for a definite "nothing there". */
+  async function ask<Answer>(name: string, question: (resolver: Resolver) => Promise<Answer>): Promise<Answer | null> {
     // One resolver per lookup, so the deadline's cancel() ends this lookup only. `maxTimeout` stops c-ares
     // from doubling the timeout on each retry; the deadline holds even when several servers multiply tries.
     const resolver = new Resolver({ timeout: timeoutMs, tries, maxTimeout: timeoutMs });
@@ -79,13 +85,10 @@ export function createTxtResolver({ servers, timeoutMs = 2_000, tries = 2 }: Txt
       resolver.cancel();
     }, budgetMs);
     try {
-      const records = await resolver.resolveTxt(name);
-      // A record is one or more strings of at most 255 bytes; long values (DKIM keys…) span several.
-      const values = records.map((chunks) => chunks.join(''));
-      return values.length === 0 ? { kind: 'none' } : { kind: 'found', values };
+      return await question(resolver);
     } catch (error) {
       const code = timedOut ? 'ETIMEOUT' : String((error as { code?: unknown }).code);
-      if (NO_RECORD.has(code)) return { kind: 'none' };
+      if (NO_RECORD.has(code)) return null;
       if (BAD_QUESTION.has(code)) throw error;
       throw new DnsUnavailableError(code, name, { cause: error });
     } finally {
@@ -93,5 +96,20 @@ export function createTxtResolver({ servers, timeoutMs = 2_000, tries = 2 }: Txt
     }
   }
 
-  return { lookupTxt, budgetMs };
+  async function lookupTxt(name: string): Promise<TxtLookup> {
+    const records = await ask(name, (resolver) => resolver.resolveTxt(name));
+    // A record is one or more strings of at most 255 bytes; long values (DKIM keys…) span several.
+    const values = (records ?? []).map((chunks) => chunks.join(''));
+    return values.length === 0 ? { kind: 'none' } : { kind: 'found', values };
+  }
+
+  const lookupAddresses = async (name: string) => (await ask(name, (resolver) => resolver.resolve4(name))) ?? [];
+
+  async function lookupRoute(name: string): Promise<RouteLookup> {
+    const [target] = (await ask(name, (resolver) => resolver.resolveCname(name))) ?? [];
+    if (target !== undefined) return { cname: target, addresses: [] };
+    return { cname: null, addresses: await lookupAddresses(name) };
+  }
+
+  return { lookupTxt, lookupRoute, lookupAddresses, budgetMs };
 }
