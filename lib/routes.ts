@@ -67,9 +67,11 @@ export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER' | 'EDGE_HOSTN
 
 /**
  * Functions that show domains (their `records` name the CNAME target, the stage's edge host name) need
- * `EDGE_HOSTNAME`: every domain route, and the feed, whose events carry domains (so does the bus's publisher).
+ * `EDGE_HOSTNAME`: every domain route but delete (it answers with the id only), and the feed, whose events carry
+ * domains (so does the bus's publisher).
  */
-const showsDomains = (collection: Collection | Feed) => collection === 'domains' || collection === feed;
+const showsDomains = (collection: Collection | Feed, action: Action) =>
+  (collection === 'domains' && action !== 'destroy') || collection === feed;
 
 export type Route = {
   /** Logical name, used for the Lambda's id and name: `<action>-<collection>` for lists, else `<action>-<kind>`. */
@@ -133,8 +135,8 @@ function spec(collection: Collection, action: Action): RouteSpec {
       return { methods: ['DELETE'], item: true, actions: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'] };
     case 'verify':
       // GetItem reads the domain and the feed head (and an Idempotency-Key's record); the transaction Puts the
-      // global name guard, the item and its event (and the record) and Updates the feed head; a check that found no match is the same change without the guard. DNS_RESOLVER stays unset
-      // on AWS (Lambda's resolver).
+      // global name guard, the item and its event (and the record) and Updates the feed head; a check that
+      // found no match is the same change without the guard. DNS_RESOLVER stays unset on AWS (Lambda's resolver).
       return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
   }
 }
@@ -150,12 +152,12 @@ function route(collection: Collection, action: Action): Route {
     path: !item ? base : isItemAction(action) ? `${base}/{id}/${action}` : `${base}/{id}`,
     handler: `${collection}/${action}`,
     ...rest,
-    ...withSettings(collection, settings),
+    ...withSettings(collection, action, settings),
   };
 }
 
-function withSettings(collection: Collection | Feed, settings: readonly RouteSetting[] = []) {
-  const all: RouteSetting[] = showsDomains(collection) ? [...settings, 'EDGE_HOSTNAME'] : [...settings];
+function withSettings(collection: Collection | Feed, action: Action, settings: readonly RouteSetting[] = []) {
+  const all: RouteSetting[] = showsDomains(collection, action) ? [...settings, 'EDGE_HOSTNAME'] : [...settings];
   return all.length > 0 ? { settings: all } : {};
 }
 
@@ -174,7 +176,7 @@ const eventsRoute: Route = {
   path: `${apiBasePath}/${feed}`,
   handler: `${feed}/list`,
   actions: ['GetItem', 'Query'],
-  ...withSettings(feed),
+  ...withSettings(feed, 'list'),
 };
 
 /** Every route: each resource action on each collection, then the collection's own item actions; then the feed. */

@@ -17,6 +17,8 @@ export type LocalSettings = {
   /** The pages a served domain without its own redirects to ('' for none): as a stage's settings on AWS. */
   defaultIndexPage: string;
   defaultNotFoundPage: string;
+  /** How often active domains' records are checked again (DOMAIN_CHECK_INTERVAL_SECONDS; hourly, as on AWS). */
+  domainCheckIntervalMs: number;
 };
 
 function portSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
@@ -26,6 +28,14 @@ function portSetting(env: Record<string, string | undefined>, name: string, fall
   if (!/^\d+$/.test(value) || port > 65_535)
     throw new Error(`${name} must be a port number (0-65535), not "${value}".`);
   return port;
+}
+
+function positiveSeconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new Error(`${name} must be a whole number of seconds (1 or more), not "${value}".`);
+  return Number(value);
 }
 
 /** The local stack's settings, from the environment of the command that runs it. */
@@ -41,6 +51,7 @@ export function localSettings(env: Record<string, string | undefined>): LocalSet
     edgePort: portSetting(env, 'EDGE_PORT', port === 0 ? 0 : port + 1),
     defaultIndexPage: env.DEFAULT_INDEX_PAGE ?? '',
     defaultNotFoundPage: env.DEFAULT_NOT_FOUND_PAGE ?? '',
+    domainCheckIntervalMs: positiveSeconds(env, 'DOMAIN_CHECK_INTERVAL_SECONDS', 3_600) * 1_000,
   };
 }
 

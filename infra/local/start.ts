@@ -7,10 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey, ownerOfKey } from '#lib/data/api-keys.ts';
+import { backfillDueChecks } from '#lib/data/domain-checks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
+import { type DomainCheckTimer, startDomainChecks } from './domain-checks.ts';
 import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { type Edge, startEdge } from './edge.ts';
 import { type EdgeFollower, followChanges } from './edge-feed.ts';
@@ -59,6 +61,8 @@ Environment:
   RATE_LIMIT_PER_MINUTE     requests per minute per key before 429 (default ${rateLimits.dev.perKeyPerMinute}; 0: no limit)
   DNS_RESOLVER              DNS servers domain verification asks, host:port comma-separated (default: the system's)
   CORS_ALLOWED_ORIGINS      origins a browser page may call the API from: * (default) or a comma-separated list
+  DOMAIN_CHECK_INTERVAL_SECONDS
+                            how often active domains' DNS records are checked again (default 3600, as on AWS)
   EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
   CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
@@ -80,7 +84,9 @@ async function main() {
   let gateway: Gateway | undefined;
   let edge: Edge | undefined;
   let follower: EdgeFollower | undefined;
+  let checks: DomainCheckTimer | undefined;
   const shutdown = async (code: number) => {
+    await checks?.stop();
     await follower?.stop();
     await edge?.close();
     await gateway?.close();
@@ -148,6 +154,10 @@ async function main() {
       },
     });
     follower = followChanges({ db, store, intervalMs: 500, log: (entry) => console.error(JSON.stringify(entry)) });
+    // The hourly re-check of active domains' records, as EventBridge Scheduler runs it on AWS; a table from an
+    // earlier version gets its active domains into the re-check first (the migration step of deployment.md).
+    await backfillDueChecks(db);
+    checks = startDomainChecks(config, db, settings.domainCheckIntervalMs);
     const edgeUrl = `http://${connectHost(host)}:${edge.port}`;
     // Only now that the stack answers: the key tool and the walkthrough read where it is from here.
     writeLocalStack(dataDir, {

@@ -32,6 +32,14 @@ export const itemKey = (owner: string, kind: Kind, id: number): TableKey => ({
   sk: `${itemPrefix(kind)}${padId(id)}`,
 });
 
+/** The id of an item's sort key of this kind, or null for any other sort key. */
+export function itemIdOf(kind: Kind, sk: string): number | null {
+  const prefix = itemPrefix(kind);
+  if (!sk.startsWith(prefix)) return null;
+  const id = Number(sk.slice(prefix.length));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
 /** Sort key of the by-name index: case-folded name, then id. */
 export const nameSortKey = (kind: Kind, fold: string, id: number) =>
   `${itemPrefix(kind)}${fold}${NAME_ID_SEPARATOR}${padId(id)}`;

@@ -28,7 +28,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#lib/errors.ts';
-import { loopMessage } from '#lib/schemas/domains.ts';
+import { loopMessage } from '#lib/schemas/fields.ts';
 import { VerificationMismatchError } from '#lib/verification.ts';
 
 /** The request field of each stored page attribute. */

@@ -2,11 +2,8 @@ import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
 import { pageHost } from '#lib/urls.ts';
 import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { characterCount, type Encoding, label, maxCharacters, text } from './fields.ts';
+import { characterCount, type Encoding, label, loopMessage, maxCharacters, text } from './fields.ts';
 import { optional, requestBody, required } from './request.ts';
-
-/** A page on the domain itself would redirect to itself. */
-export const loopMessage = (field: string) => `The ${label(field)} must not point to the domain itself.`;
 
 export const PAGE_URL_MAX = 255;
 

@@ -4,6 +4,12 @@ import * as v from 'valibot';
 export const label = (field: string) => field.replace(/_/g, ' ');
 
 /**
+ * A page on the domain itself would redirect to itself. Here, not with the domain schemas, as every function's
+ * error middleware says it: importing those would bundle their valibot schemas into every function.
+ */
+export const loopMessage = (field: string) => `The ${label(field)} must not point to the domain itself.`;
+
+/**
  * How a body was sent. A form carries only strings (and lists, for repeated keys), so its fields are read
  * leniently (`color=3`, a blank field for "none", unknown fields ignored); JSON has types, so a JSON body is
  * read strictly (a number for a number, no field the schema does not list).

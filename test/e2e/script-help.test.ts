@@ -112,7 +112,17 @@ const invocation = (name: string) =>
 describe('--help on the npm scripts', () => {
   it('covers the scripts this project runs with tsx', () => {
     expect(scripts.map((script) => script.name)).toEqual(
-      expect.arrayContaining(['start', 'keys', 'dns', 'feed:epoch', 'loadtest', 'openapi', 'bench', 'fuzz']),
+      expect.arrayContaining([
+        'start',
+        'keys',
+        'dns',
+        'feed:epoch',
+        'domains:backfill-checks',
+        'loadtest',
+        'openapi',
+        'bench',
+        'fuzz',
+      ]),
     );
   });
 

@@ -1,0 +1,79 @@
+/**
+ * The hourly re-check of active domains (EventBridge Scheduler on AWS, a timer in `npm start`): every domain due
+ * (`dueDomains`) is checked again (`recheckDomain`: its records looked up, the next check scheduled, a domain
+ * whose TXT record has been missing for 7 days returned to pending). A few at a time, so DNS latency does not
+ * add up; it stops taking new ones when the time left runs short, and what it did not reach stays due for the
+ * next run. One domain's failure (DNS unavailable, a conflict beyond the write budget) is logged and counted,
+ * and that domain stays due too.
+ */
+import { type DueDomain, dueDomains } from '#lib/data/domain-checks.ts';
+import { type LookupRecords, recheckDomain, statusOf } from '#lib/data/domains.ts';
+import type { Db } from '#lib/dynamodb.ts';
+import { log } from '#lib/log.ts';
+
+export type CheckRun = {
+  /** Domains checked (their records and `last_checked_at` written). */
+  checked: number;
+  /** Of those, domains that returned to pending (TXT record missing for the grace period). */
+  returnedToPending: number;
+  /** Domains whose check failed: they stay due. */
+  failed: number;
+  /** Whether the run stopped with due domains left (time ran short): the next run takes them. */
+  cutShort: boolean;
+};
+
+export type CheckRunOptions = {
+  db: Db;
+  lookupRecords: LookupRecords;
+  now?: () => Date;
+  /** The time left to the run (Lambda's remaining time); unbounded when absent. */
+  timeLeftMs?: () => number;
+  /** Checks in flight at once. */
+  concurrency?: number;
+  /** No new check starts with less time left than this: one check's DNS budget and write, with margin. */
+  reserveMs?: number;
+};
+
+export async function runDueChecks({
+  db,
+  lookupRecords,
+  now = () => new Date(),
+  timeLeftMs = () => Number.POSITIVE_INFINITY,
+  concurrency = 8,
+  reserveMs = 15_000,
+}: CheckRunOptions): Promise<CheckRun> {
+  const run: CheckRun = { checked: 0, returnedToPending: 0, failed: 0, cutShort: false };
+  const due = dueDomains(db, now());
+
+  async function check({ owner, id }: DueDomain) {
+    try {
+      const item = await recheckDomain(db, lookupRecords, owner, id);
+      if (!item) return;
+      run.checked++;
+      if (statusOf(item) === 'pending') {
+        run.returnedToPending++;
+        log('info', 'Domain returned to pending', { owner, id, txtMissingSince: item.check?.txtMissingSince });
+      }
+    } catch (error) {
+      run.failed++;
+      log('warn', 'Domain check failed', { owner, id, error: String(error) });
+    }
+  }
+
+  // Each worker takes the next due domain until none is left or time runs short; the generator is shared.
+  async function worker() {
+    for (;;) {
+      if (timeLeftMs() < reserveMs) {
+        run.cutShort = true;
+        return;
+      }
+      const next = await due.next();
+      if (next.done) return;
+      await check(next.value);
+    }
+  }
+  // Workers share one generator: its `next()` calls are queued, so each due domain goes to one worker.
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (run.cutShort) await due.return(undefined);
+  return run;
+}

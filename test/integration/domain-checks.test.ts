@@ -1,0 +1,204 @@
+/**
+ * The hourly re-check of active domains against DynamoDB Local and a real DNS server on 127.0.0.1: which domains
+ * are due (the sparse due-check index), what a check records, the 7-day rule that returns a domain to pending,
+ * the migration that puts older active domains into the index, and a run cut short or failing part-way.
+ * This file's table is its own (`#test/support/database.ts`), so every due domain here is one of its tests'.
+ */
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillDueChecks, dueDomains } from '#lib/data/domain-checks.ts';
+import { type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { listEvents } from '#lib/data/events.ts';
+import { itemKey } from '#lib/data/keys.ts';
+import { recordsLookup } from '#lib/dns/records.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { runDueChecks } from '#lib/domain-checks.ts';
+import { RECHECK_INTERVAL_MS, TXT_GRACE_MS } from '#lib/domain-records.ts';
+import { verificationName } from '#lib/verification.ts';
+import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { storeOldShapeDomain } from '#test/support/domains.ts';
+
+const EDGE_HOSTNAME = 'edge.test';
+const HOUR_MS = 3_600_000;
+let dns: DnsTestServer;
+let lookupRecords: LookupRecords;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  lookupRecords = recordsLookup(createDnsResolver({ servers: [dns.address], timeoutMs: 250, tries: 1 }), EDGE_HOSTNAME);
+});
+afterAll(() => dns?.close());
+
+const newOwner = () => `owner-${randomUUID()}`;
+const newName = () => `check-${randomUUID().slice(0, 8)}.example`;
+const later = (ms: number) => () => new Date(Date.now() + ms);
+
+/** A domain of a new owner, verified with its TXT record published and its CNAME pointing at the edge. */
+async function activeDomain() {
+  const owner = newOwner();
+  const stored = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+  dns.setTxt(verificationName(stored.name), [stored.verificationToken ?? '']);
+  dns.setCname(stored.name, EDGE_HOSTNAME);
+  const active = await verifyDomain(db, lookupRecords, owner, stored.id);
+  return { owner, id: stored.id, name: stored.name, active };
+}
+
+/** Every due domain at `now`, as `owner/id`. */
+async function dueAt(now: Date) {
+  const due: string[] = [];
+  for await (const { owner, id } of dueDomains(db, now)) due.push(`${owner}/${id}`);
+  return due;
+}
+
+const domainEvents = async (owner: string) =>
+  (await listEvents(db, owner, { after: { epoch: undefined, id: 0, since: 0 }, perPage: 100, types: [] })).events;
+
+/** Moves the start of the TXT record's absence back by `ms`, as if the checks had found it missing since then. */
+const missingSince = (owner: string, id: number, ms: number) =>
+  db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: itemKey(owner, 'domain', id),
+      UpdateExpression: 'SET #check.#since = :since',
+      ExpressionAttributeNames: { '#check': 'check', '#since': 'txtMissingSince' },
+      ExpressionAttributeValues: { ':since': new Date(Date.now() - ms).toISOString() },
+    }),
+  );
+
+describe('dueDomains', () => {
+  it('holds an active domain from its activation, due an hour later, and no pending one', async () => {
+    // Prepare
+    const { owner, id } = await activeDomain();
+    const pending = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+    // Act
+    const now = await dueAt(new Date());
+    const inAnHour = await dueAt(new Date(Date.now() + RECHECK_INTERVAL_MS + 60_000));
+    // Assess
+    expect(now).not.toContain(`${owner}/${id}`);
+    expect(inAnHour).toContain(`${owner}/${id}`);
+    expect(inAnHour).not.toContain(`${owner}/${pending.id}`);
+  });
+});
+
+describe('runDueChecks', () => {
+  it('records what DNS holds now, schedules the next check and tells the feed', async () => {
+    // Prepare: the CNAME now points elsewhere.
+    const { owner, id, name, active } = await activeDomain();
+    dns.setCname(name, 'elsewhere.example');
+    // Act
+    const run = await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess
+    const checked = await showDomain(db, owner, id);
+    expect(run).toMatchObject({ failed: 0, returnedToPending: 0, cutShort: false });
+    expect(run.checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toMatchObject({ status: 'active', check: { txt: 'found', route: 'wrong' } });
+    expect(checked.version).toBe((active.version ?? 0) + 1);
+    expect(Date.parse(checked.lastCheckedAt ?? '')).toBeGreaterThan(Date.parse(active.lastCheckedAt ?? ''));
+    expect(Date.parse(checked.gsi1sk ?? '')).toBe(Date.parse(checked.lastCheckedAt ?? '') + RECHECK_INTERVAL_MS);
+    const events = await domainEvents(owner);
+    expect(events.map((event) => event.type)).toEqual(['domain.created', 'domain.verified', 'domain.updated']);
+    // Checked: not due again until its next hour.
+    expect(await dueAt(new Date())).not.toContain(`${owner}/${id}`);
+  });
+
+  it('keeps a domain whose TXT record went missing active for the grace period, counting from the first miss', async () => {
+    // Prepare
+    const { owner, id, name } = await activeDomain();
+    dns.setTxt(verificationName(name), []);
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess
+    const checked = await showDomain(db, owner, id);
+    expect(checked).toMatchObject({
+      status: 'active',
+      check: { txt: 'missing', txtMissingSince: checked.lastCheckedAt },
+    });
+  });
+
+  it('returns a domain whose TXT record stayed missing 7 days to pending: name released, out of the index, one domain.updated', async () => {
+    // Prepare: missing since 7 days and an hour ago.
+    const { owner, id, name } = await activeDomain();
+    dns.setTxt(verificationName(name), []);
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    await missingSince(owner, id, TXT_GRACE_MS + HOUR_MS);
+    // Act
+    const run = await runDueChecks({ db, lookupRecords, now: later(4 * HOUR_MS) });
+    // Assess
+    const demoted = await showDomain(db, owner, id);
+    expect(run.returnedToPending).toBe(1);
+    expect(demoted.status).toBe('pending');
+    expect(demoted).not.toHaveProperty('gsi1pk');
+    expect(demoted).not.toHaveProperty('serving');
+    expect(await dueAt(new Date(Date.now() + 10 * HOUR_MS))).not.toContain(`${owner}/${id}`);
+    const events = await domainEvents(owner);
+    expect(events.at(-1)).toMatchObject({ type: 'domain.updated', payload: { record: { status: 'pending' } } });
+    // The name is free: another owner proves it and takes it.
+    const other = newOwner();
+    const claim = await storeDomain(db, other, { name, indexPage: null, notFoundPage: null });
+    dns.setTxt(verificationName(name), [claim.verificationToken ?? '']);
+    expect((await verifyDomain(db, lookupRecords, other, claim.id)).status).toBe('active');
+  });
+
+  it('counts a domain whose lookup failed and leaves it due for the next run', async () => {
+    // Prepare: the DNS server stops answering for this name.
+    const { owner, id } = await activeDomain();
+    const failing: LookupRecords = async (looked) => {
+      if (looked === (await showDomain(db, owner, id)).name) throw new Error('DNS unavailable');
+      return lookupRecords(looked);
+    };
+    // Act
+    const run = await runDueChecks({ db, lookupRecords: failing, now: later(2 * HOUR_MS) });
+    // Assess
+    expect(run.failed).toBe(1);
+    expect(await dueAt(new Date(Date.now() + 2 * HOUR_MS))).toContain(`${owner}/${id}`);
+  });
+
+  it('starts no check with less time left than its reserve, and says it stopped short', async () => {
+    // Prepare
+    const { owner, id, active } = await activeDomain();
+    // Act
+    const run = await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS), timeLeftMs: () => 10_000 });
+    // Assess
+    expect(run).toEqual({ checked: 0, returnedToPending: 0, failed: 0, cutShort: true });
+    expect((await showDomain(db, owner, id)).version).toBe(active.version);
+  });
+});
+
+describe('backfillDueChecks', () => {
+  it('puts active domains stored before the index into it, due at once, and only once; never a pending one', async () => {
+    // Prepare: a domain from before verification existed (active, no index keys) and a pending one.
+    const owner = newOwner();
+    const old = await storeOldShapeDomain(db, owner, newName());
+    const pending = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+    const before = await showDomain(db, owner, old);
+    // Act
+    const first = await backfillDueChecks(db);
+    const second = await backfillDueChecks(db);
+    // Assess: indexed without a change the API would show (same version, no event).
+    expect(first.added).toBeGreaterThanOrEqual(1);
+    expect(second.added).toBe(0);
+    const due = await dueAt(new Date());
+    expect(due).toContain(`${owner}/${old}`);
+    expect(due).not.toContain(`${owner}/${pending.id}`);
+    const after = await showDomain(db, owner, old);
+    expect(after.version).toBe(before.version);
+    expect((await domainEvents(owner)).map((event) => event.type)).toEqual(['domain.created']); // the pending one's
+  });
+
+  it('then checks an older domain by its routing record alone: it has no TXT record to keep', async () => {
+    // Prepare
+    const owner = newOwner();
+    const name = newName();
+    const old = await storeOldShapeDomain(db, owner, name);
+    dns.setCname(name, EDGE_HOSTNAME);
+    await backfillDueChecks(db);
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(HOUR_MS) });
+    // Assess
+    const checked = await showDomain(db, owner, old);
+    expect(checked.check).toEqual({ route: 'found' });
+    expect(checked.status ?? 'active').toBe('active');
+  });
+});
