@@ -1,25 +1,46 @@
 /**
  * Every function bundled in memory exactly as the CDK stack bundles it (the shared esbuild options and entry
- * points), with what each package contributes: read by the bundle-size test and the benchmarks.
+ * points), with what each package contributes and its size budget: read by the bundle-size test and the
+ * benchmarks.
  */
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
 import { esbuildOptions, functionEntry, projectRoot } from './bundling.ts';
+import { domainChecksFunction } from './constructs/domain-checks.ts';
+import { edgeSyncFunction } from './constructs/edge.ts';
 
 /** Budgets from the performance issue. 1 KB = 1,000 bytes, the stricter reading. */
 export const SIZE_BUDGET_BYTES = 250_000;
 /** Module init of every function, as a share of the "SDK client only" module (ESM) measured in the same run. */
 export const INIT_BUDGET_RATIO = 0.8;
 
-export type BundleTarget = { name: string; handler: string };
+/**
+ * The edge sync's own budget, about 15 % over its measured 451,671 B (esbuild 0.28.2, @aws-sdk/client-cloudfront
+ * 3.1164.0). Of these, client-cloudfront is 139 KB whichever commands are imported: its error classes (45 KB)
+ * are all registered when it loads, and its schemas (85 KB) all stay, as they are objects with computed keys,
+ * which esbuild cannot prove free of side effects. Then the SigV4A signer the key-value store's API needs
+ * (37 KB), and the DynamoDB client and SDK core every function has.
+ */
+export const EDGE_SYNC_BUDGET_BYTES = 520_000;
 
-/** Every deployed function: one per route, plus the authorizer and the change feed's publisher. */
+/** A deployed function's bundle; `budgetBytes` when it has a size budget of its own (else SIZE_BUDGET_BYTES). */
+export type BundleTarget = { name: string; handler: string; budgetBytes?: number };
+
+/**
+ * Every deployed function: one per route, plus the authorizer, the change feed's publisher, the edge sync and
+ * the hourly domain re-check.
+ */
 export const bundleTargets: readonly BundleTarget[] = [
   ...routes.map((route) => ({ name: route.name, handler: route.handler })),
   { name: 'authorizer', handler: authorizerHandler },
   { name: 'publish-events', handler: eventPublisherHandler },
+  { ...edgeSyncFunction, budgetBytes: EDGE_SYNC_BUDGET_BYTES },
+  { ...domainChecksFunction },
 ];
+
+/** A target's size budget: its own, or the one every API function has. */
+export const budgetOf = (target: BundleTarget) => target.budgetBytes ?? SIZE_BUDGET_BYTES;
 
 export type Bundle = BundleTarget & { code: Uint8Array; map: Uint8Array | undefined; metafile: Metafile };
 

@@ -10,8 +10,15 @@ import { projectRoot } from './bundling.ts';
 
 export const EDGE_FUNCTION_FILE = join(projectRoot, 'functions', 'edge', 'viewer-request.js');
 
-/** A stage's edge settings: the pages a domain without its own is sent to ('' for none), and the cache time. */
-export type EdgeSettings = { defaultIndexPage: string; defaultNotFoundPage: string; cacheSeconds: number };
+/** A stage's edge settings, written into the function's settings line. */
+export type EdgeSettings = {
+  /** Where `/` of a served domain without an index page of its own redirects: a URL, or '' for none (404). */
+  defaultIndexPage: string;
+  /** Where any other path of a served domain without a not-found page of its own redirects: a URL, or ''. */
+  defaultNotFoundPage: string;
+  /** How long a redirect or a 404 may be cached (`Cache-Control: public, max-age`), in seconds. */
+  cacheSeconds: number;
+};
 
 /** What CloudFront's `cf.kvs()` handle offers the function: `get` throws for a key the store does not hold. */
 export type KeyValueReader = { get(key: string, options?: { format?: 'string' | 'json' }): Promise<unknown> };

@@ -1,6 +1,7 @@
 /**
  * One stage of the service: the table, one function per route of the shared route table plus the
- * authorizer, the REST API in front of them with its WAF web ACL, and their alarms and dashboard.
+ * authorizer, the REST API in front of them with its WAF web ACL, their alarms and dashboard, the change feed
+ * onto the event bus, and the edge that serves verified domains.
  */
 import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -10,6 +11,8 @@ import { formatAllowedOrigins } from '#lib/http/headers.ts';
 import { authorizerActions, authorizerHandler, eventPublisherHandler, feed, type Route, routes } from '#lib/routes.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
+import { DomainChecks, domainChecksFunction } from './constructs/domain-checks.ts';
+import { Edge, edgeSyncFunction } from './constructs/edge.ts';
 import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
@@ -59,11 +62,6 @@ export class ServiceStack extends Stack {
       reason:
         'Automatic rotation would not reach the functions (CloudFormation resolves the dynamic reference only when it updates them) and a new key voids every outstanding page cursor; the key is changed deliberately, see docs/deployment.md.',
     });
-    const settings = {
-      CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
-      MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
-      EDGE_HOSTNAME: undefined,
-    } satisfies Record<NonNullable<Route['settings']>[number], string | undefined>;
 
     const routeFunctions = routes.map((route) => {
       const description = `${route.methods.join(', ')} ${route.path}`;
@@ -71,16 +69,12 @@ export class ServiceStack extends Stack {
       const fn = newFunction(route.name, route.handler, description).useTable(table, route.actions, {
         index: route.collection !== feed,
       });
-      for (const setting of route.settings ?? []) {
-        const value = settings[setting];
-        if (value !== undefined) fn.addEnvironment(setting, value);
-      }
       // Every handler answers with the CORS headers (lib/http/middleware.ts), for the stage's origins.
       fn.addEnvironment('CORS_ALLOWED_ORIGINS', formatAllowedOrigins(config.corsAllowedOrigins));
       return { route, fn };
     });
 
-    // The change feed's enrichment: no table access, no setting (the pipe reads the stream).
+    // The change feed's enrichment: no table access (the pipe reads the stream).
     const publisher = newFunction('publish-events', eventPublisherHandler, 'Change feed: stream records to bus events');
 
     this.api = new Api(this, 'api', { config, authorizer, routes: routeFunctions });
@@ -98,6 +92,45 @@ export class ServiceStack extends Stack {
 
     const events = new EventFeed(this, 'events', { config, table, publisher, alarms: monitoring.topic });
 
+    // Served domains' redirects. The function answers every request: the origin, the API's own host (the
+    // distribution needs one), is never called.
+    const { hostname, ...edgeSettings } = config.edge;
+    const edge = new Edge(this, 'edge', {
+      config,
+      table,
+      bus: events.bus,
+      alarms: monitoring.topic,
+      settings: edgeSettings,
+      originDomainName: `${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}`,
+    });
+    // Made after the monitoring, whose topic its dead-letter alarm needs: watched like every other function.
+    this.functions.set(edgeSyncFunction.name, edge.sync);
+    monitoring.watchFunction(edgeSyncFunction.name, edge.sync);
+    // What domain owners point their CNAME at: the stage's own name for the edge, or the distribution's.
+    const edgeHostname = hostname ?? edge.distribution.attrDomainName;
+
+    // The hourly re-check of active domains' records, which compares their CNAME with the edge host name.
+    const checks = new DomainChecks(this, 'domain-checks', { config, table, alarms: monitoring.topic });
+    checks.function.addEnvironment('EDGE_HOSTNAME', edgeHostname);
+    this.functions.set(domainChecksFunction.name, checks.function);
+    monitoring.watchFunction(domainChecksFunction.name, checks.function);
+
+    // Route settings last: the edge host name exists only now. The functions reference the distribution, which
+    // references only the RestApi resource: no cycle.
+    const settings = {
+      CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
+      MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
+      EDGE_HOSTNAME: edgeHostname,
+    } satisfies Record<NonNullable<Route['settings']>[number], string | undefined>;
+    for (const { route, fn } of routeFunctions) {
+      for (const setting of route.settings ?? []) {
+        const value = settings[setting];
+        if (value !== undefined) fn.addEnvironment(setting, value);
+      }
+    }
+    // The bus events it publishes carry domains, which name the edge host name too.
+    publisher.addEnvironment('EDGE_HOSTNAME', settings.EDGE_HOSTNAME);
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the key tool: --table' });
     new CfnOutput(this, 'EventBusName', {
@@ -105,5 +138,13 @@ export class ServiceStack extends Stack {
       description: 'The change feed on EventBridge: route from it with rules on detail.type',
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to get alarms' });
+    new CfnOutput(this, 'EdgeHostname', {
+      value: edgeHostname,
+      description: "The CNAME target of served domains: owners point their domain's CNAME here",
+    });
+    new CfnOutput(this, 'EdgeDistributionId', {
+      value: edge.distribution.attrId,
+      description: 'The multi-tenant CloudFront distribution of served domains (one tenant per active domain)',
+    });
   }
 }

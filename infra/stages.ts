@@ -4,6 +4,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { AllowedOrigins } from '#lib/http/headers.ts';
+import type { EdgeSettings } from './edge-function.ts';
 import { functionSizing } from './function-sizing.ts';
 import { type RateLimit, rateLimits } from './rate-limits.ts';
 
@@ -45,6 +46,15 @@ export type StageConfig = {
   functions: FunctionSizing;
   /** Optional quota of items per owner and kind (`MAX_ITEMS_PER_OWNER`); the code's default otherwise. */
   maxItemsPerOwner?: number;
+  /** The edge that serves verified domains (`infra/constructs/edge.ts`, docs/deployment.md "The edge"). */
+  edge: EdgeSettings & {
+    /**
+     * The host name domain owners point their CNAME at, shown in every domain's records (`EDGE_HOSTNAME`) and
+     * output as `EdgeHostname`: e.g. a team's own `edge.example.net`, itself a CNAME to the edge. Absent: the
+     * distribution's own domain name (`d123.cloudfront.net`).
+     */
+    hostname?: string;
+  };
   alarms: {
     /** Share of requests answered 5XX over one period, in percent. */
     api5xxRatePercent: number;
@@ -59,6 +69,12 @@ export type StageConfig = {
     wafBlockedRequests: number;
   };
 };
+
+/**
+ * No default pages: a served domain without its own answers 404. Redirects and 404s are cached a minute, so a
+ * change of pages shows within one (README, "Serving").
+ */
+const edge: StageConfig['edge'] = { defaultIndexPage: '', defaultNotFoundPage: '', cacheSeconds: 60 };
 
 const functions: FunctionSizing = {
   memorySize: functionSizing.memorySize,
@@ -76,6 +92,7 @@ export const stages: Record<StageName, StageConfig> = {
     removalPolicy: RemovalPolicy.DESTROY,
     table: { pointInTimeRecovery: false, deletionProtection: false },
     functions,
+    edge,
     alarms: {
       api5xxRatePercent: 5,
       apiP99LatencyMs: 2_000,
@@ -95,6 +112,7 @@ export const stages: Record<StageName, StageConfig> = {
     removalPolicy: RemovalPolicy.RETAIN,
     table: { pointInTimeRecovery: true, deletionProtection: true },
     functions,
+    edge,
     alarms: {
       api5xxRatePercent: 1,
       apiP99LatencyMs: 1_000,

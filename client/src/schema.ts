@@ -568,7 +568,7 @@ export interface components {
        */
       not_found_page?: string | '';
     };
-    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
        * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.

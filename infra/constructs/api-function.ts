@@ -1,7 +1,7 @@
 /**
  * Every Lambda of the API: one bundled handler from `functions/`, with the defaults all of them share.
  */
-import { Validations } from 'aws-cdk-lib';
+import { type Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { TableAction } from '#lib/routes.ts';
 import { tableDefinition } from '#lib/table.ts';
@@ -27,10 +28,21 @@ export type ApiFunctionProps = {
   functionName: string;
   description: string;
   config: StageConfig;
+  /**
+   * For a function invoked asynchronously (an EventBridge rule's target): where an event goes once Lambda's
+   * retries of a failed invocation are spent. The others are invoked synchronously and have none.
+   */
+  deadLetterQueue?: IQueue;
+  /** A timeout other than the stage's (`config.functions.timeout`), for a function that is no API call. */
+  timeout?: Duration;
 };
 
 export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { handler, functionName, description, config }: ApiFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { handler, functionName, description, config, deadLetterQueue, timeout }: ApiFunctionProps,
+  ) {
     // An explicit log group (retention, removal) and a role of the function's own: no managed policy,
     // writes to this log group only.
     const logGroup = new LogGroup(scope, `${id}-logs`, {
@@ -53,7 +65,7 @@ export class ApiFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: config.functions.memorySize,
-      timeout: config.functions.timeout,
+      timeout: timeout ?? config.functions.timeout,
       tracing: Tracing.ACTIVE,
       logGroup,
       // JSON lines with the request id on every line, added by the runtime; debug entries are dropped.
@@ -62,12 +74,15 @@ export class ApiFunction extends NodejsFunction {
       systemLogLevelV2: SystemLogLevel.WARN,
       role,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
+      deadLetterQueue,
     });
-    Validations.of(this).acknowledge({
-      id: 'Serverless-LambdaDLQ',
-      reason:
-        "Invoked only synchronously (API Gateway proxy integration, authorizer, or the change feed pipe's enrichment): a failure is answered to the caller, no event is left for a dead-letter queue (the pipe has its own).",
-    });
+    if (!deadLetterQueue) {
+      Validations.of(this).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          "Invoked only synchronously (API Gateway proxy integration, authorizer, or the change feed pipe's enrichment): a failure is answered to the caller, no event is left for a dead-letter queue (the pipe has its own).",
+      });
+    }
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

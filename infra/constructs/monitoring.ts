@@ -23,12 +23,15 @@ import { Construct } from 'constructs';
 import { type StageConfig, serviceName } from '../stages.ts';
 import type { ApiFirewall } from './waf.ts';
 
+/** A function to watch: its metrics, and its log group (for the refusals filter). */
+type WatchedFunction = IFunction & { readonly logGroup: ILogGroup };
+
 export type MonitoringProps = {
   config: StageConfig;
   stage: Stage;
   table: Table;
   /** Every function, by a short name used in alarm names. */
-  functions: ReadonlyMap<string, IFunction & { readonly logGroup: ILogGroup }>;
+  functions: ReadonlyMap<string, WatchedFunction>;
   firewall: ApiFirewall;
   /**
    * A function that fails some invocations by design, and the message it logs for each (the authorizer throws
@@ -43,28 +46,18 @@ const tableOperations = [Operation.GET_ITEM, Operation.QUERY, Operation.UPDATE_I
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  private readonly config: StageConfig;
+  private readonly refusals: MonitoringProps['refusals'];
+  /** The dashboard's per-function graphs, which every watched function adds its line to. */
+  private readonly functionGraphs: Record<'errors' | 'duration' | 'throttles', GraphWidget>;
 
   constructor(scope: Construct, id: string, { config, stage, table, functions, firewall, refusals }: MonitoringProps) {
     super(scope, id);
+    this.config = config;
+    this.refusals = refusals;
     const prefix = `${serviceName}-${config.stage}`;
-    const { period, evaluationPeriods } = config.alarms;
+    const { period } = config.alarms;
     this.topic = new Topic(this, 'alarms', { topicName: `${prefix}-alarms`, enforceSSL: true });
-    const action = new SnsAction(this.topic);
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
-      const created = new Alarm(this, name, {
-        metric,
-        alarmName: `${prefix}-${name}`,
-        alarmDescription: description,
-        threshold,
-        evaluationPeriods,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-      return created;
-    };
 
     const serverErrorRate = new MathExpression({
       expression: '100 * errors',
@@ -73,52 +66,34 @@ export class Monitoring extends Construct {
       period,
     });
     const p99 = stage.metricLatency({ statistic: 'p99', period });
-    alarm('api-5xx-rate', serverErrorRate, config.alarms.api5xxRatePercent, 'Share of API requests answered 5XX');
-    alarm('api-p99-latency', p99, config.alarms.apiP99LatencyMs, 'API p99 latency (ms), authorizer included');
+    this.alarm('api-5xx-rate', serverErrorRate, config.alarms.api5xxRatePercent, 'Share of API requests answered 5XX');
+    this.alarm('api-p99-latency', p99, config.alarms.apiP99LatencyMs, 'API p99 latency (ms), authorizer included');
     const blocked = firewall.metricBlockedRequests('ALL', { period });
-    alarm('waf-blocked-requests', blocked, config.alarms.wafBlockedRequests, 'Requests the WAF blocked (all rules)');
+    this.alarm(
+      'waf-blocked-requests',
+      blocked,
+      config.alarms.wafBlockedRequests,
+      'Requests the WAF blocked (all rules)',
+    );
 
-    for (const [name, fn] of functions) {
-      const errors = fn.metricErrors({ period, statistic: 'Sum' });
-      if (refusals?.function === name) {
-        // Lambda counts a refusal (a thrown `Unauthorized`) as an error; one log line per refusal tells them apart.
-        const refused = new MetricFilter(this, `${name}-refusals`, {
-          logGroup: fn.logGroup,
-          metricNamespace: `${serviceName}/${config.stage}`,
-          metricName: `${name}-refusals`,
-          filterPattern: FilterPattern.stringValue('$.message.message', '=', refusals.message),
-          metricValue: '1',
-        }).metric({ statistic: 'Sum', period });
-        const failures = new MathExpression({
-          expression: 'errors - FILL(refused, 0)',
-          usingMetrics: { errors, refused },
-          label: `${name} failures (refusals excluded)`,
-          period,
-        });
-        alarm(
-          `${name}-errors`,
-          failures,
-          config.alarms.functionErrors,
-          `${name}: failed invocations, refusals excluded`,
-        );
-      } else {
-        alarm(`${name}-errors`, errors, config.alarms.functionErrors, `${name}: invocations that failed`);
-      }
-      const throttles = fn.metricThrottles({ period, statistic: 'Sum' });
-      alarm(`${name}-throttles`, throttles, 0, `${name}: invocations refused for lack of concurrency`);
-    }
+    this.functionGraphs = {
+      errors: new GraphWidget({ title: 'Function errors', width: 8 }),
+      duration: new GraphWidget({ title: 'Function duration p99 (ms)', width: 8 }),
+      throttles: new GraphWidget({ title: 'Function throttles', width: 8 }),
+    };
+    for (const [name, fn] of functions) this.watchFunction(name, fn);
 
     const operations = { operations: tableOperations, period };
     const tableThrottles = table.metricThrottledRequestsForOperations(operations);
     const tableErrors = table.metricSystemErrorsForOperations(operations);
-    alarm('table-throttled-requests', tableThrottles, 0, 'DynamoDB requests throttled');
-    alarm('table-system-errors', tableErrors, 0, 'DynamoDB requests failed with a 5XX');
+    this.alarm('table-throttled-requests', tableThrottles, 0, 'DynamoDB requests throttled');
+    this.alarm('table-system-errors', tableErrors, 0, 'DynamoDB requests failed with a 5XX');
 
     const sum = { statistic: 'Sum', period: Duration.minutes(1) };
-    const perFunction = (metric: (fn: IFunction) => IMetric) => [...functions.values()].map(metric);
     new Dashboard(this, 'dashboard', {
       dashboardName: prefix,
       widgets: [
+        // Given the list itself, which it reads at synthesis: alarms of functions watched later are shown too.
         [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 })],
         [
           new GraphWidget({
@@ -142,19 +117,7 @@ export class Monitoring extends Construct {
             width: 24,
           }),
         ],
-        [
-          new GraphWidget({ title: 'Function errors', left: perFunction((fn) => fn.metricErrors(sum)), width: 8 }),
-          new GraphWidget({
-            title: 'Function duration p99 (ms)',
-            left: perFunction((fn) => fn.metricDuration({ statistic: 'p99' })),
-            width: 8,
-          }),
-          new GraphWidget({
-            title: 'Function throttles',
-            left: perFunction((fn) => fn.metricThrottles(sum)),
-            width: 8,
-          }),
-        ],
+        [this.functionGraphs.errors, this.functionGraphs.duration, this.functionGraphs.throttles],
         [
           new GraphWidget({ title: 'DynamoDB throttled requests', left: [tableThrottles], width: 8 }),
           new GraphWidget({ title: 'DynamoDB system errors', left: [tableErrors], width: 8 }),
@@ -166,5 +129,57 @@ export class Monitoring extends Construct {
         ],
       ],
     });
+  }
+
+  /**
+   * Alarms on a function's failed invocations and throttles, and its lines on the dashboard: every function of
+   * the stack, including those made after the monitoring (they need its alarm topic).
+   */
+  watchFunction(name: string, fn: WatchedFunction): void {
+    const { period, functionErrors } = this.config.alarms;
+    const errors = fn.metricErrors({ period, statistic: 'Sum' });
+    if (this.refusals?.function === name) {
+      // Lambda counts a refusal (a thrown `Unauthorized`) as an error; one log line per refusal tells them apart.
+      const refused = new MetricFilter(this, `${name}-refusals`, {
+        logGroup: fn.logGroup,
+        metricNamespace: `${serviceName}/${this.config.stage}`,
+        metricName: `${name}-refusals`,
+        filterPattern: FilterPattern.stringValue('$.message.message', '=', this.refusals.message),
+        metricValue: '1',
+      }).metric({ statistic: 'Sum', period });
+      const failures = new MathExpression({
+        expression: 'errors - FILL(refused, 0)',
+        usingMetrics: { errors, refused },
+        label: `${name} failures (refusals excluded)`,
+        period,
+      });
+      this.alarm(`${name}-errors`, failures, functionErrors, `${name}: failed invocations, refusals excluded`);
+    } else {
+      this.alarm(`${name}-errors`, errors, functionErrors, `${name}: invocations that failed`);
+    }
+    const throttles = fn.metricThrottles({ period, statistic: 'Sum' });
+    this.alarm(`${name}-throttles`, throttles, 0, `${name}: invocations refused for lack of concurrency`);
+
+    const sum = { statistic: 'Sum', period: Duration.minutes(1) };
+    this.functionGraphs.errors.addLeftMetric(fn.metricErrors(sum));
+    this.functionGraphs.duration.addLeftMetric(fn.metricDuration({ statistic: 'p99' }));
+    this.functionGraphs.throttles.addLeftMetric(fn.metricThrottles(sum));
+  }
+
+  private alarm(name: string, metric: IMetric, threshold: number, description: string): Alarm {
+    const created = new Alarm(this, name, {
+      metric,
+      alarmName: `${serviceName}-${this.config.stage}-${name}`,
+      alarmDescription: description,
+      threshold,
+      evaluationPeriods: this.config.alarms.evaluationPeriods,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const action = new SnsAction(this.topic);
+    created.addAlarmAction(action);
+    created.addOkAction(action);
+    this.alarms.push(created);
+    return created;
   }
 }

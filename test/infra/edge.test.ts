@@ -2,7 +2,7 @@
  * The edge construct (infra/constructs/edge.ts), in a stack of its own: the multi-tenant distribution answers
  * every viewer request with the CloudFront Function (runtime 2.0, its KeyValueStore associated, the source the
  * local edge runs); the sync function is sent every domain event of the bus, retried into a dead-letter queue
- * with an alarm, and may do only what the sync needs.
+ * with an alarm (undelivered events and failed syncs alike), and may do only what the sync needs.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -80,7 +80,18 @@ describe('the edge on AWS', () => {
     });
   });
 
-  it('lets the sync read the table, write the store and manage tenants, and nothing else', () => {
+  it('dead-letters a domain event the sync failed on too, after Lambda’s own retries, into the same queue', () => {
+    // Prepare
+    const [queueId] = Object.keys(template.findResources('AWS::SQS::Queue'));
+    // Assess: the rule's DLQ holds only events it could not deliver; Lambda's holds the failed syncs
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'domains-spaces-dev-edge-sync',
+      DeadLetterConfig: { TargetArn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+    });
+    template.resourceCountIs('AWS::SQS::Queue', 1);
+  });
+
+  it('lets the sync read the table, record serving, write the store, manage tenants and dead-letter an event, and nothing else', () => {
     // Assess: its environment, and its role's statements (besides logs and traces).
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: 'domains-spaces-dev-edge-sync',
@@ -110,8 +121,12 @@ describe('the edge on AWS', () => {
       'cloudfront-keyvaluestore:PutKey',
       'cloudfront:CreateDistributionTenant',
       'cloudfront:GetDistributionTenantByDomain',
+      'cloudfront:GetManagedCertificateDetails',
       'cloudfront:UpdateDistributionTenant',
       'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'sqs:SendMessage',
     ]);
   });
 });

@@ -9,7 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, functionEntry } from '#infra/bundling.ts';
+import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-checks.ts';
+import { edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES } from '#infra/constructs/rest-api.ts';
+import { edgeFunctionSource } from '#infra/edge-function.ts';
 import { type StageName, stages } from '#infra/stages.ts';
 import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
 import { errorBody } from '#lib/errors.ts';
@@ -44,12 +47,26 @@ const expectedTableActions: Record<string, string[]> = {
   'destroy-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'verify-domain': ['GetItem', 'PutItem', 'UpdateItem'],
   'publish-events': [],
+  'edge-sync': ['GetItem', 'PutItem', 'UpdateItem'],
+  // Query on the due-check index only (below): `recheckDomain` is an `updateItem` that may release a guard.
+  'recheck-domains': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
 };
 
 /** Functions that query the by-name index: the collections' lists (the feed queries the table only). */
 const indexReaders = ['list-domains', 'list-spaces'];
 /** The change feed's publisher is no route and has no table: the pipe reads the stream. */
 const PUBLISHER = 'publish-events';
+/** The edge sync is no route either: an EventBridge rule sends it the domain events of the bus. */
+const EDGE_SYNC = edgeSyncFunction.name;
+/** The hourly re-check of active domains: no route either, EventBridge Scheduler invokes it. */
+const RECHECK = domainChecksFunction.name;
+/**
+ * The functions that need the edge host name: those that present domains, whose records name it (the domain
+ * routes but delete, which answers with the id only; the feed's; the bus publisher), and the re-check, which
+ * compares CNAME records with it.
+ */
+const showsDomains = (name: string) =>
+  (/-domains?$/.test(name) && name !== 'destroy-domain') || name === 'list-events' || name === PUBLISHER;
 
 /** The source handler of a deployed function, by its id. */
 const handlerOf = (name: string) =>
@@ -57,7 +74,11 @@ const handlerOf = (name: string) =>
     ? authorizerHandler
     : name === PUBLISHER
       ? eventPublisherHandler
-      : (routes.find((route) => route.name === name)?.handler ?? name);
+      : name === EDGE_SYNC
+        ? edgeSyncFunction.handler
+        : name === RECHECK
+          ? domainChecksFunction.handler
+          : (routes.find((route) => route.name === name)?.handler ?? name);
 
 /** The limits issue 11 asks for, written out independently of `infra/stages.ts` (requests per 60 s). */
 const expectedRateLimits: Record<StageName, { perKey: number; perIp: number }> = {
@@ -81,20 +102,29 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     s = synthesize(stage);
   }, 180_000);
   const tableId = () => s.only('AWS::DynamoDB::Table')[0];
+  /** The stack's queue named `domains-spaces-<stage>-<suffix>`: the change feed's and the edge sync's dead letters. */
+  const queueNamed = (suffix: string) => {
+    const named = s
+      .ofType('AWS::SQS::Queue')
+      .filter(([, q]) => q.Properties.QueueName === `domains-spaces-${stage}-${suffix}`);
+    if (named.length !== 1) throw new Error(`Expected one queue ${suffix}, found ${named.length}`);
+    return (named[0] as [string, unknown])[0];
+  };
 
   describe('functions', () => {
-    it('deploys one function per route plus the authorizer and the event publisher, as nodejs24.x on arm64', () => {
+    it('deploys one function per route plus the authorizer, the event publisher, the edge sync and the re-check, as nodejs24.x on arm64', () => {
       // Assess
       expect([...s.functions.keys()].sort()).toEqual(
-        [...routes.map((route) => route.name), 'authorizer', PUBLISHER].sort(),
+        [...routes.map((route) => route.name), 'authorizer', PUBLISHER, EDGE_SYNC, RECHECK].sort(),
       );
-      for (const fn of s.functions.values()) {
-        expect(fn).toMatchObject({
+      for (const [name, fn] of s.functions) {
+        expect(fn, name).toMatchObject({
           Runtime: 'nodejs24.x',
           Architectures: ['arm64'],
           Handler: 'index.handler',
           MemorySize: config.functions.memorySize,
-          Timeout: config.functions.timeout.toSeconds(),
+          // The re-check runs through every due domain: minutes, not an API call's seconds.
+          Timeout: (name === RECHECK ? DOMAIN_CHECKS_TIMEOUT : config.functions.timeout).toSeconds(),
           TracingConfig: { Mode: 'Active' },
         });
       }
@@ -105,6 +135,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         ...routes.map((r) => [r.name, r.handler] as const),
         ['authorizer', 'authorizer'],
         [PUBLISHER, eventPublisherHandler],
+        [EDGE_SYNC, edgeSyncFunction.handler],
+        [RECHECK, domainChecksFunction.handler],
       ]);
       for (const [name, fn] of s.functions) {
         // Act
@@ -133,21 +165,29 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       for (const [name, fn] of s.functions) {
         // Prepare
         const env = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+        const edgeHostname = showsDomains(name) ? ['EDGE_HOSTNAME'] : [];
         // Assess
         expect(env.NODE_OPTIONS, name).toBe('--enable-source-maps');
         if (name === PUBLISHER) {
-          expect(Object.keys(env), name).toEqual(['NODE_OPTIONS']);
+          expect(Object.keys(env).sort(), name).toEqual(['EDGE_HOSTNAME', 'NODE_OPTIONS']);
           continue;
         }
         expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
+        if (name === EDGE_SYNC) {
+          expect(Object.keys(env).sort(), name).toEqual(
+            ['EDGE_DISTRIBUTION_ID', 'EDGE_KVS_ARN', 'NODE_OPTIONS', 'TABLE_NAME'].sort(),
+          );
+          continue;
+        }
         const cursors = name.startsWith('list-') && name !== 'list-events';
-        const answers = name !== authorizerHandler; // a route's handler answers the client: CORS
+        const answers = name !== authorizerHandler && name !== RECHECK; // a route's handler answers the client: CORS
         expect(Object.keys(env).sort(), name).toEqual(
           [
             'NODE_OPTIONS',
             'TABLE_NAME',
             ...(cursors ? ['CURSOR_SECRET'] : []),
             ...(answers ? ['CORS_ALLOWED_ORIGINS'] : []),
+            ...edgeHostname,
           ].sort(),
         );
         if (answers) expect(env.CORS_ALLOWED_ORIGINS, name).toBe('*');
@@ -157,14 +197,18 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it('initialises each function with exactly the environment it is given: without any one setting it fails', async () => {
       for (const [name, fn] of s.functions) {
-        // Prepare: the template's values (references, dynamic references) stand in as plain strings.
+        // Prepare: the template's values (references, dynamic references) stand in as plain strings: a host
+        // name for the edge's (the distribution's domain name), a URL for the others.
         const given = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
-        const env = Object.fromEntries(Object.keys(given).map((key) => [key, `https://${key.toLowerCase()}.test`]));
+        const standIn = (key: string) =>
+          key === 'EDGE_HOSTNAME' ? 'd111111abcdef8.cloudfront.net' : `https://${key.toLowerCase()}.test`;
+        const env = Object.fromEntries(Object.keys(given).map((key) => [key, standIn(key)]));
         const module = (await import(pathToFileURL(functionEntry(handlerOf(name))).href)) as {
           create: (config: Config) => unknown;
           handler: unknown;
         };
-        // The publisher reads no setting: its Lambda handler is bound at import, whatever the environment.
+        // The publisher has no table, so no configuration of `loadConfig`'s: only its handler is checked here
+        // (its one setting, EDGE_HOSTNAME, above).
         if (name === PUBLISHER) {
           expect(module.handler, name).toBeTypeOf('function');
           continue;
@@ -195,9 +239,32 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   });
 
   describe('least privilege', () => {
+    /** What the edge sync does besides reading the table: write the store, manage tenants, dead-letter an event. */
+    const edgeSyncGrants = () => {
+      const store = [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))];
+      const distributionId = JSON.stringify({ 'Fn::GetAtt': [s.only('AWS::CloudFront::Distribution')[0], 'Id'] });
+      // The distribution, and its tenants (made at run time): sorted as `grants` sorts them.
+      const tenants = [
+        expect.stringContaining(':distribution-tenant/*"'),
+        expect.stringContaining(`":distribution/",${distributionId}]`),
+      ];
+      return {
+        'cloudfront-keyvaluestore:DeleteKey': store,
+        'cloudfront-keyvaluestore:DescribeKeyValueStore': store,
+        'cloudfront-keyvaluestore:GetKey': store,
+        'cloudfront-keyvaluestore:PutKey': store,
+        'cloudfront:CreateDistributionTenant': tenants,
+        'cloudfront:GetManagedCertificateDetails': tenants,
+        'cloudfront:GetDistributionTenantByDomain': tenants,
+        'cloudfront:UpdateDistributionTenant': tenants,
+        'sqs:SendMessage': [JSON.stringify(getAtt(queueNamed('edge-sync-dead-letters')))],
+      };
+    };
+
     it('allows each function exactly its DynamoDB actions on the table (and index for Query), its logs and X-Ray', () => {
       const table = JSON.stringify(getAtt(tableId()));
       const index = JSON.stringify({ 'Fn::Join': ['', [getAtt(tableId()), '/index/byName']] });
+      const dueIndex = JSON.stringify({ 'Fn::Join': ['', [getAtt(tableId()), '/index/byCheckDue']] });
       for (const [name, fn] of s.functions) {
         // Prepare
         const logGroup = JSON.stringify(getAtt(refOf((fn.LoggingConfig as { LogGroup: unknown }).LogGroup)));
@@ -214,21 +281,38 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // Act
         const grants = s.grants(roleOf(fn));
         // Assess
-        expect(grants, name).toEqual(expected);
+        const recheckGrants = {
+          'dynamodb:Query': [dueIndex],
+          'sqs:SendMessage': [JSON.stringify(getAtt(queueNamed('domain-checks-dead-letters')))],
+        };
+        const own = name === EDGE_SYNC ? edgeSyncGrants() : name === RECHECK ? recheckGrants : {};
+        expect(grants, name).toEqual({ ...expected, ...own });
       }
     });
 
-    it('never grants Scan, a DynamoDB wildcard, or any wildcard resource outside X-Ray', () => {
+    it('never grants Scan, a DynamoDB wildcard, or any wildcard resource outside X-Ray and the edge tenants', () => {
       for (const [, policy] of s.ofType('AWS::IAM::Policy')) {
         const text = JSON.stringify(policy.Properties);
         expect(text).not.toMatch(/dynamodb:(\*|Scan)/);
         expect(text).not.toContain('/index/*');
       }
-      for (const fn of s.functions.values()) {
+      for (const [name, fn] of s.functions) {
         const wildcards = Object.entries(s.grants(roleOf(fn))).filter(([, resources]) =>
           resources.some((resource) => resource.includes('*')),
         );
-        expect(wildcards.map(([action]) => action)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        // The edge sync's tenants are created at run time: their ids are unknown when deploying.
+        const tenants = [
+          'cloudfront:CreateDistributionTenant',
+          'cloudfront:GetDistributionTenantByDomain',
+          'cloudfront:GetManagedCertificateDetails',
+        ];
+        expect(wildcards.map(([action]) => action).sort(), name).toEqual(
+          [
+            ...(name === EDGE_SYNC ? [...tenants, 'cloudfront:UpdateDistributionTenant'] : []),
+            'xray:PutTelemetryRecords',
+            'xray:PutTraceSegments',
+          ].sort(),
+        );
       }
     });
   });
@@ -728,6 +812,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'table-throttled-requests',
           'table-system-errors',
           'events-dead-letters',
+          'edge-sync-dead-letters',
+          'domain-checks-dead-letters',
           ...functionAlarms,
         ].sort(),
       );
@@ -778,10 +864,12 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       });
     });
 
-    it('outputs the API URL, the table name and the event bus name', () => {
+    it('outputs the API URL, the table name, the event bus name, the alarm topic and the edge', () => {
       expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual([
         'AlarmTopicArn',
         'ApiUrl',
+        'EdgeDistributionId',
+        'EdgeHostname',
         'EventBusName',
         'TableName',
       ]);
@@ -842,7 +930,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(source.DynamoDBStreamParameters).toMatchObject({
         StartingPosition: 'LATEST',
         OnPartialBatchItemFailure: 'AUTOMATIC_BISECT',
-        DeadLetterConfig: { Arn: getAtt(s.only('AWS::SQS::Queue')[0]) },
+        DeadLetterConfig: { Arn: getAtt(queueNamed('events-dead-letters')) },
       });
       expect(props.TargetParameters).toEqual({
         EventBridgeEventBusParameters: { Source: 'domains-spaces', DetailType: 'Change' },
@@ -873,14 +961,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         'dynamodb:ListStreams': stream,
         'lambda:InvokeFunction': getAtt(s.functions.get(PUBLISHER)?.id as string),
         'events:PutEvents': getAtt(s.only('AWS::Events::EventBus')[0]),
-        'sqs:SendMessage': getAtt(s.only('AWS::SQS::Queue')[0]),
+        'sqs:SendMessage': getAtt(queueNamed('events-dead-letters')),
       });
       expect(s.grants(roleId)).toEqual({});
     });
 
     it('keeps undeliverable events 14 days, encrypted, and alarms on the first one', () => {
       // Prepare
-      const [queueId, queue] = s.only('AWS::SQS::Queue');
+      const queueId = queueNamed('events-dead-letters');
+      const queue = s.resources[queueId] as { Properties: Record<string, unknown> };
       const alarm = s
         .ofType('AWS::CloudWatch::Alarm')
         .map(([, resource]) => resource.Properties)
@@ -894,6 +983,169 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
         AlarmActions: [{ Ref: s.only('AWS::SNS::Topic')[0] }],
       });
+    });
+  });
+
+  describe('edge', () => {
+    const distribution = () => s.only('AWS::CloudFront::Distribution');
+    const distributionConfig = () => distribution()[1].Properties.DistributionConfig as Record<string, unknown>;
+    /** What domain owners point their CNAME at: the stage's edge host name, else the distribution's domain name. */
+    const edgeHostname = () => config.edge.hostname ?? { 'Fn::GetAtt': [distribution()[0], 'DomainName'] };
+    const alarmNamed = (name: string) =>
+      s
+        .ofType('AWS::CloudWatch::Alarm')
+        .find(([, alarm]) => alarm.Properties.AlarmName === `domains-spaces-${stage}-${name}`);
+
+    it("answers every viewer request of one multi-tenant distribution with the function, over the stage's KeyValueStore", () => {
+      // Prepare
+      const [functionId, fn] = s.only('AWS::CloudFront::Function');
+      const [storeId] = s.only('AWS::CloudFront::KeyValueStore');
+      const { hostname: _hostname, ...settings } = config.edge;
+      // Assess: the function file with the stage's settings, published, reading the store
+      expect(fn.Properties).toMatchObject({
+        AutoPublish: true,
+        FunctionCode: edgeFunctionSource(settings),
+        FunctionConfig: {
+          Runtime: 'cloudfront-js-2.0',
+          KeyValueStoreAssociations: [{ KeyValueStoreARN: getAtt(storeId) }],
+        },
+      });
+      // Assess: tenant-only, its one cache behaviour running the function on viewer request
+      expect(distributionConfig()).toMatchObject({
+        Enabled: true,
+        ConnectionMode: 'tenant-only',
+        DefaultCacheBehavior: {
+          ViewerProtocolPolicy: 'redirect-to-https',
+          FunctionAssociations: [
+            { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+          ],
+        },
+      });
+      expect(distributionConfig().CacheBehaviors).toBeUndefined();
+    });
+
+    it("names the API's own host as its origin, over HTTPS: the function answers first, the origin is never called", () => {
+      // Prepare
+      const [restApiId] = s.only('AWS::ApiGateway::RestApi');
+      const [origin, ...others] = distributionConfig().Origins as {
+        DomainName: unknown;
+        CustomOriginConfig: unknown;
+      }[];
+      // Assess
+      expect(others).toEqual([]);
+      expect(JSON.stringify(origin?.DomainName)).toMatch(
+        new RegExp(`^\\{"Fn::Join":\\["",\\[\\{"Ref":"${restApiId}"\\},"\\.execute-api\\.`),
+      );
+      expect(origin?.CustomOriginConfig).toEqual({
+        OriginProtocolPolicy: 'https-only',
+        OriginSSLProtocols: ['TLSv1.2'],
+      });
+    });
+
+    it('sends every domain event of the stage bus to the sync; what fails goes to one dead-letter queue, which alarms', () => {
+      // Prepare
+      const [, rule] = s.only('AWS::Events::Rule');
+      const [busId] = s.only('AWS::Events::EventBus');
+      const sync = s.functions.get(EDGE_SYNC);
+      const queueId = queueNamed('edge-sync-dead-letters');
+      // Assess: the rule's delivery, retried, then dead-lettered
+      expect(rule.Properties).toMatchObject({
+        EventBusName: { Ref: busId },
+        EventPattern: { source: ['domains-spaces'], detail: { type: [{ prefix: 'domain.' }] } },
+        Targets: [
+          {
+            Arn: getAtt(sync?.id as string),
+            DeadLetterConfig: { Arn: getAtt(queueId) },
+            RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 7200 },
+          },
+        ],
+      });
+      // Assess: a sync that fails after Lambda's own retries, to the same queue
+      expect(sync?.DeadLetterConfig).toEqual({ TargetArn: getAtt(queueId) });
+      expect(alarmNamed('edge-sync-dead-letters')?.[1].Properties).toMatchObject({
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Threshold: 0,
+        AlarmActions: [{ Ref: s.only('AWS::SNS::Topic')[0] }],
+      });
+    });
+
+    it('tells every function that presents domains the edge host name, and outputs it with the distribution id', () => {
+      // Prepare
+      const presenting = [...s.functions].filter(([name]) => showsDomains(name));
+      // Assess: the domain routes but delete, the feed, the bus publisher and the re-check
+      const domainRoutes = routes.filter((route) => route.collection !== 'spaces' && route.action !== 'destroy');
+      expect(presenting.map(([name]) => name).sort()).toEqual(
+        [...domainRoutes.map((route) => route.name), PUBLISHER, RECHECK].sort(),
+      );
+      for (const [name, fn] of presenting) {
+        expect((fn.Environment as { Variables: Record<string, unknown> }).Variables.EDGE_HOSTNAME, name).toEqual(
+          edgeHostname(),
+        );
+      }
+      s.template.hasOutput('EdgeHostname', { Value: edgeHostname() });
+      s.template.hasOutput('EdgeDistributionId', { Value: { 'Fn::GetAtt': [distribution()[0], 'Id'] } });
+    });
+
+    it('watches the edge sync like every function: its alarms and its lines on the dashboard', () => {
+      // Prepare
+      const [, dashboard] = s.only('AWS::CloudWatch::Dashboard');
+      const body = JSON.stringify(dashboard.Properties.DashboardBody);
+      const sync = s.functions.get(EDGE_SYNC);
+      // Assess
+      for (const alarm of ['edge-sync-errors', 'edge-sync-throttles']) {
+        const [alarmId] = alarmNamed(alarm) ?? [''];
+        expect(body, alarm).toContain(JSON.stringify(getAtt(alarmId)));
+      }
+      expect(body).toContain(JSON.stringify({ Ref: sync?.id }));
+    });
+  });
+
+  describe('domain checks', () => {
+    const alarmNamed = (name: string) =>
+      s
+        .ofType('AWS::CloudWatch::Alarm')
+        .find(([, alarm]) => alarm.Properties.AlarmName === `domains-spaces-${stage}-${name}`);
+
+    it('invokes the re-check every hour with EventBridge Scheduler; a run that fails twice more goes to a queue that alarms', () => {
+      // Prepare
+      const [, schedule] = s.only('AWS::Scheduler::Schedule');
+      const recheck = s.functions.get(RECHECK);
+      const queueId = queueNamed('domain-checks-dead-letters');
+      // Assess
+      expect(schedule.Properties).toMatchObject({
+        ScheduleExpression: 'rate(1 hour)',
+        State: 'ENABLED',
+        Target: {
+          Arn: getAtt(recheck?.id as string),
+          DeadLetterConfig: { Arn: getAtt(queueId) },
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+        },
+      });
+      expect(recheck?.DeadLetterConfig).toEqual({ TargetArn: getAtt(queueId) });
+      expect(alarmNamed('domain-checks-dead-letters')?.[1].Properties).toMatchObject({
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Threshold: 0,
+        AlarmActions: [{ Ref: s.only('AWS::SNS::Topic')[0] }],
+      });
+    });
+
+    it("lets the schedule's role invoke the re-check and nothing else", () => {
+      // Prepare
+      const [, schedule] = s.only('AWS::Scheduler::Schedule');
+      const role = (schedule.Properties.Target as { RoleArn: { 'Fn::GetAtt': [string, string] } }).RoleArn;
+      const recheck = s.functions.get(RECHECK);
+      // Act
+      const grants = s.grants(role['Fn::GetAtt'][0]);
+      // Assess: the function (and its versions), and the dead-letter queue
+      expect(Object.keys(grants).sort()).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+      expect(JSON.stringify(grants['lambda:InvokeFunction'])).toContain(recheck?.id as string);
+      expect(JSON.stringify(grants['sqs:SendMessage'])).toContain(queueNamed('domain-checks-dead-letters'));
+    });
+
+    it('watches the re-check like every function: its errors and throttles alarm', () => {
+      for (const alarm of ['recheck-domains-errors', 'recheck-domains-throttles']) {
+        expect(alarmNamed(alarm), alarm).toBeDefined();
+      }
     });
   });
 

@@ -1,0 +1,106 @@
+/**
+ * The hourly re-check of active domains' DNS records (`functions/domains/recheck.ts`): an EventBridge Scheduler
+ * schedule invokes the function every hour; it checks the domains due in the sparse due-check index
+ * (`lib/table.ts`) until they are done or its time runs short, and what it did not reach stays due for the next
+ * run. A run that fails is retried twice by the scheduler, then its event lands in a dead-letter queue that alarms
+ * (as do the function's errors, like every function's).
+ */
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
+import { tableDefinition } from '#lib/table.ts';
+import { type StageConfig, serviceName } from '../stages.ts';
+import { ApiFunction } from './api-function.ts';
+import { deadLetterAlarm } from './dead-letters.ts';
+
+/** The re-check Lambda: its handler under `functions/`, and its name after the stack's. */
+export const domainChecksFunction = { name: 'recheck-domains', handler: 'domains/recheck' } as const;
+
+/**
+ * Its timeout: long enough for thousands of domains a run (eight lookups at a time), well inside the hour, so
+ * runs never overlap. The function stops taking domains 15 s before it (`runDueChecks`' reserve).
+ */
+export const DOMAIN_CHECKS_TIMEOUT = Duration.minutes(5);
+
+export type DomainChecksProps = { config: StageConfig; table: ITable; alarms: ITopic };
+
+export class DomainChecks extends Construct {
+  readonly function: ApiFunction;
+  readonly schedule: Schedule;
+  readonly deadLetters: Queue;
+
+  constructor(scope: Construct, id: string, { config, table, alarms }: DomainChecksProps) {
+    super(scope, id);
+    const name = `${serviceName}-${config.stage}`;
+
+    this.deadLetters = new Queue(this, 'dead-letters', {
+      queueName: `${name}-domain-checks-dead-letters`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const isDeadLetterQueue = "It is the domain checks' dead-letter queue itself (the schedule's and the function's).";
+    Validations.of(this.deadLetters).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
+      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
+    );
+
+    // The item and its event, the feed head, and the global name guard a domain returning to pending releases:
+    // `recheckDomain` is one `updateItem` change. Query on the due-check index only, never on the table.
+    this.function = new ApiFunction(this, 'function', {
+      handler: domainChecksFunction.handler,
+      functionName: `${name}-${domainChecksFunction.name}`,
+      description: "Hourly re-check of active domains' DNS records",
+      config,
+      timeout: DOMAIN_CHECKS_TIMEOUT,
+      deadLetterQueue: this.deadLetters,
+    }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], { index: false });
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [`${table.tableArn}/index/${tableDefinition.dueCheckIndex.indexName}`],
+      }),
+    );
+
+    // A role of its own (not the stack-wide one Scheduler targets share): invoke this function, dead-letter.
+    const role = new Role(this, 'schedule-role', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      description: `Invokes ${name}-${domainChecksFunction.name} every hour`,
+    });
+    // cdk-nag names the resource by the function's logical id.
+    const functionId = Stack.of(this).getLogicalId(this.function.node.defaultChild as CfnElement);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${functionId}.Arn>:*]`,
+      reason: "The re-check function's versions (`:*`, as grantInvoke writes it): this one function only.",
+    });
+
+    this.schedule = new Schedule(this, 'hourly', {
+      scheduleName: `${name}-domain-checks`,
+      description: "Re-checks active domains' DNS records (docs/deployment.md, Domains that serve)",
+      schedule: ScheduleExpression.rate(Duration.millis(RECHECK_INTERVAL_MS)),
+      target: new LambdaInvoke(this.function, {
+        role,
+        deadLetterQueue: this.deadLetters,
+        retryAttempts: 2,
+        // A run not delivered within the hour is superseded by the next one.
+        maxEventAge: Duration.hours(1),
+      }),
+    });
+
+    deadLetterAlarm(this, 'dead-letters-alarm', {
+      alarmName: `${name}-domain-checks-dead-letters`,
+      description: 'Hourly domain checks that failed after their retries: see docs/deployment.md.',
+      queue: this.deadLetters,
+      config,
+      alarms,
+    });
+  }
+}
