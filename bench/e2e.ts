@@ -2,7 +2,7 @@
  * Section 5, end to end: the local gateway (its own process, loopback only) under a bounded autocannon load
  * for show and list, next to the same DynamoDB calls issued by a bare script with the same client
  * configuration and concurrency, alternating in the same run. This process is the load generator.
- * Needs DYNAMODB_ENDPOINT, TABLE_NAME and CURSOR_SECRET.
+ * Needs DYNAMODB_ENDPOINT, TABLE_NAME, CURSOR_SECRET and EDGE_HOSTNAME (the gateway's domain functions).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -126,6 +126,8 @@ async function main() {
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT as string,
     TABLE_NAME: process.env.TABLE_NAME as string,
     CURSOR_SECRET: process.env.CURSOR_SECRET as string,
+    // The gateway's domain functions need it at create (lib/routes.ts); bench/run.ts sets it.
+    EDGE_HOSTNAME: process.env.EDGE_HOSTNAME as string,
   };
   const gateway = await startGatewayProcess(env);
   const operations = [

@@ -2,7 +2,8 @@
  * Sections 2 and 3, run in a fresh process against DynamoDB Local: every operation invoked in-process with a
  * realistic API Gateway event, timed in total and inside DynamoDB calls (overhead = total − DynamoDB), and the
  * DynamoDB calls each one makes counted, next to the design's target.
- * Needs DYNAMODB_ENDPOINT, TABLE_NAME (an existing, empty table) and CURSOR_SECRET.
+ * Needs DYNAMODB_ENDPOINT, TABLE_NAME (an existing, empty table), CURSOR_SECRET and EDGE_HOSTNAME (the domain
+ * functions' CNAME target).
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';

@@ -1,7 +1,8 @@
 /**
  * Section 6, memory: each function's bundle (as deployed, from section 1) imported in a fresh Node 24 process
  * and invoked warm, sequentially, against DynamoDB Local; the process's peak RSS is what Lambda's memory
- * size must hold. Needs DYNAMODB_ENDPOINT, TABLE_NAME, CURSOR_SECRET and the bundles in .bench-data/bundles.
+ * size must hold. Needs DYNAMODB_ENDPOINT, TABLE_NAME, CURSOR_SECRET, EDGE_HOSTNAME (the domain functions bind
+ * it at init) and the bundles in .bench-data/bundles.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';

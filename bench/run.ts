@@ -23,7 +23,7 @@ import {
 } from './report.ts';
 import { benchDataDir, machine, progress, quick, runSection } from './support.ts';
 
-const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory', 'contention'] as const;
+const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory', 'contention', 'edge'] as const;
 type Section = (typeof allSections)[number];
 /** What each section measures, for `--help`. */
 const sectionHelp = {
@@ -33,6 +33,7 @@ const sectionHelp = {
   e2e: '5. end to end through the local gateway against bare DynamoDB calls',
   memory: '6. peak RSS of each bundled function, invoked warm',
   contention: '7. 1, 5 and 20 concurrent writers on one owner and on their own owners, through the harness',
+  edge: "8. the edge function's time per request, and the sync lag from an API write to the local edge",
 } as const satisfies Record<Section, string>;
 
 const usage = `Usage: npm run bench [-- --help]
@@ -55,6 +56,7 @@ Environment:
 Examples:
   npm run bench
   BENCH_SECTIONS=contention npm run bench
+  BENCH_SECTIONS=edge npm run bench
   BENCH_QUICK=1 BENCH_SECTIONS=bundles,scale npm run bench
 `;
 // Before anything is measured or started: `--help` prints the usage; anything else is a mistake (exit 2).
@@ -75,6 +77,7 @@ const resultKey = {
   e2e: 'endToEnd',
   memory: 'memory',
   contention: 'contention',
+  edge: 'edge',
 } as const satisfies Record<Section, keyof Results>;
 /** `BENCH_SECTIONS=report` measures nothing and renders the report again from the last results. */
 const renderOnly = process.env.BENCH_SECTIONS === 'report';
@@ -92,6 +95,10 @@ for (const name of selected) {
 /** The persisted table holding the seeded collections, and the one recreated empty on every run. */
 const SCALE_TABLE = 'bench-scale';
 const RUN_TABLE = 'bench-run';
+/** The edge section's own table, recreated empty: its local stack's follower scans the whole table. */
+const EDGE_TABLE = 'bench-edge';
+/** The CNAME target the domain functions show (`EDGE_HOSTNAME`); any host name does here, as for `npm start`. */
+const BENCH_EDGE_HOSTNAME = 'edge.localhost';
 
 /** The stack's function memory size and authorizer cache, read from infra/stages.ts when it exists. */
 async function lambdaSettings(): Promise<LambdaSettings> {
@@ -162,7 +169,7 @@ async function main() {
   if (selected.has('bundles')) results.bundles = await benchBundles();
   else if (selected.has('memory')) await writeBundles();
 
-  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory', 'contention'].some((name) =>
+  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory', 'contention', 'edge'].some((name) =>
     selected.has(name as Section),
   );
   if (needsDatabase) {
@@ -178,6 +185,8 @@ async function main() {
         TABLE_NAME: tableName,
         CURSOR_SECRET: randomBytes(32).toString('base64url'),
         AWS_REGION: 'local',
+        // The functions that show domains need the stage's edge host name at cold start (lib/routes.ts).
+        EDGE_HOSTNAME: BENCH_EDGE_HOSTNAME,
         BENCH_AUTH_CACHE_TTL: String(lambda.authorizerCacheTtlSeconds ?? 300),
       });
       if (selected.has('handlers')) results.handlers = await runSection('handlers.ts', env(RUN_TABLE));
@@ -185,6 +194,10 @@ async function main() {
       if (selected.has('e2e')) results.endToEnd = await runSection('e2e.ts', env(RUN_TABLE));
       if (selected.has('memory')) results.memory = await runSection('memory.ts', env(RUN_TABLE));
       if (selected.has('contention')) results.contention = await runSection('contention.ts', env(RUN_TABLE));
+      if (selected.has('edge')) {
+        await recreateTable(dynamo.endpoint, EDGE_TABLE);
+        results.edge = await runSection('edge.ts', env(EDGE_TABLE));
+      }
       await recreateTable(dynamo.endpoint, RUN_TABLE);
     } finally {
       await dynamo.stop();
