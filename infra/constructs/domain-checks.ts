@@ -5,19 +5,18 @@
  * run. A run that fails is retried twice by the scheduler, then its event lands in a dead-letter queue that alarms
  * (as do the function's errors, like every function's).
  */
-import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
 import { tableDefinition } from '#lib/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterAlarm } from './dead-letters.ts';
+import { hourlySchedule } from './hourly-schedule.ts';
 
 /** The re-check Lambda: its handler under `functions/`, and its name after the stack's. */
 export const domainChecksFunction = { name: 'recheck-domains', handler: 'domains/recheck' } as const;
@@ -68,31 +67,11 @@ export class DomainChecks extends Construct {
       }),
     );
 
-    // A role of its own (not the stack-wide one Scheduler targets share): invoke this function, dead-letter.
-    const role = new Role(this, 'schedule-role', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-      description: `Invokes ${name}-${domainChecksFunction.name} every hour`,
-    });
-    // cdk-nag names the resource by the function's logical id.
-    const functionId = Stack.of(this).getLogicalId(this.function.node.defaultChild as CfnElement);
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${functionId}.Arn>:*]`,
-      reason: "The re-check function's versions (`:*`, as grantInvoke writes it): this one function only.",
-    });
-
-    this.schedule = new Schedule(this, 'hourly', {
+    this.schedule = hourlySchedule(this, 'hourly', {
       scheduleName: `${name}-domain-checks`,
-      description: "Re-checks active domains' DNS records (docs/deployment.md, Domains that serve)",
-      schedule: ScheduleExpression.rate(Duration.millis(RECHECK_INTERVAL_MS)),
-      target: new LambdaInvoke(this.function, {
-        role,
-        deadLetterQueue: this.deadLetters,
-        retryAttempts: 2,
-        // A run not delivered within the hour is superseded by the next one.
-        maxEventAge: Duration.hours(1),
-      }),
+      description: "Re-checks active domains' DNS records (docs/deployment.md, The hourly re-check)",
+      target: this.function,
+      deadLetterQueue: this.deadLetters,
     });
 
     deadLetterAlarm(this, 'dead-letters-alarm', {

@@ -17,6 +17,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -25,6 +26,7 @@ import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterAlarm } from './dead-letters.ts';
+import { hourlySchedule } from './hourly-schedule.ts';
 
 export type EdgeProps = {
   config: StageConfig;
@@ -48,6 +50,7 @@ export class Edge extends Construct {
   readonly distribution: CfnDistribution;
   readonly sync: ApiFunction;
   readonly deadLetters: Queue;
+  readonly sweep: Schedule;
 
   constructor(scope: Construct, id: string, props: EdgeProps) {
     super(scope, id);
@@ -143,6 +146,8 @@ export class Edge extends Construct {
           'cloudfront-keyvaluestore:GetKey',
           'cloudfront-keyvaluestore:PutKey',
           'cloudfront-keyvaluestore:DeleteKey',
+          // The hourly sweep lists the store for old tombstones.
+          'cloudfront-keyvaluestore:ListKeys',
         ],
         resources: [this.store.keyValueStoreArn],
       }),
@@ -156,6 +161,8 @@ export class Edge extends Construct {
           'cloudfront:UpdateDistributionTenant',
           // Whether a tenant's certificate is issued: the domain's `serving` state.
           'cloudfront:GetManagedCertificateDetails',
+          // The hourly sweep deletes the disabled tenants of hosts no longer served.
+          'cloudfront:DeleteDistributionTenant',
         ],
         resources: [
           `arn:${partition}:cloudfront::${account}:distribution/${this.distribution.attrId}`,
@@ -184,6 +191,15 @@ export class Edge extends Construct {
           maxEventAge: Duration.hours(2),
         }),
       ],
+    });
+
+    // Tombstones and disabled tenants of hosts no longer served, deleted once older than any sync takes.
+    this.sweep = hourlySchedule(this, 'sweep', {
+      scheduleName: `${name}-edge-sweep`,
+      description: 'Deletes the tombstones and disabled tenants of hosts no longer served (lib/edge/sweep.ts)',
+      target: this.sync,
+      deadLetterQueue: this.deadLetters,
+      input: { action: 'sweep' },
     });
 
     deadLetterAlarm(this, 'dead-letters-alarm', {

@@ -3,9 +3,10 @@
  * missing key, as CloudFront's does) and the sync's conditional writes on the store-wide ETag.
  */
 import type { KeyValueReader } from '#infra/edge-function.ts';
-import { type EdgeStore, StoreChanged } from '#lib/edge/sync.ts';
+import type { ListableEdgeStore } from '#lib/edge/sweep.ts';
+import { StoreChanged } from '#lib/edge/sync.ts';
 
-export class LocalKeyValueStore implements EdgeStore, KeyValueReader {
+export class LocalKeyValueStore implements ListableEdgeStore, KeyValueReader {
   private readonly values = new Map<string, string>();
   private version = 0;
 
@@ -34,6 +35,11 @@ export class LocalKeyValueStore implements EdgeStore, KeyValueReader {
     if (ifMatch !== this.etag) throw new StoreChanged();
     this.values.delete(key);
     this.version++;
+  }
+
+  /** Every key with its value, as CloudFront's ListKeys pages them (the sweep lists the store). */
+  async *keys(): AsyncIterable<{ key: string; value: unknown }> {
+    for (const [key, value] of [...this.values]) yield { key, value: JSON.parse(value) };
   }
 
   get size(): number {

@@ -17,7 +17,7 @@ export type LocalSettings = {
   /** The pages a served domain without its own redirects to ('' for none): as a stage's settings on AWS. */
   defaultIndexPage: string;
   defaultNotFoundPage: string;
-  /** How often active domains' records are checked again (DOMAIN_CHECK_INTERVAL_SECONDS; hourly, as on AWS). */
+  /** How often the hourly jobs run (DOMAIN_CHECK_INTERVAL_SECONDS; hourly, as on AWS): re-check, edge sweep. */
   domainCheckIntervalMs: number;
 };
 

@@ -12,11 +12,11 @@ import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
-import { type DomainCheckTimer, startDomainChecks } from './domain-checks.ts';
 import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { type Edge, startEdge } from './edge.ts';
 import { type EdgeFollower, followChanges } from './edge-feed.ts';
 import { type Gateway, startGateway } from './gateway.ts';
+import { type HourlyJobs, startHourlyJobs } from './hourly-jobs.ts';
 import { LocalKeyValueStore } from './key-value-store.ts';
 import {
   type LocalSettings,
@@ -62,7 +62,8 @@ Environment:
   DNS_RESOLVER              DNS servers domain verification asks, host:port comma-separated (default: the system's)
   CORS_ALLOWED_ORIGINS      origins a browser page may call the API from: * (default) or a comma-separated list
   DOMAIN_CHECK_INTERVAL_SECONDS
-                            how often active domains' DNS records are checked again (default 3600, as on AWS)
+                            how often the hourly jobs run: the re-check of the domains due (each is due an hour
+                            after its last check) and the edge's sweep (default 3600, as on AWS)
   EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
   CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
@@ -84,9 +85,9 @@ async function main() {
   let gateway: Gateway | undefined;
   let edge: Edge | undefined;
   let follower: EdgeFollower | undefined;
-  let checks: DomainCheckTimer | undefined;
+  let hourly: HourlyJobs | undefined;
   const shutdown = async (code: number) => {
-    await checks?.stop();
+    await hourly?.stop();
     await follower?.stop();
     await edge?.close();
     await gateway?.close();
@@ -154,10 +155,11 @@ async function main() {
       },
     });
     follower = followChanges({ db, store, intervalMs: 500, log: (entry) => console.error(JSON.stringify(entry)) });
-    // The hourly re-check of active domains' records, as EventBridge Scheduler runs it on AWS; a table from an
-    // earlier version gets its active domains into the re-check first (the migration step of deployment.md).
+    // The hourly jobs EventBridge Scheduler runs on AWS (the re-check of active domains' records, the edge's
+    // sweep); a table from an earlier version gets its active domains into the re-check first (the migration
+    // step of deployment.md).
     await backfillDueChecks(db);
-    checks = startDomainChecks(config, db, settings.domainCheckIntervalMs);
+    hourly = startHourlyJobs({ config, db, store, intervalMs: settings.domainCheckIntervalMs });
     const edgeUrl = `http://${connectHost(host)}:${edge.port}`;
     // Only now that the stack answers: the key tool and the walkthrough read where it is from here.
     writeLocalStack(dataDir, {

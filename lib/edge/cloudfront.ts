@@ -7,10 +7,14 @@ import '@aws-sdk/signature-v4a';
 import {
   CloudFrontClient,
   CreateDistributionTenantCommand,
+  DeleteDistributionTenantCommand,
   EntityNotFound,
   GetDistributionTenantByDomainCommand,
   GetManagedCertificateDetailsCommand,
+  InvalidIfMatchVersion,
   type ManagedCertificateStatus,
+  PreconditionFailed,
+  ResourceNotDisabled,
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
 import {
@@ -19,15 +23,17 @@ import {
   DeleteKeyCommand,
   DescribeKeyValueStoreCommand,
   GetKeyCommand,
+  ListKeysCommand,
   PutKeyCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { ServingState } from '#lib/data/domain-status.ts';
 import type { EdgeRecord } from './record.ts';
-import { type EdgeStore, type EdgeTenants, StoreChanged } from './sync.ts';
+import type { ListableEdgeStore, PurgeableTenants } from './sweep.ts';
+import { StoreChanged } from './sync.ts';
 
 /** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
-export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: string): EdgeStore {
+export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: string): ListableEdgeStore {
   const conditional = async (write: () => Promise<unknown>) => {
     try {
       await write();
@@ -54,6 +60,16 @@ export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: s
       ),
     remove: (key, ifMatch) =>
       conditional(() => client.send(new DeleteKeyCommand({ KvsARN: kvsArn, Key: key, IfMatch: ifMatch }))),
+    async *keys() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListKeysCommand({ KvsARN: kvsArn, NextToken: token, MaxResults: 50 }));
+        for (const item of page.Items ?? []) {
+          if (item.Key !== undefined) yield { key: item.Key, value: item.Value === undefined ? null : item.Value };
+        }
+        token = page.NextToken;
+      } while (token);
+    },
   };
 }
 
@@ -80,7 +96,7 @@ export const tenantName = (host: string) => host;
  * `remove` disables it (CloudFront deletes only disabled tenants, once disabled everywhere: the scheduled
  * sweep deletes disabled tenants later; meanwhile the store's tombstone already answers 404).
  */
-export function cloudFrontTenants(client: CloudFrontClient, distributionId: string): EdgeTenants {
+export function cloudFrontTenants(client: CloudFrontClient, distributionId: string): PurgeableTenants {
   async function find(host: string) {
     try {
       const found = await client.send(new GetDistributionTenantByDomainCommand({ Domain: host }));
@@ -132,6 +148,24 @@ export function cloudFrontTenants(client: CloudFrontClient, distributionId: stri
     },
     async remove(host) {
       await setEnabled(host, false);
+    },
+    async purge(host) {
+      const found = await find(host);
+      if (!found) return true;
+      // Enabled again (served), or its disabling not yet deployed: not now.
+      if (found.tenant.Enabled || found.tenant.Status !== 'Deployed') return false;
+      try {
+        await client.send(new DeleteDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: found.etag }));
+        return true;
+      } catch (error) {
+        if (error instanceof EntityNotFound) return true;
+        // Changed since it was read (enabled again, say): the next sweep looks again.
+        const changed = [PreconditionFailed, InvalidIfMatchVersion, ResourceNotDisabled].some(
+          (type) => error instanceof type,
+        );
+        if (changed) return false;
+        throw error;
+      }
     },
   };
 }

@@ -103,9 +103,18 @@ describe('the edge on AWS', () => {
         }),
       },
     });
+    const functions = template.findResources('AWS::Lambda::Function', {
+      Properties: { FunctionName: 'domains-spaces-dev-edge-sync' },
+    });
+    const [sync] = Object.values(functions) as { Properties: { Role: { 'Fn::GetAtt': [string, string] } } }[];
+    const role = sync?.Properties.Role['Fn::GetAtt'][0];
     const policies = template.findResources('AWS::IAM::Policy');
     const actions = Object.values(policies)
-      .filter((policy) => JSON.stringify(policy).includes('edgesync') || JSON.stringify(policy).includes('syncrole'))
+      .filter(
+        (policy) =>
+          JSON.stringify((policy as { Properties: { Roles: unknown } }).Properties.Roles) ===
+          JSON.stringify([{ Ref: role }]),
+      )
       .flatMap(
         (policy) =>
           (policy as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties
@@ -118,8 +127,10 @@ describe('the edge on AWS', () => {
       'cloudfront-keyvaluestore:DeleteKey',
       'cloudfront-keyvaluestore:DescribeKeyValueStore',
       'cloudfront-keyvaluestore:GetKey',
+      'cloudfront-keyvaluestore:ListKeys',
       'cloudfront-keyvaluestore:PutKey',
       'cloudfront:CreateDistributionTenant',
+      'cloudfront:DeleteDistributionTenant',
       'cloudfront:GetDistributionTenantByDomain',
       'cloudfront:GetManagedCertificateDetails',
       'cloudfront:UpdateDistributionTenant',

@@ -252,8 +252,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         'cloudfront-keyvaluestore:DeleteKey': store,
         'cloudfront-keyvaluestore:DescribeKeyValueStore': store,
         'cloudfront-keyvaluestore:GetKey': store,
+        'cloudfront-keyvaluestore:ListKeys': store,
         'cloudfront-keyvaluestore:PutKey': store,
         'cloudfront:CreateDistributionTenant': tenants,
+        'cloudfront:DeleteDistributionTenant': tenants,
         'cloudfront:GetManagedCertificateDetails': tenants,
         'cloudfront:GetDistributionTenantByDomain': tenants,
         'cloudfront:UpdateDistributionTenant': tenants,
@@ -303,6 +305,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // The edge sync's tenants are created at run time: their ids are unknown when deploying.
         const tenants = [
           'cloudfront:CreateDistributionTenant',
+          'cloudfront:DeleteDistributionTenant',
           'cloudfront:GetDistributionTenantByDomain',
           'cloudfront:GetManagedCertificateDetails',
         ];
@@ -1105,10 +1108,17 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       s
         .ofType('AWS::CloudWatch::Alarm')
         .find(([, alarm]) => alarm.Properties.AlarmName === `domains-spaces-${stage}-${name}`);
+    const scheduleNamed = (name: string) => {
+      const found = s
+        .ofType('AWS::Scheduler::Schedule')
+        .find(([, schedule]) => schedule.Properties.Name === `domains-spaces-${stage}-${name}`);
+      if (!found) throw new Error(`No schedule ${name}`);
+      return found;
+    };
 
     it('invokes the re-check every hour with EventBridge Scheduler; a run that fails twice more goes to a queue that alarms', () => {
       // Prepare
-      const [, schedule] = s.only('AWS::Scheduler::Schedule');
+      const [, schedule] = scheduleNamed('domain-checks');
       const recheck = s.functions.get(RECHECK);
       const queueId = queueNamed('domain-checks-dead-letters');
       // Assess
@@ -1129,17 +1139,41 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       });
     });
 
-    it("lets the schedule's role invoke the re-check and nothing else", () => {
+    it("lets each schedule's role invoke its function and send to its dead-letter queue, and nothing else", () => {
+      const cases = [
+        { schedule: 'domain-checks', fn: RECHECK, other: EDGE_SYNC, queue: 'domain-checks-dead-letters' },
+        { schedule: 'edge-sweep', fn: EDGE_SYNC, other: RECHECK, queue: 'edge-sync-dead-letters' },
+      ];
+      for (const { schedule: name, fn, other, queue } of cases) {
+        // Prepare
+        const [, schedule] = scheduleNamed(name);
+        const role = (schedule.Properties.Target as { RoleArn: { 'Fn::GetAtt': [string, string] } }).RoleArn;
+        // Act
+        const grants = s.grants(role['Fn::GetAtt'][0]);
+        // Assess: the function (and its versions), and the dead-letter queue
+        expect(Object.keys(grants).sort(), name).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+        expect(JSON.stringify(grants['lambda:InvokeFunction']), name).toContain(s.functions.get(fn)?.id as string);
+        expect(JSON.stringify(grants['lambda:InvokeFunction']), name).not.toContain(
+          s.functions.get(other)?.id as string,
+        );
+        expect(grants['sqs:SendMessage'], name).toEqual([JSON.stringify(getAtt(queueNamed(queue)))]);
+      }
+    });
+
+    it('sweeps the edge every hour: the edge sync, invoked with the sweep action', () => {
       // Prepare
-      const [, schedule] = s.only('AWS::Scheduler::Schedule');
-      const role = (schedule.Properties.Target as { RoleArn: { 'Fn::GetAtt': [string, string] } }).RoleArn;
-      const recheck = s.functions.get(RECHECK);
-      // Act
-      const grants = s.grants(role['Fn::GetAtt'][0]);
-      // Assess: the function (and its versions), and the dead-letter queue
-      expect(Object.keys(grants).sort()).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
-      expect(JSON.stringify(grants['lambda:InvokeFunction'])).toContain(recheck?.id as string);
-      expect(JSON.stringify(grants['sqs:SendMessage'])).toContain(queueNamed('domain-checks-dead-letters'));
+      const [, schedule] = scheduleNamed('edge-sweep');
+      const sync = s.functions.get(EDGE_SYNC);
+      // Assess
+      expect(schedule.Properties).toMatchObject({
+        ScheduleExpression: 'rate(1 hour)',
+        Target: {
+          Arn: getAtt(sync?.id as string),
+          Input: JSON.stringify({ action: 'sweep' }),
+          DeadLetterConfig: { Arn: getAtt(queueNamed('edge-sync-dead-letters')) },
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+        },
+      });
     });
 
     it('watches the re-check like every function: its errors and throttles alarm', () => {
