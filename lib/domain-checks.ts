@@ -12,8 +12,10 @@ import type { Db } from '#lib/dynamodb.ts';
 import { log } from '#lib/log.ts';
 
 export type CheckRun = {
-  /** Domains checked (their records and `last_checked_at` written). */
+  /** Domains checked. */
   checked: number;
+  /** Of those, domains that showed something new (a `domain.updated`); the others only had their next check moved. */
+  changed: number;
   /** Of those, domains that returned to pending (TXT record missing for the grace period). */
   returnedToPending: number;
   /** Domains whose check failed: they stay due. */
@@ -42,14 +44,16 @@ export async function runDueChecks({
   concurrency = 8,
   reserveMs = 15_000,
 }: CheckRunOptions): Promise<CheckRun> {
-  const run: CheckRun = { checked: 0, returnedToPending: 0, failed: 0, cutShort: false };
+  const run: CheckRun = { checked: 0, changed: 0, returnedToPending: 0, failed: 0, cutShort: false };
   const due = dueDomains(db, now());
 
   async function check({ owner, id }: DueDomain) {
     try {
-      const item = await recheckDomain(db, lookupRecords, owner, id);
-      if (!item) return;
+      const result = await recheckDomain(db, lookupRecords, owner, id);
+      if (!result) return;
+      const { item, changed } = result;
       run.checked++;
+      if (changed) run.changed++;
       if (statusOf(item) === 'pending') {
         run.returnedToPending++;
         log('info', 'Domain returned to pending', { owner, id, txtMissingSince: item.check?.txtMissingSince });

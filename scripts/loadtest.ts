@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startGateway } from '#infra/local/gateway.ts';
+import { LOCAL_EDGE_HOSTNAME } from '#infra/local/settings.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
@@ -333,6 +334,7 @@ async function main(): Promise<number> {
       TABLE_NAME: `loadtest-${runId}`,
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       AWS_REGION: 'local',
+      EDGE_HOSTNAME: LOCAL_EDGE_HOSTNAME,
     };
     await ensureTable(dynamo.endpoint, env.TABLE_NAME);
     const db = createDb(loadConfig(env));

@@ -288,7 +288,7 @@ export interface components {
         /** @description The value the record must hold. */
         value: string;
         /**
-         * @description What the last check found (`last_checked_at`; verification, then hourly while active): `found` as required, `missing` nothing at the name (or not checked yet), `wrong` another value.
+         * @description What the last check found (verification, then hourly while active): `found` as required, `missing` nothing at the name (or not checked yet), `wrong` another value.
          * @enum {string}
          */
         status: 'found' | 'missing' | 'wrong';
@@ -453,7 +453,7 @@ export interface components {
           /** @description The value the record must hold. */
           value: string;
           /**
-           * @description What the last check found (`last_checked_at`; verification, then hourly while active): `found` as required, `missing` nothing at the name (or not checked yet), `wrong` another value.
+           * @description What the last check found (verification, then hourly while active): `found` as required, `missing` nothing at the name (or not checked yet), `wrong` another value.
            * @enum {string}
            */
           status: 'found' | 'missing' | 'wrong';

@@ -28,13 +28,22 @@ export type SweepEvent = { action: 'sweep' };
 
 const isSweep = (event: SyncEvent | SweepEvent): event is SweepEvent => (event as SweepEvent).action === 'sweep';
 
+/**
+ * CloudFront's control-plane APIs have low request rates: a burst of domain events (a migration's first checks,
+ * say) is slowed down by the client (adaptive: it backs off on throttling) rather than failed.
+ */
+const controlPlaneRetries = { retryMode: 'adaptive', maxAttempts: 6 } as const;
+
 export function create(
   config: Config,
   db: Db = createDb(config),
   edge: { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number } = {
-    store: cloudFrontStore(new CloudFrontKeyValueStoreClient({}), required(config, 'edgeKvsArn', 'EDGE_KVS_ARN')),
+    store: cloudFrontStore(
+      new CloudFrontKeyValueStoreClient(controlPlaneRetries),
+      required(config, 'edgeKvsArn', 'EDGE_KVS_ARN'),
+    ),
     tenants: cloudFrontTenants(
-      new CloudFrontClient({}),
+      new CloudFrontClient(controlPlaneRetries),
       required(config, 'edgeDistributionId', 'EDGE_DISTRIBUTION_ID'),
     ),
   },

@@ -3,6 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
+/** The CNAME target domains show locally: no DNS points anywhere real, `npm run dns -- --cname` serves it. */
+export const LOCAL_EDGE_HOSTNAME = 'edge.localhost';
+
 export type LocalSettings = {
   dataDir: string;
   tableName: string;

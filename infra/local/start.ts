@@ -19,6 +19,7 @@ import { type Gateway, startGateway } from './gateway.ts';
 import { type HourlyJobs, startHourlyJobs } from './hourly-jobs.ts';
 import { LocalKeyValueStore } from './key-value-store.ts';
 import {
+  LOCAL_EDGE_HOSTNAME,
   type LocalSettings,
   localSettings,
   lockDataDir,
@@ -30,9 +31,6 @@ import {
 
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
-
-/** The CNAME target domains show locally: no DNS points anywhere real, `npm run dns -- --cname` serves it. */
-const LOCAL_EDGE_HOSTNAME = 'edge.localhost';
 
 const USAGE = `Usage: npm start [-- --help]
 

@@ -2,6 +2,7 @@
  * What spaces and domains share: id allocation, the per-owner counter, guarded inserts, updates and deletes
  * (each one change: `changes.ts`), and listing by Query (never Scan) in id or name order.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import { type TableKey, tableDefinition } from '#lib/table.ts';
@@ -48,6 +49,45 @@ export async function getItem<Item extends StoredItem>(db: Db, owner: string, ki
   );
   if (!Item) throw new ItemNotFound();
   return Item as Item;
+}
+
+/**
+ * Sets attributes the API does not show (bookkeeping, such as when a check is next due) without a change: no
+ * new version, no event. Conditional on the version read, so it never lands on a change made since; returns
+ * whether it did (false: the item changed or went meanwhile, and that change set its own).
+ */
+export async function setBookkeeping(
+  db: Db,
+  owner: string,
+  kind: Kind,
+  id: number,
+  version: number,
+  attributes: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
+  const unchanged = versionCondition(version);
+  const entries = Object.entries(attributes);
+  try {
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: itemKey(owner, kind, id),
+        UpdateExpression: `SET ${entries.map((_, index) => `#a${index} = :a${index}`).join(', ')}`,
+        ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
+        ExpressionAttributeNames: {
+          ...unchanged.names,
+          ...Object.fromEntries(entries.map(([name], index) => [`#a${index}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ...unchanged.values,
+          ...Object.fromEntries(entries.map(([, value], index) => [`:a${index}`, value])),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /** A name guard: the item it points to (owner and id), or null when nobody holds the name. */

@@ -31,12 +31,14 @@ import {
   type Release,
   releaseGuard,
   type StoredItem,
+  setBookkeeping,
   unchangedItem,
   updateItem,
 } from './collection.ts';
 import { type DomainStatus, type ServingState, statusOf } from './domain-status.ts';
 import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
 import { domainNameGuardKey, dueCheckShard, foldName, ownerDomainNameGuardKey } from './keys.ts';
+import { versionOf } from './version.ts';
 
 const kind = 'domain';
 
@@ -246,19 +248,24 @@ const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
   updateItem<DomainItem>(db, owner, kind, id, (current, now) => ({ item: checked(current, check, now) }));
 
 /**
- * The hourly re-check of an active domain (`lib/domain-checks.ts` finds the due ones): records what DNS holds
- * now and schedules the next check. A domain whose TXT record has been missing for the grace period
- * (`TXT_GRACE_MS`, 7 days) returns to `pending` in the same change: it lets go of its name's global guard,
- * leaves the index and stops being served (the edge sync follows its `domain.updated`). Domains from before
- * verification have no TXT record to keep: only their routing record is checked. Returns null for a domain
- * that is gone or no longer active (an index entry read before it changed).
+ * The hourly re-check of an active domain (`lib/domain-checks.ts` finds the due ones): looks its records up
+ * and schedules the next check. What it found is a change (`updateItem`: version + 1, `last_checked_at`, a
+ * `domain.updated` event) when the domain shows something new: a record's status changed, or the domain is not
+ * served yet (the event is what makes the edge sync look at its certificate again). A check that finds what the
+ * last one found only moves the next check (`setBookkeeping`): same version, no event, `last_checked_at` kept,
+ * so a served domain with its records in place adds nothing to the feed hour after hour. A domain whose TXT
+ * record has been missing for the grace period (`TXT_GRACE_MS`, 7 days) returns to `pending` in a change: it
+ * lets go of its name's global guard, leaves the index and stops being served (the edge sync follows its
+ * `domain.updated`). Domains from before verification have no TXT record to keep: only their routing record
+ * is checked. Returns what the domain is now, with `changed`; null for a domain that is gone or no longer
+ * active (an index entry read before it changed).
  */
 export async function recheckDomain(
   db: Db,
   lookupRecords: LookupRecords,
   owner: string,
   id: number,
-): Promise<DomainItem | null> {
+): Promise<{ item: DomainItem; changed: boolean } | null> {
   const item = await showDomain(db, owner, id).catch(nullWhenGone);
   if (!item || statusOf(item) !== 'active') return null;
   const found = await lookupRecords(item.name);
@@ -267,11 +274,19 @@ export async function recheckDomain(
     ...(token === undefined ? {} : { txt: txtStatus(found.txt, token) }),
     ...(found.route ? { route: found.route } : {}),
   };
-  return updateItem<DomainItem>(db, owner, kind, id, (current, now) => {
-    const next = checked(current, check, now);
+  const at = new Date().toISOString();
+  const after = afterCheck(item.check ?? {}, check, at);
+  const news = after.txt !== item.check?.txt || after.route !== item.check?.route || item.serving !== 'active';
+  if (!news && !(token !== undefined && graceOver(after, at))) {
+    const due = dueCheck(owner, id, at);
+    if (await setBookkeeping(db, owner, kind, id, versionOf(item), due))
+      return { item: { ...item, ...due }, changed: false };
+  }
+  const changed = await updateItem<DomainItem>(db, owner, kind, id, (current, time) => {
+    const next = checked(current, check, time);
     if (statusOf(current) !== 'active') return { item: next };
-    if (current.verificationToken === undefined || !graceOver(next.check ?? {}, now)) {
-      return { item: { ...next, ...dueCheck(owner, id, now) } };
+    if (current.verificationToken === undefined || !graceOver(next.check ?? {}, time)) {
+      return { item: { ...next, ...dueCheck(owner, id, time) } };
     }
     const { serving: _serving, gsi1pk: _pk, gsi1sk: _sk, ...pending } = next;
     return {
@@ -279,6 +294,7 @@ export async function recheckDomain(
       parts: { activeName: releaseGuard(db, domainNameGuardKey(current.name), owner, id) },
     };
   });
+  return { item: changed, changed: true };
 }
 
 /**

@@ -80,8 +80,8 @@ export const domainSchema = v.strictObject({
         status: v.pipe(
           v.picklist(['found', 'missing', 'wrong']),
           v.description(
-            'What the last check found (`last_checked_at`; verification, then hourly while active): `found` as ' +
-              'required, `missing` nothing at the name (or not checked yet), `wrong` another value.',
+            'What the last check found (verification, then hourly while active): `found` as required, ' +
+              '`missing` nothing at the name (or not checked yet), `wrong` another value.',
           ),
         ),
       }),
@@ -106,7 +106,11 @@ export const domainSchema = v.strictObject({
   ),
   verified_at: nullable(timestamp('When the domain became active'), 'Null while pending (and for older domains).'),
   last_checked_at: nullable(
-    timestamp('When a verification or the hourly re-check of an active domain last looked the records up'),
+    timestamp(
+      'When a verification last looked the records up, or the hourly re-check of an active domain found a ' +
+        "record's status changed (a check that finds what the last one found changes nothing, `updated_at` " +
+        'and the ETag included)',
+    ),
     'Null until the first verification that got an answer from DNS.',
   ),
   index_page: page('of the index page'),

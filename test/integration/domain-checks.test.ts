@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillDueChecks, dueDomains } from '#lib/data/domain-checks.ts';
-import { type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { type LookupRecords, recordServing, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { itemKey } from '#lib/data/keys.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
@@ -93,6 +93,7 @@ describe('runDueChecks', () => {
     const checked = await showDomain(db, owner, id);
     expect(run).toMatchObject({ failed: 0, returnedToPending: 0, cutShort: false });
     expect(run.checked).toBeGreaterThanOrEqual(1);
+    expect(run.changed).toBeGreaterThanOrEqual(1);
     expect(checked).toMatchObject({ status: 'active', check: { txt: 'found', route: 'wrong' } });
     expect(checked.version).toBe((active.version ?? 0) + 1);
     expect(Date.parse(checked.lastCheckedAt ?? '')).toBeGreaterThan(Date.parse(active.lastCheckedAt ?? ''));
@@ -101,6 +102,37 @@ describe('runDueChecks', () => {
     expect(events.map((event) => event.type)).toEqual(['domain.created', 'domain.verified', 'domain.updated']);
     // Checked: not due again until its next hour.
     expect(await dueAt(new Date())).not.toContain(`${owner}/${id}`);
+  });
+
+  it('only moves the next check of a served domain whose records are as they were: same version, no event', async () => {
+    // Prepare: served (the edge sync recorded it), its records unchanged since verification.
+    const { owner, id } = await activeDomain();
+    await recordServing(db, owner, id, 'active');
+    const before = await showDomain(db, owner, id);
+    const events = (await domainEvents(owner)).length;
+    // Act
+    const run = await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess
+    const after = await showDomain(db, owner, id);
+    expect(run.checked).toBeGreaterThan(run.changed);
+    expect(after.version).toBe(before.version);
+    expect(after.lastCheckedAt).toBe(before.lastCheckedAt);
+    expect(Date.parse(after.gsi1sk ?? '')).toBeGreaterThan(Date.parse(before.gsi1sk ?? ''));
+    expect(await domainEvents(owner)).toHaveLength(events);
+  });
+
+  it('records a check of a served domain once a record changes', async () => {
+    // Prepare
+    const { owner, id, name } = await activeDomain();
+    await recordServing(db, owner, id, 'active');
+    const before = await showDomain(db, owner, id);
+    dns.setCname(name, 'elsewhere.example');
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess
+    const after = await showDomain(db, owner, id);
+    expect(after).toMatchObject({ version: (before.version ?? 0) + 1, serving: 'active', check: { route: 'wrong' } });
+    expect((await domainEvents(owner)).at(-1)).toMatchObject({ type: 'domain.updated' });
   });
 
   it('keeps a domain whose TXT record went missing active for the grace period, counting from the first miss', async () => {
@@ -118,10 +150,12 @@ describe('runDueChecks', () => {
   });
 
   it('returns a domain whose TXT record stayed missing 7 days to pending: name released, out of the index, one domain.updated', async () => {
-    // Prepare: missing since 7 days and an hour ago.
+    // Prepare: served, and its TXT record missing since 7 days and an hour ago (the last check found it missing
+    // too, so only the grace period makes this check a change).
     const { owner, id, name } = await activeDomain();
     dns.setTxt(verificationName(name), []);
     await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    await recordServing(db, owner, id, 'active');
     await missingSince(owner, id, TXT_GRACE_MS + HOUR_MS);
     // Act
     const run = await runDueChecks({ db, lookupRecords, now: later(4 * HOUR_MS) });
@@ -161,7 +195,7 @@ describe('runDueChecks', () => {
     // Act
     const run = await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS), timeLeftMs: () => 10_000 });
     // Assess
-    expect(run).toEqual({ checked: 0, returnedToPending: 0, failed: 0, cutShort: true });
+    expect(run).toEqual({ checked: 0, changed: 0, returnedToPending: 0, failed: 0, cutShort: true });
     expect((await showDomain(db, owner, id)).version).toBe(active.version);
   });
 });

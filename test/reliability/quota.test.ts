@@ -13,6 +13,7 @@ const settings = {
   DYNAMODB_ENDPOINT: config.dynamodbEndpoint,
   AWS_REGION: config.region,
   CURSOR_SECRET: config.cursorSecret,
+  EDGE_HOSTNAME: config.edgeHostname,
   MAX_ITEMS_PER_OWNER: String(QUOTA),
 };
 const quotaConfig = loadConfig(settings);
