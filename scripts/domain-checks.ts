@@ -8,7 +8,7 @@ import type { Config } from '#lib/config.ts';
 import { backfillDueChecks } from '#lib/data/domain-checks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
-import { explain, tableConfig } from './support/table.ts';
+import { explain, tableConfig, tableOptions } from './support/table.ts';
 
 const USAGE = `Usage:
   npm run --silent domains:backfill-checks -- [--table <name> --region <region>]
@@ -27,7 +27,7 @@ let config: Config | undefined;
 
 async function main() {
   const parsed = commandLine(USAGE, {
-    options: { ...helpOption, table: { type: 'string' }, region: { type: 'string' }, endpoint: { type: 'string' } },
+    options: { ...helpOption, ...tableOptions },
   });
   if (!parsed) return;
   config = tableConfig(parsed.values);

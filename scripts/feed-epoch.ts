@@ -9,7 +9,7 @@ import type { Config } from '#lib/config.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/feed-epoch.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
-import { explain, fail, tableConfig } from './support/table.ts';
+import { explain, fail, tableConfig, tableOptions } from './support/table.ts';
 
 const USAGE = `Usage:
   npm run --silent feed:epoch -- --all [--table <name> --region <region>]
@@ -34,9 +34,7 @@ async function main() {
       ...helpOption,
       all: { type: 'boolean' },
       owner: { type: 'string' },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
+      ...tableOptions,
     },
   });
   if (!parsed) return;

@@ -21,7 +21,7 @@ import {
 } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
-import { explain, fail, tableConfig } from './support/table.ts';
+import { explain, fail, tableConfig, tableOptions } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';
 const USAGE = `Usage:
@@ -74,9 +74,7 @@ async function main() {
       'expires-at': { type: 'string' },
       grace: { type: 'string' },
       json: { type: 'boolean' },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      endpoint: { type: 'string' },
+      ...tableOptions,
     },
   });
   if (!parsed) return;

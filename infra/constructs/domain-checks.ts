@@ -5,17 +5,17 @@
  * run. A run that fails is retried twice by the scheduler, then its event lands in a dead-letter queue that alarms
  * (as do the function's errors, like every function's).
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '#lib/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
-import { deadLetterAlarm } from './dead-letters.ts';
+import { deadLetterQueue } from './dead-letters.ts';
 import { hourlySchedule } from './hourly-schedule.ts';
 
 /** The re-check Lambda: its handler under `functions/`, and its name after the stack's. */
@@ -38,17 +38,13 @@ export class DomainChecks extends Construct {
     super(scope, id);
     const name = `${serviceName}-${config.stage}`;
 
-    this.deadLetters = new Queue(this, 'dead-letters', {
-      queueName: `${name}-domain-checks-dead-letters`,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
+    this.deadLetters = deadLetterQueue(this, {
+      name: `${name}-domain-checks-dead-letters`,
+      whose: "the domain checks' (the schedule's and the function's)",
+      alarmDescription: 'Hourly domain checks that failed after their retries: see docs/deployment.md.',
+      config,
+      alarms,
     });
-    const isDeadLetterQueue = "It is the domain checks' dead-letter queue itself (the schedule's and the function's).";
-    Validations.of(this.deadLetters).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
-      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
-    );
 
     // The item and its event, the feed head, and the global name guard a domain returning to pending releases:
     // `recheckDomain` is one `updateItem` change. Query on the due-check index only, never on the table.
@@ -72,14 +68,6 @@ export class DomainChecks extends Construct {
       description: "Re-checks active domains' DNS records (docs/deployment.md, The hourly re-check)",
       target: this.function,
       deadLetterQueue: this.deadLetters,
-    });
-
-    deadLetterAlarm(this, 'dead-letters-alarm', {
-      alarmName: `${name}-domain-checks-dead-letters`,
-      description: 'Hourly domain checks that failed after their retries: see docs/deployment.md.',
-      queue: this.deadLetters,
-      config,
-      alarms,
     });
   }
 }

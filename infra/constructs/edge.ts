@@ -19,13 +19,13 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '#lib/events-bus.ts';
 import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
-import { deadLetterAlarm } from './dead-letters.ts';
+import { deadLetterQueue } from './dead-letters.ts';
 import { hourlySchedule } from './hourly-schedule.ts';
 
 export type EdgeProps = {
@@ -114,17 +114,14 @@ export class Edge extends Construct {
       },
     );
 
-    this.deadLetters = new Queue(this, 'dead-letters', {
-      queueName: `${name}-edge-sync-dead-letters`,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
+    this.deadLetters = deadLetterQueue(this, {
+      name: `${name}-edge-sync-dead-letters`,
+      whose: "the edge sync's (its rule's, its own and its sweep schedule's)",
+      alarmDescription:
+        'Domain events the edge sync could not apply, or sweeps that failed, after their retries: see docs/deployment.md.',
+      config,
+      alarms,
     });
-    const isDeadLetterQueue = "It is the edge sync's dead-letter queue itself (its rule's and its own).";
-    Validations.of(this.deadLetters).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
-      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
-    );
 
     // The rule only delivers the event (Lambda accepts it at once); a failed sync is retried by Lambda itself
     // (twice), then its event goes to the same dead-letter queue as the rule's undelivered ones.
@@ -200,14 +197,6 @@ export class Edge extends Construct {
       target: this.sync,
       deadLetterQueue: this.deadLetters,
       input: { action: 'sweep' },
-    });
-
-    deadLetterAlarm(this, 'dead-letters-alarm', {
-      alarmName: `${name}-edge-sync-dead-letters`,
-      description: 'Domain events the edge sync could not apply after its retries: see docs/deployment.md.',
-      queue: this.deadLetters,
-      config,
-      alarms,
     });
   }
 }

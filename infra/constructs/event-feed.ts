@@ -1,23 +1,15 @@
-/**
- * The change feed on AWS: the table's stream, filtered by EventBridge Pipes to new event items, shaped by the
- * publisher function (the pipe's enrichment) into the feed's events with their owner, onto a custom event bus
- * that operators route from (`detail.type`, e.g. `{"prefix": "domain."}`). Records the pipe cannot deliver
- * after its retries go to a dead-letter queue, which alarms. Locally nothing of this runs: the feed endpoint
- * reads the table.
- */
-import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_PREFIX } from '#lib/data/keys.ts';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/events-bus.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
-import { deadLetterAlarm } from './dead-letters.ts';
+import { deadLetterQueue } from './dead-letters.ts';
 
 export type EventFeedProps = {
   config: StageConfig;
@@ -50,19 +42,13 @@ export class EventFeed extends Construct {
       eventBusName: `${name}-events`,
       description: 'Every change of spaces and domains (the change feed), one event each',
     });
-    this.deadLetters = new Queue(this, 'dead-letters', {
-      queueName: `${name}-events-dead-letters`,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: config.removalPolicy,
+    this.deadLetters = deadLetterQueue(this, {
+      name: `${name}-events-dead-letters`,
+      whose: "the pipe's",
+      alarmDescription: 'Events the pipe could not put on the bus after its retries: see docs/events.md.',
+      config,
+      alarms,
     });
-    const isDeadLetterQueue =
-      "It is the pipe's dead-letter queue: what lands here is kept 14 days and alarms; it needs none of its own.";
-    Validations.of(this.deadLetters).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
-      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
-    );
 
     // Exactly what the pipe does: read the stream, call the publisher, put events on the bus, dead-letter.
     const role = new Role(this, 'pipe-role', {
@@ -111,14 +97,6 @@ export class EventFeed extends Construct {
       targetParameters: {
         eventBridgeEventBusParameters: { source: EVENT_SOURCE, detailType: EVENT_DETAIL_TYPE },
       },
-    });
-
-    deadLetterAlarm(this, 'dead-letters-alarm', {
-      alarmName: `${name}-events-dead-letters`,
-      description: 'Events the pipe could not put on the bus after its retries: see docs/events.md.',
-      queue: this.deadLetters,
-      config,
-      alarms,
     });
   }
 }

@@ -7,6 +7,13 @@ export function fail(message: string): never {
   process.exit(2);
 }
 
+/** The options naming the table, for `commandLine` (their usage lines: `--table`, `--region`, `--endpoint`). */
+export const tableOptions = {
+  table: { type: 'string' },
+  region: { type: 'string' },
+  endpoint: { type: 'string' },
+} as const;
+
 /** The table to use: a deployed one named with --table, or the one `npm start` runs. */
 export function tableConfig(values: { table?: string; region?: string; endpoint?: string }): Config {
   if (values.table) {
