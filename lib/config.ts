@@ -4,11 +4,12 @@
  * scripts, the local gateway, benchmarks and tests build a `Config` themselves and never touch `process.env`.
  */
 import * as v from 'valibot';
+import { bindAtColdStart, ConfigError, type Env, HOST_NAME } from '#lib/cold-start.ts';
 import { parseDnsServers } from '#lib/dns/servers.ts';
 import { type AllowedOrigins, parseAllowedOrigins } from '#lib/http/headers.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
-type Env = Record<string, string | undefined>;
+export { ConfigError, configure, configured, presentationStage, required } from '#lib/cold-start.ts';
 
 /** The longest a DNS try may wait: two tries (plus the resolver's tick) stay far inside the 10 s function timeout. */
 export const DNS_TIMEOUT_MAX_MS = 2_000;
@@ -27,15 +28,7 @@ const positiveInteger = (fallback: number) =>
   );
 
 const edgeHostnameSetting = v.optional(
-  v.pipe(
-    v.string(),
-    v.trim(),
-    v.toLowerCase(),
-    v.regex(
-      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
-      'must be a host name',
-    ),
-  ),
+  v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(HOST_NAME, 'must be a host name')),
 );
 
 /** The environment variables, as Lambda (or a caller) passes them. Unknown variables are ignored. */
@@ -124,10 +117,6 @@ export type Config = {
   edgeHostname?: string;
 };
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 function parseSettings<Schema extends v.GenericSchema>(schema: Schema, env: Env): v.InferOutput<Schema> {
   const result = v.safeParse(schema, env);
   if (!result.success) {
@@ -135,14 +124,6 @@ function parseSettings<Schema extends v.GenericSchema>(schema: Schema, env: Env)
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return result.output;
-}
-
-/** The change feed's publisher has no table: its one setting is the edge host name (the domains it presents). */
-export type PublisherConfig = Pick<Config, 'edgeHostname'>;
-
-export function loadPublisherConfig(env: Env = process.env): PublisherConfig {
-  const settings = parseSettings(v.object({ EDGE_HOSTNAME: edgeHostnameSetting }), env);
-  return settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {};
 }
 
 /** Reads and checks the settings; throws one message naming every bad or missing setting. */
@@ -163,25 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-/** A setting that only some functions need: present in their configuration, or a clear error at cold start. */
-export function required<Key extends keyof Config>(
-  config: Partial<Config>,
-  key: Key,
-  setting: string,
-): NonNullable<Config[Key]> {
-  const value = config[key];
-  if (value === undefined) throw new ConfigError(`Invalid configuration: ${setting} is required`);
-  return value as NonNullable<Config[Key]>;
-}
-
-/** What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without it. */
-export const presentationStage = (config: Pick<Config, 'edgeHostname'>) => ({
-  edgeHostname: required(config, 'edgeHostname', 'EDGE_HOSTNAME'),
-});
-
-/** Lambda always sets this reserved variable; nothing else in this project does. */
-const onLambda = (env: Env) => env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
-
 /**
  * A function module's `handler` export. On Lambda it is bound to the environment's configuration while the
  * module initialises, so a missing setting fails the cold start. Elsewhere nothing is read at import: the
@@ -191,33 +153,5 @@ export function atColdStart<Handler, Settings = Config>(
   create: (config: Settings) => Handler,
   load: (env: Env) => Settings = loadConfig as unknown as (env: Env) => Settings,
 ): Handler {
-  if (onLambda(process.env)) return configured(create, load(process.env));
-  return (() => {
-    throw new ConfigError('Not on Lambda: build this handler with create(config)');
-  }) as Handler;
-}
-
-/**
- * Settings a handler takes from its configuration after its module built it: the API handlers' CORS origins,
- * which `httpHandler` (`lib/http/handler.ts`) is not given by the function modules that call it. A handler
- * that has this method is given the configuration it was created with.
- */
-export const configure = Symbol('configure');
-type Configurable = { [configure]: (config: Config) => void };
-
-const isConfigurable = (handler: unknown): handler is Configurable =>
-  typeof handler === 'function' && configure in handler;
-
-/**
- * A function module's handler as Lambda's init builds it (`atColdStart`), and the local gateway too: created
- * with the configuration, then given the settings it takes afterwards.
- */
-export function configured<Handler, Settings, Rest extends unknown[]>(
-  create: (config: Settings, ...rest: Rest) => Handler,
-  config: Settings,
-  ...rest: Rest
-): Handler {
-  const handler = create(config, ...rest);
-  if (isConfigurable(handler)) handler[configure](config as Config);
-  return handler;
+  return bindAtColdStart(create, load);
 }

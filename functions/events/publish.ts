@@ -3,7 +3,7 @@
  * (the pipe's filter passes only those) as the events the bus carries. It reads nothing; its one setting is
  * the stage's edge host name, which the domains it presents name (`EDGE_HOSTNAME`).
  */
-import { atColdStart, loadPublisherConfig, type PublisherConfig, presentationStage } from '#lib/config.ts';
+import { bindAtColdStart, loadPublisherConfig, type PublisherConfig, presentationStage } from '#lib/cold-start.ts';
 import { type BusEvent, busEvent, type StreamRecord } from '#lib/events-bus.ts';
 
 export const create = (config: PublisherConfig) => {
@@ -12,4 +12,5 @@ export const create = (config: PublisherConfig) => {
     records.flatMap((record) => busEvent(record, stage) ?? []);
 };
 
-export const handler = atColdStart(create, loadPublisherConfig);
+// Not `atColdStart` of lib/config.ts: its settings schema (valibot) would be most of this function's bundle.
+export const handler = bindAtColdStart(create, loadPublisherConfig);

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
+import { loadPublisherConfig, presentationStage } from '#lib/cold-start.ts';
 import { atColdStart, ConfigError, loadConfig } from '#lib/config.ts';
 import { createCursorSigner } from '#lib/cursor.ts';
 
@@ -75,6 +76,42 @@ describe('settings only some functions need', () => {
     // Act / Assess
     expect(() => createCursorSigner(loadConfig({ TABLE_NAME: 't' }))).toThrow('CURSOR_SECRET is required');
     expect(() => createCursorSigner(loadConfig({ TABLE_NAME: 't', CURSOR_SECRET: 'k' }))).not.toThrow();
+  });
+});
+
+describe('the edge host name', () => {
+  it('is read alike by loadConfig and by the publisher (which has no table): trimmed, lower case, a host name', () => {
+    for (const [given, read] of [
+      [' Edge.Example.NET ', 'edge.example.net'],
+      ['d111111abcdef8.cloudfront.net', 'd111111abcdef8.cloudfront.net'],
+      ['edge.localhost', 'edge.localhost'],
+    ] as const) {
+      // Act / Assess
+      expect(loadConfig({ TABLE_NAME: 't', EDGE_HOSTNAME: given }).edgeHostname, given).toBe(read);
+      expect(loadPublisherConfig({ EDGE_HOSTNAME: given }).edgeHostname, given).toBe(read);
+    }
+  });
+
+  it('refuses what is no host name, in both', () => {
+    for (const given of [
+      'https://edge.example.net',
+      'edge..example',
+      '-edge.example',
+      'edge example',
+      `${'a'.repeat(64)}.net`,
+    ]) {
+      // Act / Assess
+      expect(() => loadConfig({ TABLE_NAME: 't', EDGE_HOSTNAME: given }), given).toThrow(
+        /EDGE_HOSTNAME must be a host name/,
+      );
+      expect(() => loadPublisherConfig({ EDGE_HOSTNAME: given }), given).toThrow(/EDGE_HOSTNAME must be a host name/);
+    }
+  });
+
+  it('is required where domains are shown: a clear error at cold start without it', () => {
+    // Act / Assess
+    expect(() => presentationStage(loadPublisherConfig({}))).toThrow('EDGE_HOSTNAME is required');
+    expect(() => presentationStage(loadConfig({ TABLE_NAME: 't' }))).toThrow(ConfigError);
   });
 });
 

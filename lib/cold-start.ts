@@ -1,0 +1,84 @@
+/**
+ * What every function module's `handler` export shares, without the settings schema (`lib/config.ts`, which
+ * needs valibot): binding the configuration at cold start, and a clear error for a missing setting. The change
+ * feed's publisher, which reads one setting, imports only this, and stays a few KB.
+ */
+
+export type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** A host name (RFC 1123 labels, lower case): the edge host name domains point their CNAME at. */
+export const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A setting that only some functions need: present in their configuration, or a clear error at cold start. */
+export function required<Settings, Key extends keyof Settings>(
+  config: Partial<Settings>,
+  key: Key,
+  setting: string,
+): NonNullable<Settings[Key]> {
+  const value = config[key];
+  if (value === undefined) throw new ConfigError(`Invalid configuration: ${setting} is required`);
+  return value as NonNullable<Settings[Key]>;
+}
+
+/** What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without it. */
+export const presentationStage = (config: { edgeHostname?: string }) => ({
+  edgeHostname: required(config, 'edgeHostname', 'EDGE_HOSTNAME'),
+});
+
+/**
+ * Settings a handler takes from its configuration after its module built it: the API handlers' CORS origins,
+ * which `httpHandler` (`lib/http/handler.ts`) is not given by the function modules that call it. A handler
+ * that has this method is given the configuration it was created with.
+ */
+export const configure = Symbol('configure');
+type Configurable = { [configure]: (config: never) => void };
+
+const isConfigurable = (handler: unknown): handler is Configurable =>
+  typeof handler === 'function' && configure in handler;
+
+/**
+ * A function module's handler as Lambda's init builds it (`atColdStart`), and the local gateway too: created
+ * with the configuration, then given the settings it takes afterwards.
+ */
+export function configured<Handler, Settings, Rest extends unknown[]>(
+  create: (config: Settings, ...rest: Rest) => Handler,
+  config: Settings,
+  ...rest: Rest
+): Handler {
+  const handler = create(config, ...rest);
+  if (isConfigurable(handler)) handler[configure](config as never);
+  return handler;
+}
+
+/** Lambda always sets this reserved variable; nothing else in this project does. */
+const onLambda = (env: Env) => env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+
+/**
+ * A function module's `handler` export, its settings read by `load`. On Lambda it is bound to the environment's
+ * configuration while the module initialises, so a missing setting fails the cold start. Elsewhere nothing is
+ * read at import: the local gateway, tests and benchmarks build the handler with the module's own
+ * `create(config)`.
+ */
+export function bindAtColdStart<Handler, Settings>(
+  create: (config: Settings) => Handler,
+  load: (env: Env) => Settings,
+): Handler {
+  if (onLambda(process.env)) return configured(create, load(process.env));
+  return (() => {
+    throw new ConfigError('Not on Lambda: build this handler with create(config)');
+  }) as Handler;
+}
+
+/** The change feed's publisher has no table: its one setting is the edge host name (the domains it presents). */
+export type PublisherConfig = { edgeHostname?: string };
+
+export function loadPublisherConfig(env: Env = process.env): PublisherConfig {
+  const value = env.EDGE_HOSTNAME?.trim().toLowerCase();
+  if (!value) return {};
+  if (!HOST_NAME.test(value)) throw new ConfigError('Invalid configuration: EDGE_HOSTNAME must be a host name');
+  return { edgeHostname: value };
+}
