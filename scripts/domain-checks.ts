@@ -8,7 +8,7 @@ import type { Config } from '#lib/config.ts';
 import { backfillDueChecks } from '#lib/data/domain-checks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
-import { explain, tableConfig, tableOptions } from './support/table.ts';
+import { explain, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const USAGE = `Usage:
   npm run --silent domains:backfill-checks -- [--table <name> --region <region>]
@@ -18,9 +18,7 @@ next scheduled run checks it. Run it once after deploying that version (docs/dep
 and while the API serves. It scans the table once.
 
 Options:
-  --table <name>       a deployed table instead of the one \`npm start\` runs (with --region; default AWS credentials)
-  --region <region>    the deployed table's region
-  --endpoint <url>     a DynamoDB endpoint other than AWS's or \`npm start\`'s
+${tableOptionsUsage(23)}
   -h, --help           this help`;
 
 let config: Config | undefined;

@@ -9,7 +9,7 @@ import type { Config } from '#lib/config.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/feed-epoch.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
-import { explain, fail, tableConfig, tableOptions } from './support/table.ts';
+import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const USAGE = `Usage:
   npm run --silent feed:epoch -- --all [--table <name> --region <region>]
@@ -21,9 +21,7 @@ or after re-creating the table (docs/events.md). Cursors from before then answer
 Options:
   --all                every owner's feed
   --owner <ownerId>    one owner's feed
-  --table <name>       a deployed table instead of the one \`npm start\` runs (with --region; default AWS credentials)
-  --region <region>    the deployed table's region
-  --endpoint <url>     a DynamoDB endpoint other than AWS's or \`npm start\`'s
+${tableOptionsUsage(23)}
   -h, --help           this help`;
 
 let config: Config | undefined;

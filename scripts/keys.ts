@@ -21,7 +21,7 @@ import {
 } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
-import { explain, fail, tableConfig, tableOptions } from './support/table.ts';
+import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';
 const USAGE = `Usage:
@@ -41,9 +41,7 @@ Options:
   --expires-in <N>d|<N>h   lifetime of the new key (create, rotate; also m, s); or --expires-at <ISO date>
   --grace <N>h             how long a rotated key keeps working (rotate; default 24h)
   --json                   the list as JSON (list)
-  --table <name>           a deployed table instead of the one \`npm start\` runs (with --region; default AWS credentials)
-  --region <region>        the deployed table's region
-  --endpoint <url>         a DynamoDB endpoint other than AWS's or \`npm start\`'s
+${tableOptionsUsage(27)}
   -h, --help               this help`;
 
 const COLUMNS = ['prefix', 'label', 'scopes', 'created', 'expires', 'last used', 'state'];

@@ -14,6 +14,16 @@ export const tableOptions = {
   endpoint: { type: 'string' },
 } as const;
 
+/** The usage lines of `tableOptions`, their descriptions starting at column `column` (as the script's others). */
+export function tableOptionsUsage(column: number): string {
+  const lines: [string, string][] = [
+    ['--table <name>', 'a deployed table instead of the one `npm start` runs (with --region; default AWS credentials)'],
+    ['--region <region>', "the deployed table's region"],
+    ['--endpoint <url>', "a DynamoDB endpoint other than AWS's or `npm start`'s"],
+  ];
+  return lines.map(([option, text]) => `  ${option.padEnd(column - 2)}${text}`).join('\n');
+}
+
 /** The table to use: a deployed one named with --table, or the one `npm start` runs. */
 export function tableConfig(values: { table?: string; region?: string; endpoint?: string }): Config {
   if (values.table) {
