@@ -41,12 +41,17 @@ export type MonitoringProps = {
 };
 
 /** What the handlers send to DynamoDB (`lib/data`): item reads and updates, queries, write transactions. */
+/** Per-minute sums, as the dashboard's count graphs show them. */
+const perMinuteSum = { statistic: 'Sum', period: Duration.minutes(1) };
+
 const tableOperations = [Operation.GET_ITEM, Operation.QUERY, Operation.UPDATE_ITEM, Operation.TRANSACT_WRITE_ITEMS];
 
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
   private readonly config: StageConfig;
+  /** Every alarm notifies the topic when it fires and when it clears. */
+  private readonly action: SnsAction;
   private readonly refusals: MonitoringProps['refusals'];
   /** The dashboard's per-function graphs, which every watched function adds its line to. */
   private readonly functionGraphs: Record<'errors' | 'duration' | 'throttles', GraphWidget>;
@@ -58,6 +63,7 @@ export class Monitoring extends Construct {
     const prefix = `${serviceName}-${config.stage}`;
     const { period } = config.alarms;
     this.topic = new Topic(this, 'alarms', { topicName: `${prefix}-alarms`, enforceSSL: true });
+    this.action = new SnsAction(this.topic);
 
     const serverErrorRate = new MathExpression({
       expression: '100 * errors',
@@ -89,7 +95,6 @@ export class Monitoring extends Construct {
     this.alarm('table-throttled-requests', tableThrottles, 0, 'DynamoDB requests throttled');
     this.alarm('table-system-errors', tableErrors, 0, 'DynamoDB requests failed with a 5XX');
 
-    const sum = { statistic: 'Sum', period: Duration.minutes(1) };
     new Dashboard(this, 'dashboard', {
       dashboardName: prefix,
       widgets: [
@@ -98,7 +103,11 @@ export class Monitoring extends Construct {
         [
           new GraphWidget({
             title: 'Requests and errors',
-            left: [stage.metricCount(sum), stage.metricClientError(sum), stage.metricServerError(sum)],
+            left: [
+              stage.metricCount(perMinuteSum),
+              stage.metricClientError(perMinuteSum),
+              stage.metricServerError(perMinuteSum),
+            ],
             width: 12,
           }),
           new GraphWidget({
@@ -123,7 +132,10 @@ export class Monitoring extends Construct {
           new GraphWidget({ title: 'DynamoDB system errors', left: [tableErrors], width: 8 }),
           new GraphWidget({
             title: 'DynamoDB consumed capacity',
-            left: [table.metricConsumedReadCapacityUnits(sum), table.metricConsumedWriteCapacityUnits(sum)],
+            left: [
+              table.metricConsumedReadCapacityUnits(perMinuteSum),
+              table.metricConsumedWriteCapacityUnits(perMinuteSum),
+            ],
             width: 8,
           }),
         ],
@@ -160,10 +172,9 @@ export class Monitoring extends Construct {
     const throttles = fn.metricThrottles({ period, statistic: 'Sum' });
     this.alarm(`${name}-throttles`, throttles, 0, `${name}: invocations refused for lack of concurrency`);
 
-    const sum = { statistic: 'Sum', period: Duration.minutes(1) };
-    this.functionGraphs.errors.addLeftMetric(fn.metricErrors(sum));
+    this.functionGraphs.errors.addLeftMetric(fn.metricErrors(perMinuteSum));
     this.functionGraphs.duration.addLeftMetric(fn.metricDuration({ statistic: 'p99' }));
-    this.functionGraphs.throttles.addLeftMetric(fn.metricThrottles(sum));
+    this.functionGraphs.throttles.addLeftMetric(fn.metricThrottles(perMinuteSum));
   }
 
   private alarm(name: string, metric: IMetric, threshold: number, description: string): Alarm {
@@ -176,9 +187,8 @@ export class Monitoring extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    const action = new SnsAction(this.topic);
-    created.addAlarmAction(action);
-    created.addOkAction(action);
+    created.addAlarmAction(this.action);
+    created.addOkAction(this.action);
     this.alarms.push(created);
     return created;
   }

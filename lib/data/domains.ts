@@ -247,6 +247,10 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
 const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
   updateItem<DomainItem>(db, owner, kind, id, (current, now) => ({ item: checked(current, check, now) }));
 
+/** Whether a domain's TXT record has been missing for the grace period (domains from before verification have none). */
+const txtGraceOver = (item: DomainItem, check: CheckState, now: string) =>
+  item.verificationToken !== undefined && graceOver(check, now);
+
 /**
  * The hourly re-check of an active domain (`lib/domain-checks.ts` finds the due ones): looks its records up
  * and schedules the next check. What it found is a change (`updateItem`: version + 1, `last_checked_at`, a
@@ -275,9 +279,9 @@ export async function recheckDomain(
     ...(found.route ? { route: found.route } : {}),
   };
   const at = new Date().toISOString();
-  const after = afterCheck(item.check ?? {}, check, at);
+  const after = checked(item, check, at).check ?? {};
   const news = after.txt !== item.check?.txt || after.route !== item.check?.route || item.serving !== 'active';
-  if (!news && !(token !== undefined && graceOver(after, at))) {
+  if (!news && !txtGraceOver(item, after, at)) {
     const due = dueCheck(owner, id, at);
     if (await setBookkeeping(db, owner, kind, id, versionOf(item), due))
       return { item: { ...item, ...due }, changed: false };
@@ -285,7 +289,7 @@ export async function recheckDomain(
   const changed = await updateItem<DomainItem>(db, owner, kind, id, (current, time) => {
     const next = checked(current, check, time);
     if (statusOf(current) !== 'active') return { item: next };
-    if (current.verificationToken === undefined || !graceOver(next.check ?? {}, time)) {
+    if (!txtGraceOver(current, next.check ?? {}, time)) {
       return { item: { ...next, ...dueCheck(owner, id, time) } };
     }
     const { serving: _serving, gsi1pk: _pk, gsi1sk: _sk, ...pending } = next;
