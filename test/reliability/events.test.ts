@@ -413,9 +413,9 @@ describe('a change whose feed head moved between its read and its commit', () =>
 });
 
 /**
- * For suites where every answer is lost on purpose: the harness's random cancellations off, or the write path
- * would recover a lost commit from its record when the SDK's retry is cancelled (tested on its own) and answer
- * the replay at once instead of the 503 these suites retry.
+ * For suites whose faults depend on which attempt fails (every answer lost on purpose, or attempt 1 lost and
+ * attempt 2 cancelled): the harness's random cancellations off. Otherwise a random cancellation shifts the
+ * attempts, and the write path recovers a lost commit from its record (tested on its own) or commits afresh.
  */
 function withoutRandomCancellations() {
   beforeEach(() => harness?.configure({ conflicts: FAITHFUL.conflicts && { ...FAITHFUL.conflicts, randomRate: 0 } }));
@@ -544,6 +544,8 @@ describe('an update or a delete whose answer is lost', () => {
 });
 
 describe('a keyed write whose commit was lost and whose retry was cancelled', () => {
+  // The faults below number the attempts: a random cancellation of the first would shift them.
+  withoutRandomCancellations();
   it('answers what its first attempt did, from the key’s record, not a 404 from the state it left', async () => {
     // Prepare: the first transaction commits and its answer is lost (500); the SDK sends it again, and DynamoDB
     // cancels that one for a transaction in flight; the write path then reads again and finds the item gone.
