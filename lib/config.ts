@@ -90,6 +90,10 @@ const settingsSchema = v.object(
     EDGE_HOSTNAME: edgeHostnameSetting,
     /** The stage's multi-tenant CloudFront distribution, whose tenants the edge sync creates and disables. */
     EDGE_DISTRIBUTION_ID: optionalText,
+    /** The stage's CloudFront connection group, whose routing endpoint served domains point at: the tenants' group. */
+    EDGE_CONNECTION_GROUP_ID: optionalText,
+    /** What the stage's tenant names start with (`domains-spaces-prod`), so stages in one account tell theirs apart. */
+    EDGE_TENANT_PREFIX: optionalText,
     /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/resolver.ts`). At most 2 s. */
     DNS_TIMEOUT_MS: v.pipe(
       positiveInteger(DNS_TIMEOUT_MAX_MS),
@@ -114,6 +118,8 @@ export type Config = {
   corsAllowedOrigins: AllowedOrigins;
   edgeKvsArn?: string;
   edgeDistributionId?: string;
+  edgeConnectionGroupId?: string;
+  edgeTenantPrefix?: string;
   edgeHostname?: string;
 };
 
@@ -140,6 +146,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
     ...(settings.EDGE_KVS_ARN ? { edgeKvsArn: settings.EDGE_KVS_ARN } : {}),
     ...(settings.EDGE_DISTRIBUTION_ID ? { edgeDistributionId: settings.EDGE_DISTRIBUTION_ID } : {}),
+    ...(settings.EDGE_CONNECTION_GROUP_ID ? { edgeConnectionGroupId: settings.EDGE_CONNECTION_GROUP_ID } : {}),
+    ...(settings.EDGE_TENANT_PREFIX ? { edgeTenantPrefix: settings.EDGE_TENANT_PREFIX } : {}),
     ...(settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {}),
   };
 }

@@ -7,8 +7,10 @@
  * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
  * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
  */
-import { atColdStart, type Config, required } from '#lib/config.ts';
+import { atColdStart, type Config, presentationStage, required } from '#lib/config.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
+import { routeLookup } from '#lib/dns/records.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import {
   CloudFrontClient,
@@ -34,19 +36,38 @@ const isSweep = (event: SyncEvent | SweepEvent): event is SweepEvent => (event a
  */
 const controlPlaneRetries = { retryMode: 'adaptive', maxAttempts: 6 } as const;
 
+/** The edge the sync keeps: the store, the tenants, and a clock (tests set it). */
+export type Edge = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
+
+/** The clients the edge is reached through: CloudFront's on AWS, the local CloudFront's with `npm start`. */
+export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: CloudFrontKeyValueStoreClient };
+
+/**
+ * The stage's edge on CloudFront: its key-value store, and its tenants in its distribution and connection
+ * group, created once a host's DNS points at the edge host name (asked through the stage's resolver, as the
+ * records' checks are).
+ */
+export function cloudFrontEdge(config: Config, clients: CloudFrontClients): Edge {
+  const resolver = createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const route = routeLookup(resolver, presentationStage(config).edgeHostname);
+  return {
+    store: cloudFrontStore(clients.keyValueStore, required(config, 'edgeKvsArn', 'EDGE_KVS_ARN')),
+    tenants: cloudFrontTenants(clients.cloudFront, {
+      distributionId: required(config, 'edgeDistributionId', 'EDGE_DISTRIBUTION_ID'),
+      connectionGroupId: required(config, 'edgeConnectionGroupId', 'EDGE_CONNECTION_GROUP_ID'),
+      tenantPrefix: required(config, 'edgeTenantPrefix', 'EDGE_TENANT_PREFIX'),
+      pointsAtEdge: async (host) => (await route(host))?.status === 'found',
+    }),
+  };
+}
+
 export function create(
   config: Config,
   db: Db = createDb(config),
-  edge: { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number } = {
-    store: cloudFrontStore(
-      new CloudFrontKeyValueStoreClient(controlPlaneRetries),
-      required(config, 'edgeKvsArn', 'EDGE_KVS_ARN'),
-    ),
-    tenants: cloudFrontTenants(
-      new CloudFrontClient(controlPlaneRetries),
-      required(config, 'edgeDistributionId', 'EDGE_DISTRIBUTION_ID'),
-    ),
-  },
+  edge: Edge = cloudFrontEdge(config, {
+    cloudFront: new CloudFrontClient(controlPlaneRetries),
+    keyValueStore: new CloudFrontKeyValueStoreClient(controlPlaneRetries),
+  }),
 ) {
   const deps = { ...edgeSyncDeps(db), ...edge };
   return async (event: SyncEvent | SweepEvent): Promise<SyncOutcome | SweepResult> => {

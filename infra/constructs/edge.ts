@@ -1,12 +1,15 @@
 /**
  * Domains that serve, on AWS (docs/deployment.md, "The edge"): one CloudFront multi-tenant distribution
  * (CloudFront SaaS Manager) whose viewer-request CloudFront Function answers every visitor from a CloudFront
- * KeyValueStore, never calling its origin; one tenant per active domain, with a CloudFront-managed certificate,
- * created and disabled by the edge sync function, which an EventBridge rule sends every domain event of the
+ * KeyValueStore, never calling its origin; one connection group, whose routing endpoint is what served domains
+ * point at (a multi-tenant distribution has no routing endpoint of its own); one tenant per served domain, in
+ * that group, with a CloudFront-managed certificate, created (once the domain's DNS points at the endpoint),
+ * disabled and deleted by the edge sync function, which an EventBridge rule sends every domain event of the
  * bus; the rule's retries end in a dead-letter queue with an alarm.
  */
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
+  CfnConnectionGroup,
   CfnDistribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -26,7 +29,7 @@ import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterQueue } from './dead-letters.ts';
-import { hourlySchedule } from './hourly-schedule.ts';
+import { recurringSchedule } from './recurring-schedule.ts';
 
 export type EdgeProps = {
   config: StageConfig;
@@ -34,6 +37,10 @@ export type EdgeProps = {
   bus: IEventBus;
   alarms: ITopic;
   settings: EdgeSettings;
+  /** The stage's own host name for the edge (`StageConfig['edge']`); absent: the routing endpoint. */
+  hostname?: string;
+  /** The stage's Anycast static IP list for its connection group (apex domains: docs/deployment.md). */
+  anycastIpListId?: string;
   /** Where the distribution would send a request the function did not answer (it answers them all). */
   originDomainName: string;
 };
@@ -48,6 +55,11 @@ export class Edge extends Construct {
   readonly store: KeyValueStore;
   readonly function: CloudFrontFunction;
   readonly distribution: CfnDistribution;
+  readonly connectionGroup: CfnConnectionGroup;
+  /** What served domains point at: the connection group's routing endpoint (`d123.cloudfront.net`). */
+  readonly routingEndpoint: string;
+  /** What domain owners are told to point at (`EDGE_HOSTNAME`): the stage's own name, or the routing endpoint. */
+  readonly hostname: string;
   readonly sync: ApiFunction;
   readonly deadLetters: Queue;
   readonly sweep: Schedule;
@@ -92,6 +104,17 @@ export class Edge extends Construct {
         },
       },
     });
+    // "Understand how multi-tenant distributions work" (CloudFront Developer Guide): tenants are reached through
+    // a connection group's routing endpoint; one of the stage's own, so its tenants and DNS target are its own.
+    this.connectionGroup = new CfnConnectionGroup(this, 'connection-group', {
+      name: `${name}-edge`,
+      enabled: true,
+      ipv6Enabled: true,
+      ...(props.anycastIpListId ? { anycastIpListId: props.anycastIpListId } : {}),
+    });
+    this.routingEndpoint = this.connectionGroup.attrRoutingEndpoint;
+    this.hostname = props.hostname ?? this.routingEndpoint;
+
     const answersOnly =
       'Every request is answered by the viewer-request function from the key-value store: a redirect to a page the domain owner chose, or a 404 page; no origin is ever called and no data is served.';
     Validations.of(this.distribution).acknowledge(
@@ -136,6 +159,10 @@ export class Edge extends Construct {
     }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem'], { index: false });
     this.sync.addEnvironment('EDGE_KVS_ARN', this.store.keyValueStoreArn);
     this.sync.addEnvironment('EDGE_DISTRIBUTION_ID', this.distribution.attrId);
+    this.sync.addEnvironment('EDGE_CONNECTION_GROUP_ID', this.connectionGroup.attrId);
+    this.sync.addEnvironment('EDGE_TENANT_PREFIX', name);
+    // Before it creates a tenant, the sync asks DNS whether the domain points at this name.
+    this.sync.addEnvironment('EDGE_HOSTNAME', this.hostname);
     this.sync.addToRolePolicy(
       new PolicyStatement({
         actions: [
@@ -191,7 +218,8 @@ export class Edge extends Construct {
     });
 
     // Tombstones and disabled tenants of hosts no longer served, deleted once older than any sync takes.
-    this.sweep = hourlySchedule(this, 'sweep', {
+    this.sweep = recurringSchedule(this, 'sweep', {
+      every: Duration.hours(1),
       scheduleName: `${name}-edge-sweep`,
       description: 'Deletes the tombstones and disabled tenants of hosts no longer served (lib/edge/sweep.ts)',
       target: this.sync,

@@ -43,6 +43,7 @@ export const DOMAIN_READ_ONLY = [
   'unicode_name',
   'status',
   'serving',
+  'serving_error',
   'records',
   'verification',
   'verified_at',

@@ -9,14 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { create, type SyncEvent } from '#functions/edge/sync.ts';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import type { ServingState } from '#lib/data/domain-status.ts';
+import type { Serving } from '#lib/data/domain-status.ts';
 import { destroyDomain, type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
 import type { PurgeableTenants } from '#lib/edge/sweep.ts';
 import { config, db } from '#test/support/database.ts';
 
 /** Tenants that answer `serving` as set, recording every call. */
-function recordingTenants(serving: ServingState = 'pending') {
+function recordingTenants(serving: Serving = { state: 'provisioning' }) {
   const calls: string[] = [];
   const tenants: PurgeableTenants = {
     ensure: async (host) => {
@@ -51,7 +51,7 @@ describe('the edge sync function', () => {
     // Prepare
     const { owner, name, id } = await activeDomain();
     const store = new LocalKeyValueStore();
-    const { tenants, calls } = recordingTenants('pending');
+    const { tenants, calls } = recordingTenants({ state: 'provisioning' });
     const sync = create(config, db, { store, tenants });
     // Act
     const first = await sync(eventFor(owner, name, 'domain.verified'));
@@ -62,7 +62,7 @@ describe('the edge sync function', () => {
     expect(await store.get(name, { format: 'json' })).toMatchObject({ s: 'active', i: 'https://a.example/', n: '' });
     expect(calls).toEqual([`ensure ${name}`, `ensure ${name}`]);
     const shown = await showDomain(db, owner, id);
-    expect(shown.serving).toBe('pending');
+    expect(shown.serving).toBe('provisioning');
     expect(shown.version).toBe(version); // the repeat found the state recorded already
   });
 
