@@ -62,11 +62,15 @@ const EDGE_SYNC = edgeSyncFunction.name;
 const RECHECK = domainChecksFunction.name;
 /**
  * The functions that need the edge host name: those that present domains, whose records name it (the domain
- * routes but delete, which answers with the id only; the feed's; the bus publisher), and the re-check, which
- * compares CNAME records with it.
+ * routes but delete, which answers with the id only; the feed's; the bus publisher), the re-check, which
+ * compares CNAME records with it, and the edge sync, which asks DNS whether a domain points at it before it
+ * creates the domain's tenant.
  */
 const showsDomains = (name: string) =>
-  (/-domains?$/.test(name) && name !== 'destroy-domain') || name === 'list-events' || name === PUBLISHER;
+  (/-domains?$/.test(name) && name !== 'destroy-domain') ||
+  name === 'list-events' ||
+  name === PUBLISHER ||
+  name === EDGE_SYNC;
 
 /** The source handler of a deployed function, by its id. */
 const handlerOf = (name: string) =>
@@ -175,7 +179,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
         if (name === EDGE_SYNC) {
           expect(Object.keys(env).sort(), name).toEqual(
-            ['EDGE_DISTRIBUTION_ID', 'EDGE_KVS_ARN', 'NODE_OPTIONS', 'TABLE_NAME'].sort(),
+            [
+              'EDGE_CONNECTION_GROUP_ID',
+              'EDGE_DISTRIBUTION_ID',
+              'EDGE_HOSTNAME',
+              'EDGE_KVS_ARN',
+              'EDGE_TENANT_PREFIX',
+              'NODE_OPTIONS',
+              'TABLE_NAME',
+            ].sort(),
           );
           continue;
         }
@@ -873,6 +885,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         'ApiUrl',
         'EdgeDistributionId',
         'EdgeHostname',
+        'EdgeRoutingEndpoint',
         'EventBusName',
         'TableName',
       ]);
@@ -992,8 +1005,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   describe('edge', () => {
     const distribution = () => s.only('AWS::CloudFront::Distribution');
     const distributionConfig = () => distribution()[1].Properties.DistributionConfig as Record<string, unknown>;
-    /** What domain owners point their CNAME at: the stage's edge host name, else the distribution's domain name. */
-    const edgeHostname = () => config.edge.hostname ?? { 'Fn::GetAtt': [distribution()[0], 'DomainName'] };
+    const connectionGroup = () => s.only('AWS::CloudFront::ConnectionGroup');
+    const routingEndpoint = () => ({ 'Fn::GetAtt': [connectionGroup()[0], 'RoutingEndpoint'] });
+    /** What domain owners point their CNAME at: the stage's edge host name, else its routing endpoint. */
+    const edgeHostname = () => config.edge.hostname ?? routingEndpoint();
     const alarmNamed = (name: string) =>
       s
         .ofType('AWS::CloudWatch::Alarm')
@@ -1075,10 +1090,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     it('tells every function that presents domains the edge host name, and outputs it with the distribution id', () => {
       // Prepare
       const presenting = [...s.functions].filter(([name]) => showsDomains(name));
-      // Assess: the domain routes but delete, the feed, the bus publisher and the re-check
+      // Assess: the domain routes but delete, the feed, the bus publisher, the re-check and the edge sync
       const domainRoutes = routes.filter((route) => route.collection !== 'spaces' && route.action !== 'destroy');
       expect(presenting.map(([name]) => name).sort()).toEqual(
-        [...domainRoutes.map((route) => route.name), PUBLISHER, RECHECK].sort(),
+        [...domainRoutes.map((route) => route.name), PUBLISHER, RECHECK, EDGE_SYNC].sort(),
       );
       for (const [name, fn] of presenting) {
         expect((fn.Environment as { Variables: Record<string, unknown> }).Variables.EDGE_HOSTNAME, name).toEqual(
@@ -1086,7 +1101,27 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         );
       }
       s.template.hasOutput('EdgeHostname', { Value: edgeHostname() });
+      s.template.hasOutput('EdgeRoutingEndpoint', { Value: routingEndpoint() });
       s.template.hasOutput('EdgeDistributionId', { Value: { 'Fn::GetAtt': [distribution()[0], 'Id'] } });
+    });
+
+    it("has one connection group of the stage's own, whose routing endpoint the sync's tenants are created behind", () => {
+      // Prepare
+      const [groupId, group] = connectionGroup();
+      const env = (s.functions.get(EDGE_SYNC)?.Environment as { Variables: Record<string, unknown> }).Variables;
+      // Assess
+      expect(group.Properties).toMatchObject({
+        Name: `domains-spaces-${stage}-edge`,
+        Enabled: true,
+        Ipv6Enabled: true,
+        ...(config.edge.anycastIpListId ? { AnycastIpListId: config.edge.anycastIpListId } : {}),
+      });
+      expect(env).toMatchObject({
+        EDGE_CONNECTION_GROUP_ID: { 'Fn::GetAtt': [groupId, 'Id'] },
+        EDGE_DISTRIBUTION_ID: { 'Fn::GetAtt': [distribution()[0], 'Id'] },
+        EDGE_TENANT_PREFIX: `domains-spaces-${stage}`,
+        EDGE_HOSTNAME: edgeHostname(),
+      });
     });
 
     it('watches the edge sync like every function: its alarms and its lines on the dashboard', () => {
@@ -1116,19 +1151,19 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       return found;
     };
 
-    it('invokes the re-check every hour with EventBridge Scheduler; a run that fails twice more goes to a queue that alarms', () => {
+    it('invokes the re-check every 5 minutes with EventBridge Scheduler; a run that fails twice more goes to a queue that alarms', () => {
       // Prepare
       const [, schedule] = scheduleNamed('domain-checks');
       const recheck = s.functions.get(RECHECK);
       const queueId = queueNamed('domain-checks-dead-letters');
       // Assess
       expect(schedule.Properties).toMatchObject({
-        ScheduleExpression: 'rate(1 hour)',
+        ScheduleExpression: 'rate(5 minutes)',
         State: 'ENABLED',
         Target: {
           Arn: getAtt(recheck?.id as string),
           DeadLetterConfig: { Arn: getAtt(queueId) },
-          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 },
         },
       });
       expect(recheck?.DeadLetterConfig).toEqual({ TargetArn: getAtt(queueId) });
