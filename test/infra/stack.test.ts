@@ -1108,7 +1108,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     it("has one connection group of the stage's own, whose routing endpoint the sync's tenants are created behind", () => {
       // Prepare
       const [groupId, group] = connectionGroup();
-      const env = (s.functions.get(EDGE_SYNC)?.Environment as { Variables: Record<string, unknown> }).Variables;
+      const sync = s.functions.get(EDGE_SYNC);
+      const env = (sync?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables;
       // Assess
       expect(group.Properties).toMatchObject({
         Name: `domains-spaces-${stage}-edge`,
