@@ -176,32 +176,54 @@ export class Edge extends Construct {
         resources: [this.store.keyValueStoreArn],
       }),
     );
+    // Each action on the resource form the Service Authorization Reference lists for it ("Actions, resources, and
+    // condition keys for Amazon CloudFront"; test/infra/cloudfront-iam.test.ts holds the table and checks this).
     const { partition, account } = Stack.of(this);
+    const tenants = `arn:${partition}:cloudfront::${account}:distribution-tenant/*`;
     this.sync.addToRolePolicy(
       new PolicyStatement({
         actions: [
           'cloudfront:GetDistributionTenantByDomain',
-          'cloudfront:CreateDistributionTenant',
           'cloudfront:UpdateDistributionTenant',
           // Whether a tenant's certificate is issued: the domain's `serving` state.
           'cloudfront:GetManagedCertificateDetails',
           // The hourly sweep deletes the disabled tenants of hosts no longer served.
           'cloudfront:DeleteDistributionTenant',
+          // CreateDistributionTenant with Tags also authorizes TagResource (the reference's API operations table).
+          'cloudfront:TagResource',
         ],
-        resources: [
-          `arn:${partition}:cloudfront::${account}:distribution/${this.distribution.attrId}`,
-          `arn:${partition}:cloudfront::${account}:distribution-tenant/*`,
-        ],
+        resources: [tenants],
+      }),
+    );
+    // The reference lists no resource type for CreateDistributionTenant: only "*" allows it.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({ actions: ['cloudfront:CreateDistributionTenant'], resources: ['*'] }),
+    );
+    // The tenant's CloudFront-managed certificate is requested from ACM by CloudFront on the caller's behalf, as
+    // AWS's own CloudFrontFullAccess policy allows it ("AWS managed policies for Amazon CloudFront"): only when
+    // CloudFront makes the call.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['acm:RequestCertificate'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
       }),
     );
     // cdk-nag names the resource as synthesized: a pseudo parameter as `<AWS::…>`, a known value as itself.
     const asNagNames = (value: string, parameter: string) => (Token.isUnresolved(value) ? `<${parameter}>` : value);
-    const tenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
+    const nagTenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
     // On the role, where the policy is (a sibling of the function, not its child).
-    Validations.of(this.sync.role as IRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${tenants}]`,
-      reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
-    });
+    Validations.of(this.sync.role as IRole).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::${nagTenants}]`,
+        reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'CreateDistributionTenant has no resource type in the Service Authorization Reference (only "*" allows it); acm:RequestCertificate is allowed only when CloudFront calls it (aws:CalledViaLast), as AWS managed CloudFrontFullAccess does.',
+      },
+    );
 
     new Rule(this, 'domain-events', {
       ruleName: `${name}-edge-sync`,
