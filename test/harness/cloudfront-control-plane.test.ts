@@ -256,6 +256,24 @@ describe('CreateDistributionTenant', () => {
     expect(error.$metadata.httpStatusCode).toBe(409);
   });
 
+  it('lets one of two concurrent creates for a host win, refusing the other', async () => {
+    // Prepare
+    const cf = await harness();
+    const host = uniqueHost();
+    cf.pointAt(host);
+
+    // Act
+    const results = await Promise.allSettled([
+      cf.clients.cloudFront.send(tenantFor(cf, host)),
+      cf.clients.cloudFront.send(tenantFor(cf, host)),
+    ]);
+
+    // Assess
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect(refused?.reason).toBeInstanceOf(EntityAlreadyExists);
+  });
+
   it.each([
     ['too short', 'ab'],
     ['starting with a hyphen', '-shop.example.com'],

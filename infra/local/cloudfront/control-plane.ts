@@ -96,8 +96,10 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
 
   async function create({ body }: ControlPlaneRequest): Promise<Answer> {
     const request = tenantRequestOf(parseBody(body));
+    const checked = checkNewTenant(account, request);
+    await verifyRequestedCertificate(request, checked.domains, checked.group);
+    // Checked again after the DNS lookups: of two concurrent creates for one name or domain, only one wins.
     const { name, domains, group } = checkNewTenant(account, request);
-    await verifyRequestedCertificate(request, domains, group);
     const id = ids.tenant();
     const now = new Date();
     const tenant: Tenant = {
@@ -143,7 +145,12 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     checkDomainsFree(account, domains, tenant);
     const added = domains.filter((domain) => !tenant.domains.includes(domain));
     // Not documented for updates; chosen: new domains under a CloudFront-validated certificate are checked too.
-    if (request.certificate) await verifyRequestedCertificate(request, added, group);
+    if (request.certificate) {
+      await verifyRequestedCertificate(request, added, group);
+      // Checked again after the DNS lookups, as CloudFront applies one change to one version at a time.
+      checkIfMatch(tenant, ifMatch);
+      checkDomainsFree(account, domains, tenant);
+    }
     if (request.distributionId !== undefined) tenant.distributionId = request.distributionId;
     tenant.connectionGroupId = group.id;
     tenant.domains = domains;
