@@ -280,6 +280,27 @@ describe('every KeyValueStore call', () => {
     expect(signedWith).toMatchObject({ operation: 'DescribeKeyValueStore', errorCode: 'InvalidSignatureException' });
   });
 
+  it('must be signed with the right secret: a wrong one is refused (InvalidSignatureException, 403)', async () => {
+    // Prepare
+    const cf = await harness();
+    const wrongSecret = new CloudFrontKeyValueStoreClient({
+      endpoint: cf.cloudFront.kvsEndpoint,
+      requestHandler: { httpAgent: new Agent({ lookup: cf.cloudFront.lookup }) },
+      region: 'us-east-1',
+      credentials: { accessKeyId: TEST_CREDENTIALS.accessKeyId, secretAccessKey: 'wrong' },
+      maxAttempts: 1,
+    });
+    onTestFinished(() => wrongSecret.destroy());
+
+    // Act
+    const error = await failure(wrongSecret.send(new ListKeysCommand({ KvsARN: cf.store.arn, MaxResults: 5 })));
+
+    // Assess
+    expect(error.name).toBe('InvalidSignatureException');
+    expect(error.message).toMatch(/does not match the signature you provided/);
+    expect(error.$metadata.httpStatusCode).toBe(403);
+  });
+
   it('must be signed: an unsigned request is refused (MissingAuthenticationToken, 403)', async () => {
     // Prepare
     const cf = await harness();

@@ -267,6 +267,30 @@ describe('every control-plane call', () => {
     expect(error.$metadata.httpStatusCode).toBe(403);
   });
 
+  it('must be signed with the right secret (SignatureDoesNotMatch, 403) by a known key (InvalidClientTokenId, 403)', async () => {
+    // Prepare
+    const cf = await harness();
+    const clientWith = (credentials: { accessKeyId: string; secretAccessKey: string }) => {
+      const client = new CloudFrontClient({
+        endpoint: cf.cloudFront.endpoint,
+        region: 'us-east-1',
+        credentials,
+        maxAttempts: 1,
+      });
+      onTestFinished(() => client.destroy());
+      return client;
+    };
+    const get = new GetConnectionGroupCommand({ Identifier: cf.connectionGroup.id });
+
+    // Act
+    const wrongSecret = await failure(clientWith({ accessKeyId: 'test', secretAccessKey: 'wrong' }).send(get));
+    const unknownKey = await failure(clientWith({ accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'test' }).send(get));
+
+    // Assess
+    expect([wrongSecret.name, wrongSecret.$metadata.httpStatusCode]).toEqual(['SignatureDoesNotMatch', 403]);
+    expect([unknownKey.name, unknownKey.$metadata.httpStatusCode]).toEqual(['InvalidClientTokenId', 403]);
+  });
+
   it('is throttled on demand with CloudFront\'s "Throttling" (400), which the SDK retries', async () => {
     // Prepare
     const cf = await harness();

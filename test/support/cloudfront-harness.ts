@@ -46,6 +46,7 @@ export async function cloudFrontHarness(options: {
     dns: createDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
     certificates: 'manual',
     deployment: 'manual',
+    credentials: { [TEST_CREDENTIALS.accessKeyId]: TEST_CREDENTIALS.secretAccessKey },
   });
   const distribution = cloudFront.createDistribution({ connectionMode: 'tenant-only' });
   const connectionGroup = cloudFront.createConnectionGroup({ name: `${stage}-edge` });

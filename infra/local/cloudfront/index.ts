@@ -32,6 +32,11 @@ export type LocalCloudFrontOptions = {
   certificates?: 'issue-at-once' | 'manual';
   /** `at-once`: a tenant's change is deployed as soon as it is answered (npm start). */
   deployment?: 'at-once' | 'manual';
+  /**
+   * Access key ID → secret access key. Given, every signature is verified cryptographically and other keys are
+   * refused; absent, any credentials are accepted and only the signature's form is checked.
+   */
+  credentials?: Readonly<Record<string, string>>;
   log?: (entry: Record<string, unknown>) => void;
 };
 
@@ -100,6 +105,7 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
     kvs: keyValueStoreOperations(account),
     throttles,
     calls,
+    ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));

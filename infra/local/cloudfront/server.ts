@@ -16,6 +16,7 @@ import {
 } from './errors.ts';
 import type { KeyValueStoreRequest, keyValueStoreOperations } from './key-value-store-api.ts';
 import { checkControlPlaneSignature, checkKeyValueStoreSignature } from './signature.ts';
+import { type Credentials, type SignedRequest, verifySignature } from './signature-verify.ts';
 import { childOf, itemsOf, parseXml, textOf } from './xml.ts';
 
 /** One call as a test sees it: which operation, on what, and how it ended. */
@@ -136,14 +137,23 @@ export type ServerParts = {
   kvs: ReturnType<typeof keyValueStoreOperations>;
   throttles: Map<string, number>;
   calls: CloudFrontCall[];
+  /** Access key ID → secret: when given, signatures are verified cryptographically (signature-verify.ts). */
+  credentials?: Credentials;
   log?: (entry: Record<string, unknown>) => void;
 };
 
-async function answer(parts: ServerParts, found: Route, headers: IncomingHttpHeaders): Promise<Answer> {
+/** A signature that does not verify: SignatureDoesNotMatch on the control plane (REST-XML), InvalidSignatureException on KeyValueStore (REST-JSON); both 403. */
+const mismatch = {
+  control: (message: string) => new CloudFrontError('SignatureDoesNotMatch', 403, message),
+  kvs: (message: string) => new CloudFrontError('InvalidSignatureException', 403, message),
+};
+
+async function answer(parts: ServerParts, found: Route, signed: SignedRequest): Promise<Answer> {
   const asError = found.plane === 'control' ? controlPlaneError : keyValueStoreError;
   try {
-    if (found.plane === 'control') checkControlPlaneSignature(headers);
-    else checkKeyValueStoreSignature(headers);
+    if (found.plane === 'control') checkControlPlaneSignature(signed.headers);
+    else checkKeyValueStoreSignature(signed.headers);
+    if (parts.credentials) verifySignature(signed, parts.credentials, mismatch[found.plane]);
     const throttled = parts.throttles.get(found.operation) ?? 0;
     if (throttled > 0) {
       parts.throttles.set(found.operation, throttled - 1);
@@ -180,7 +190,8 @@ export function createCloudFrontServer(parts: ServerParts): Server {
       const url = new URL(incoming.url ?? '/', 'http://local-cloudfront');
       const method = incoming.method ?? 'GET';
       const found = route(method, url, incoming.headers, body);
-      const answered = found ? answer(parts, found, incoming.headers) : Promise.resolve(unknownOperation);
+      const signed = { method, rawUrl: incoming.url ?? '/', headers: incoming.headers, body };
+      const answered = found ? answer(parts, found, signed) : Promise.resolve(unknownOperation);
       answered.then(({ status, headers = {}, body: out }) => {
         const operation = found?.operation ?? `${method} ${url.pathname}`;
         const call: CloudFrontCall = { operation, input: found ? summarize(found) : {}, status };

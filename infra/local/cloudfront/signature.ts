@@ -1,6 +1,6 @@
 /**
- * The authentication each plane requires, checked on the `Authorization` header's form (the signature's bytes are
- * not verified: any credentials are accepted, as the emulator has no IAM):
+ * The authentication each plane requires, checked on the `Authorization` header's form (the signature itself is
+ * verified only when the local CloudFront is given credentials: signature-verify.ts):
  * - the control plane takes Signature Version 4 (`AWS4-HMAC-SHA256`), scoped to `us-east-1` and `cloudfront`
  *   (CloudFront is a global service signed in us-east-1: "Amazon CloudFront endpoints and quotas",
  *   https://docs.aws.amazon.com/general/latest/gr/cf_region.html);
