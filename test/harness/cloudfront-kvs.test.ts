@@ -154,6 +154,29 @@ describe('writes', () => {
     expect(cf.cloudFront.kvsValue(cf.store.arn, 'second')).toBeNull();
   });
 
+  it('refuses a write without If-Match (ValidationException, 400) and a delete of a missing key (ResourceNotFoundException, 404)', async () => {
+    // Prepare
+    const cf = await harness();
+
+    // Act
+    const withoutIfMatch = await failure(
+      cf.clients.keyValueStore.send(
+        new PutKeyCommand({ KvsARN: cf.store.arn, Key: 'k', Value: 'v', IfMatch: undefined }),
+      ),
+    );
+    const missingKey = await failure(
+      cf.clients.keyValueStore.send(
+        new DeleteKeyCommand({ KvsARN: cf.store.arn, Key: 'k', IfMatch: await etagOf(cf) }),
+      ),
+    );
+
+    // Assess
+    expect(withoutIfMatch).toBeInstanceOf(ValidationException);
+    expect(withoutIfMatch.$metadata.httpStatusCode).toBe(400);
+    expect(missingKey).toBeInstanceOf(ResourceNotFoundException);
+    expect(missingKey.$metadata.httpStatusCode).toBe(404);
+  });
+
   it('accepts a value of exactly 1,024 bytes and refuses 1,025 (ValidationException, 400), counting UTF-8 bytes', async () => {
     // Prepare
     const cf = await harness();
