@@ -66,7 +66,11 @@ function route(method: string, url: URL, headers: IncomingHttpHeaders, body: str
   const raw = url.pathname.split('/');
   const decoded = (index: number) => {
     const segment = raw[index];
-    return segment === undefined ? undefined : decodeURIComponent(segment);
+    try {
+      return segment === undefined ? undefined : decodeURIComponent(segment);
+    } catch {
+      return segment; // Malformed escapes: matched as sent, so they find nothing.
+    }
   };
   if (url.pathname.startsWith(CONTROL_PREFIX)) {
     const operation = controlRoute(method, url.pathname, url.searchParams);
