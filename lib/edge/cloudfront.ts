@@ -183,6 +183,8 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
           Domains: [{ Domain: host }],
           Enabled: true,
           ManagedCertificateRequest: certificateRequest(host),
+          // Which stack made it, for the console and cost reports (runtime resources get no stack tags).
+          Tags: { Items: [{ Key: 'stack', Value: edge.tenantPrefix }] },
         }),
       );
       return created ? servingOf(created, await certificateOf(created.Id)) : { state: 'provisioning' };
