@@ -173,9 +173,12 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
   const certificateRequest = (host: string) =>
     ({ ValidationTokenHost: 'cloudfront', PrimaryDomainName: host }) as const;
 
+  /** Where one of our tenants stands now (its certificate asked for). */
+  const servingNow = async (tenant: DistributionTenant) => servingOf(tenant, await certificateOf(tenant.Id));
+
   async function create(host: string): Promise<Serving> {
     try {
-      const { DistributionTenant: created } = await client.send(
+      await client.send(
         new CreateDistributionTenantCommand({
           DistributionId: edge.distributionId,
           ConnectionGroupId: edge.connectionGroupId,
@@ -187,7 +190,6 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
           Tags: { Items: [{ Key: 'stack', Value: edge.tenantPrefix }] },
         }),
       );
-      return created ? servingOf(created, await certificateOf(created.Id)) : { state: 'provisioning' };
     } catch (error) {
       // CloudFront does not see the record yet (its resolvers may lag ours): the next check tries again.
       if (isOwnershipRefusal(error)) return { state: 'waiting_for_dns' };
@@ -195,6 +197,10 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       if (error instanceof CNAMEAlreadyExists) return { state: 'failed', failure: 'name_in_use' };
       throw error;
     }
+    // Read back rather than trust the answer: CloudFront may have deployed it and issued its certificate already
+    // (the local CloudFront does at once), and nothing else would make the sync look again before the re-check.
+    const created = await find(host);
+    return created ? servingNow(created.tenant) : { state: 'provisioning' };
   }
 
   return {
@@ -206,7 +212,7 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
         await update(found, { Enabled: true });
         return { state: 'provisioning' };
       }
-      const serving = servingOf(found.tenant, await certificateOf(found.tenant.Id));
+      const serving = await servingNow(found.tenant);
       // A certificate that failed is asked for again once the name points at the edge (the owner fixed it).
       if (serving.state === 'failed' && (await edge.pointsAtEdge(host))) {
         await update(found, { ManagedCertificateRequest: certificateRequest(host) });

@@ -72,7 +72,15 @@ export type LocalCloudFront = {
     arn: string;
     domainName: string;
   };
-  createConnectionGroup(options: { name: string }): { id: string; arn: string; routingEndpoint: string };
+  /**
+   * A connection group, as the stack's `AWS::CloudFront::ConnectionGroup`: CloudFront names its routing endpoint
+   * (`d….cloudfront.net`); the local stack gives its own (its EDGE_HOSTNAME), which its DNS can point at.
+   */
+  createConnectionGroup(options: { name: string; routingEndpoint?: string }): {
+    id: string;
+    arn: string;
+    routingEndpoint: string;
+  };
   createKeyValueStore(name: string): { arn: string; id: string };
   /** The enabled, deployed tenant holding `host` with its certificate issued, or null. */
   servingTenant(host: string): ServingTenant | null;
@@ -151,8 +159,8 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
       const { id, arn, domainName } = account.addDistribution(connectionMode, aliases);
       return { id, arn, domainName };
     },
-    createConnectionGroup({ name }) {
-      const { id, arn, routingEndpoint } = account.addConnectionGroup(name);
+    createConnectionGroup({ name, routingEndpoint: endpoint }) {
+      const { id, arn, routingEndpoint } = account.addConnectionGroup(name, false, endpoint);
       return { id, arn, routingEndpoint };
     },
     createKeyValueStore(name) {

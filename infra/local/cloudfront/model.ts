@@ -128,14 +128,14 @@ export class Account {
     return distribution;
   }
 
-  addConnectionGroup(name: string, isDefault = false): ConnectionGroup {
+  addConnectionGroup(name: string, isDefault = false, routingEndpoint = ids.routingEndpoint()): ConnectionGroup {
     const id = ids.connectionGroup();
     const now = new Date();
     const group: ConnectionGroup = {
       id,
       arn: this.arn(`connection-group/${id}`),
       name,
-      routingEndpoint: ids.routingEndpoint(),
+      routingEndpoint,
       isDefault,
       enabled: true,
       etag: ids.etag(),
