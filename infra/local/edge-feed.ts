@@ -6,11 +6,11 @@
  * about that long.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Edge } from '#functions/edge/sync.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { eventSequenceKey, partitionOwner } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import type { Edge } from '#functions/edge/sync.ts';
 import { syncHost } from '#lib/edge/sync.ts';
 
 export type EdgeFollower = { stop: () => Promise<void>; caughtUp: () => Promise<void> };

@@ -3,20 +3,16 @@
  * function module, built with the local configuration), then the edge's sweep of old tombstones and their
  * disabled tenants on the local CloudFront. One run at a time: a run never overlaps the last.
  */
-import type { Edge } from '#functions/edge/sync.ts';
+
 import { create } from '#functions/domains/recheck.ts';
+import type { Edge } from '#functions/edge/sync.ts';
 import { type Config, configured } from '#lib/config.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { sweepEdge } from '#lib/edge/sweep.ts';
 
 export type HourlyJobs = { stop: () => Promise<void> };
 
-export function startHourlyJobs(options: {
-  config: Config;
-  db: Db;
-  edge: Edge;
-  intervalMs: number;
-}): HourlyJobs {
+export function startHourlyJobs(options: { config: Config; db: Db; edge: Edge; intervalMs: number }): HourlyJobs {
   const { config, db, edge, intervalMs } = options;
   const recheck = configured(create, config, db);
   let running: Promise<unknown> = Promise.resolve();

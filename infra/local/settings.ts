@@ -55,7 +55,8 @@ export function localSettings(env: Record<string, string | undefined>): LocalSet
     edgePort: portSetting(env, 'EDGE_PORT', port === 0 ? 0 : port + 1),
     defaultIndexPage: env.DEFAULT_INDEX_PAGE ?? '',
     defaultNotFoundPage: env.DEFAULT_NOT_FOUND_PAGE ?? '',
-    domainCheckIntervalMs: positiveSeconds(env, 'DOMAIN_CHECK_INTERVAL_SECONDS', FAST_RECHECK_INTERVAL_MS / 1_000) * 1_000,
+    domainCheckIntervalMs:
+      positiveSeconds(env, 'DOMAIN_CHECK_INTERVAL_SECONDS', FAST_RECHECK_INTERVAL_MS / 1_000) * 1_000,
   };
 }
 

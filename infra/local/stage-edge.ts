@@ -48,7 +48,10 @@ export async function startStageEdge(options: {
     ...(options.log ? { log: options.log } : {}),
   });
   const distribution = cloudFront.createDistribution({ connectionMode: 'tenant-only' });
-  const group = cloudFront.createConnectionGroup({ name: `${options.tenantPrefix}-edge`, routingEndpoint: edgeHostname });
+  const group = cloudFront.createConnectionGroup({
+    name: `${options.tenantPrefix}-edge`,
+    routingEndpoint: edgeHostname,
+  });
   const store = cloudFront.createKeyValueStore(`${options.tenantPrefix}-edge`);
   const config: Config = {
     ...options.config,

@@ -17,7 +17,6 @@ import { type Edge, startEdge } from './edge.ts';
 import { type EdgeFollower, followChanges } from './edge-feed.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { type HourlyJobs, startHourlyJobs } from './hourly-jobs.ts';
-import { type LocalStageEdge, startStageEdge } from './stage-edge.ts';
 import {
   LOCAL_EDGE_HOSTNAME,
   type LocalSettings,
@@ -28,6 +27,7 @@ import {
   stackFile,
   writeLocalStack,
 } from './settings.ts';
+import { type LocalStageEdge, startStageEdge } from './stage-edge.ts';
 
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
