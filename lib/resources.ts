@@ -3,7 +3,7 @@
  * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
  * imported here, so the handlers' bundles carry no schema code.
  */
-import { type ServingFailure, servingOf, statusOf } from '#lib/data/domain-status.ts';
+import { type Serving, type ServingFailure, servingOf, statusOf } from '#lib/data/domain-status.ts';
 import type { DomainItem } from '#lib/data/domains.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import { padId } from '#lib/data/keys.ts';
@@ -60,22 +60,18 @@ function recordsOf(item: DomainItem, stage: Stage): Domain['records'] {
 /** What the owner does about a domain the edge cannot serve. */
 const servingFailures: Record<ServingFailure, (stage: Stage) => string> = {
   certificate_failed: ({ edgeHostname }) =>
-    `CloudFront could not issue the domain's certificate: make sure the name points at ${edgeHostname} (its ` +
-    'CNAME record, or at a zone apex its ALIAS) and that no CAA record forbids amazon.com, then verify the domain again.',
-  name_in_use: () =>
-    'Another CloudFront distribution or tenant holds this name: remove the name there, then verify the domain again.',
+    `The certificate could not be issued: point the name at ${edgeHostname}, allow amazon.com in any CAA record, then verify again.`,
+  name_in_use: () => 'Another CloudFront distribution holds this name: remove it there, then verify again.',
   pages_too_large: () =>
-    `The domain's pages are too long to serve: index_page and not_found_page may take at most ${PAGES_MAX_BYTES} ` +
-    'bytes together as ASCII URLs; shorten one.',
+    `Shorten index_page or not_found_page: together they may take ${PAGES_MAX_BYTES} bytes as ASCII URLs.`,
 };
 
 function servingFields(item: DomainItem, stage: Stage): Pick<Domain, 'serving' | 'serving_error'> {
-  if (statusOf(item) !== 'active') return { serving: 'pending', serving_error: null };
-  const serving = servingOf(item);
-  if (serving.state !== 'failed') return { serving: serving.state, serving_error: null };
+  const serving: Serving | { state: 'pending' } = statusOf(item) === 'active' ? servingOf(item) : { state: 'pending' };
+  const failure = serving.state === 'failed' ? serving.failure : undefined;
   return {
-    serving: 'failed',
-    serving_error: { code: serving.failure, message: servingFailures[serving.failure](stage) },
+    serving: serving.state,
+    serving_error: failure ? { code: failure, message: servingFailures[failure](stage) } : null,
   };
 }
 

@@ -7,10 +7,10 @@
  * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
  * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
  */
-import { atColdStart, type Config, presentationStage, required } from '#lib/config.ts';
+import { atColdStart, presentationStage } from '#lib/config.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { routeLookup } from '#lib/dns/records.ts';
-import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { configuredResolver } from '#lib/dns/resolver.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import {
   CloudFrontClient,
@@ -18,6 +18,7 @@ import {
   cloudFrontStore,
   cloudFrontTenants,
 } from '#lib/edge/cloudfront.ts';
+import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
 import { type ListableEdgeStore, type PurgeableTenants, type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import type { BusEvent } from '#lib/events-bus.ts';
@@ -47,22 +48,22 @@ export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: C
  * group, created once a host's DNS points at the edge host name (asked through the stage's resolver, as the
  * records' checks are).
  */
-export function cloudFrontEdge(config: Config, clients: CloudFrontClients): Edge {
-  const resolver = createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): Edge {
+  const resolver = configuredResolver(config);
   const route = routeLookup(resolver, presentationStage(config).edgeHostname);
   return {
-    store: cloudFrontStore(clients.keyValueStore, required(config, 'edgeKvsArn', 'EDGE_KVS_ARN')),
+    store: cloudFrontStore(clients.keyValueStore, config.edgeKvsArn),
     tenants: cloudFrontTenants(clients.cloudFront, {
-      distributionId: required(config, 'edgeDistributionId', 'EDGE_DISTRIBUTION_ID'),
-      connectionGroupId: required(config, 'edgeConnectionGroupId', 'EDGE_CONNECTION_GROUP_ID'),
-      tenantPrefix: required(config, 'edgeTenantPrefix', 'EDGE_TENANT_PREFIX'),
+      distributionId: config.edgeDistributionId,
+      connectionGroupId: config.edgeConnectionGroupId,
+      tenantPrefix: config.edgeTenantPrefix,
       pointsAtEdge: async (host) => (await route(host))?.status === 'found',
     }),
   };
 }
 
 export function create(
-  config: Config,
+  config: EdgeConfig,
   db: Db = createDb(config),
   edge: Edge = cloudFrontEdge(config, {
     cloudFront: new CloudFrontClient(controlPlaneRetries),
@@ -84,4 +85,7 @@ export function create(
   };
 }
 
-export const handler = atColdStart(create);
+/** Its settings' loader, which `handler` binds at cold start (the stack's tests call it too). */
+export const load = loadEdgeConfig;
+
+export const handler = atColdStart(create, load);

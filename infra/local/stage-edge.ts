@@ -10,7 +10,8 @@ import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { type CloudFrontClients, cloudFrontEdge, type Edge } from '#functions/edge/sync.ts';
 import { type Config, presentationStage } from '#lib/config.ts';
-import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { configuredResolver } from '#lib/dns/resolver.ts';
+import type { EdgeConfig } from '#lib/edge/settings.ts';
 import { type LocalCloudFront, type LocalCloudFrontOptions, startLocalCloudFront } from './cloudfront/index.ts';
 
 /** What the local stack's credentials are: any, as the local CloudFront checks only the signatures' form. */
@@ -19,7 +20,7 @@ const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export type LocalStageEdge = {
   cloudFront: LocalCloudFront;
   /** The stage's configuration with the edge sync's settings (the store, distribution, connection group). */
-  config: Config;
+  config: EdgeConfig;
   clients: CloudFrontClients;
   /** The edge as the sync keeps it: the store and the tenants, through the clients. */
   edge: Edge;
@@ -39,7 +40,7 @@ export async function startStageEdge(options: {
 }): Promise<LocalStageEdge> {
   const { edgeHostname } = presentationStage(options.config);
   // CloudFront checks a new tenant's DNS with its own resolvers; here, the resolver the API's checks ask.
-  const dns = createDnsResolver({ servers: options.config.dnsServers, timeoutMs: options.config.dnsTimeoutMs });
+  const dns = configuredResolver(options.config);
   const cloudFront = await startLocalCloudFront({
     dns,
     host: options.host,
@@ -53,7 +54,7 @@ export async function startStageEdge(options: {
     routingEndpoint: edgeHostname,
   });
   const store = cloudFront.createKeyValueStore(`${options.tenantPrefix}-edge`);
-  const config: Config = {
+  const config: EdgeConfig = {
     ...options.config,
     edgeKvsArn: store.arn,
     edgeDistributionId: distribution.id,

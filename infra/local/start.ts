@@ -182,7 +182,7 @@ async function main() {
     console.log(`Edge (verified domains' redirects): ${edgeUrl}  (curl -si -H 'Host: <domain>' ${edgeUrl}/)`);
     console.log(`Where it runs, for scripts: ${stackFile(dataDir)}`);
     console.log(
-      `Domain verification asks ${config.dnsServers ? `DNS_RESOLVER=${config.dnsServers.join(',')}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
+      `Domain verification asks ${config.dnsResolver ? `DNS_RESOLVER=${config.dnsResolver}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
     );
     console.log('Try:');
     console.log(

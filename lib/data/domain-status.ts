@@ -40,8 +40,7 @@ export function servingOf(item: {
 }): Serving {
   const stored = item.serving === 'pending' ? 'provisioning' : item.serving;
   if (stored === 'failed') return { state: 'failed', failure: item.servingFailure ?? 'certificate_failed' };
-  if (stored !== undefined) return { state: stored };
-  return { state: item.check?.route === 'found' ? 'provisioning' : 'waiting_for_dns' };
+  return { state: stored ?? (item.check?.route === 'found' ? 'provisioning' : 'waiting_for_dns') };
 }
 
 /** Whether two serving findings are the same (state and reason). */

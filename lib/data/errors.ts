@@ -96,6 +96,6 @@ export class PagesTooLarge extends DataError {
     readonly bytes: number,
     readonly maxBytes: number,
   ) {
-    super(`Pages take ${bytes} bytes, over ${maxBytes}`);
+    super('Pages too large');
   }
 }

@@ -61,8 +61,7 @@ function fromDataError(error: DataError): HttpError | null {
 
 /** Why pages that parse are still refused: the edge keeps both in one value of at most 1 KB. */
 const pagesTooLargeMessage = (bytes: number, maxBytes: number) =>
-  `The index_page and not_found_page fields may take at most ${maxBytes} bytes together as ASCII URLs ` +
-  `(host in punycode, the rest percent-encoded), so that the edge can store them; these take ${bytes}.`;
+  `The index_page and not_found_page fields may take ${maxBytes} bytes together as ASCII URLs; these take ${bytes}.`;
 
 /** The HTTP error a domain error means, or null for any other error (the middleware decides those). */
 export function httpErrorOf(error: unknown): HttpError | null {

@@ -44,6 +44,7 @@ describe.concurrent('domains: store, show, update, delete', () => {
         unicode_name: name,
         status: 'pending',
         serving: 'pending',
+        serving_error: null,
         // What the owner creates: the TXT record that proves the domain, the CNAME to the stage's edge host.
         records: [
           {
@@ -338,8 +339,7 @@ describe.concurrent('domains: validation (422)', () => {
     const long = `https://pages.example.org/${'é'.repeat(229)}`;
     const half = `https://pages.example.org/${'é'.repeat(120)}`;
     const message = (bytes: number) =>
-      `The index_page and not_found_page fields may take at most 978 bytes together as ASCII URLs (host in ` +
-      `punycode, the rest percent-encoded), so that the edge can store them; these take ${bytes}.`;
+      `The index_page and not_found_page fields may take 978 bytes together as ASCII URLs; these take ${bytes}.`;
     const halfBytes = new URL(half).href.length;
     // Act
     const store = await api.post(DOMAINS, { name: unique('big'), index_page: long });

@@ -14,13 +14,13 @@ import { create as createSync, type SyncEvent } from '#functions/edge/sync.ts';
 import { type Edge, startEdge } from '#infra/local/edge.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { type LocalStageEdge, startStageEdge } from '#infra/local/stage-edge.ts';
-import type { Config } from '#lib/config.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { runDueChecks } from '#lib/domain-checks.ts';
 import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import type { EdgeConfig } from '#lib/edge/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, publish } from '#test/support/domains.ts';
@@ -32,7 +32,7 @@ let dns: DnsTestServer;
 let gateway: Gateway;
 let stage: LocalStageEdge;
 let edge: Edge;
-let config: Config;
+let config: EdgeConfig;
 
 beforeAll(async () => {
   dns = await startDnsServer();

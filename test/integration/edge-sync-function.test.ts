@@ -12,7 +12,6 @@ import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/c
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudFrontEdge, create, type SyncEvent } from '#functions/edge/sync.ts';
-import type { Config } from '#lib/config.ts';
 import {
   destroyDomain,
   type LookupRecords,
@@ -23,6 +22,7 @@ import {
 } from '#lib/data/domains.ts';
 import { itemKey } from '#lib/data/keys.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepResult } from '#lib/edge/sweep.ts';
 import { type CloudFrontHarness, cloudFrontHarness } from '#test/support/cloudfront-harness.ts';
 import { db } from '#test/support/database.ts';
@@ -31,7 +31,7 @@ import { configWithDns } from '#test/support/domains.ts';
 
 let dns: DnsTestServer;
 let cf: CloudFrontHarness;
-let config: Config;
+let config: EdgeConfig;
 
 beforeAll(async () => {
   dns = await startDnsServer();
