@@ -273,6 +273,21 @@ describe('how often a domain waiting for the edge is checked', () => {
     expect(dueIn(after)).toBe(FAST_RECHECK_INTERVAL_MS);
   });
 
+  it('takes a domain due within the next minute, so the next 5-minute run finds one checked a moment into this one', async () => {
+    // Prepare: waiting for its CNAME, checked once: due 5 minutes after that check.
+    const { owner, id } = await waitingDomain();
+    await runDueChecks({ db, lookupRecords, now: later(FAST_RECHECK_INTERVAL_MS + 1_000) });
+    const checked = await showDomain(db, owner, id);
+    // Act: the next run starts 30 s before the domain is due.
+    const nextRun = new Date(Date.parse(checked.gsi1sk ?? '') - 30_000);
+    const run = await runDueChecks({ db, lookupRecords, now: () => nextRun });
+    // Assess
+    expect(run.checked).toBeGreaterThanOrEqual(1);
+    expect(Date.parse((await showDomain(db, owner, id)).gsi1sk ?? '')).toBeGreaterThan(
+      Date.parse(checked.gsi1sk ?? ''),
+    );
+  });
+
   it('checks hourly once 72 hours have passed since activation, and once served', async () => {
     // Prepare: one waiting for 72 hours, one served.
     const old = await waitingDomain();
