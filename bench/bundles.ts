@@ -53,7 +53,8 @@ export function node24(): { path: string; version: string } {
 /**
  * What a Lambda's environment holds at init (no DynamoDB Local endpoint: the production code path), with every
  * setting some function requires at cold start: the stage's edge host name (the functions that show domains and
- * the change feed's publisher) and the edge sync's store and distribution. Nothing is called at init.
+ * the change feed's publisher) and the edge sync's store, distribution, connection group and tenant name prefix
+ * (`lib/edge/settings.ts`). Nothing is called at init.
  */
 const lambdaEnv = (name: string) => ({
   TABLE_NAME: 'bench-init',
@@ -61,6 +62,8 @@ const lambdaEnv = (name: string) => ({
   EDGE_HOSTNAME: 'edge.bench.example',
   EDGE_KVS_ARN: 'arn:aws:cloudfront::123456789012:key-value-store/bench-init',
   EDGE_DISTRIBUTION_ID: 'EBENCHINIT0000',
+  EDGE_CONNECTION_GROUP_ID: 'cg_benchinit0000000000000000',
+  EDGE_TENANT_PREFIX: 'bench-init',
   AWS_REGION: 'eu-west-1',
   AWS_ACCESS_KEY_ID: 'AKIDBENCHMARK',
   AWS_SECRET_ACCESS_KEY: 'benchmark',

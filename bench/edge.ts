@@ -1,13 +1,19 @@
 /**
- * Section 8, the edge. Three measurements:
+ * Section 8, the edge. Five measurements:
  *  - the CloudFront Function's time per request (functions/edge/viewer-request.js), loaded as the local edge
  *    loads it (`loadEdgeFunction`: the same source in the same sandbox) over a local key-value store holding
  *    1,000 hosts, for representative requests, against CloudFront Functions' time budget;
  *  - the sync lag: from an API write that changes what a host serves (verify, update of its index page,
  *    delete) to the local edge answering the new state, end to end against the local stack of `npm start`
- *    (infra/local/start.ts in a process of its own: gateway, edge, and the follower of the change feed), with
- *    domains verified against a DNS server on 127.0.0.1 (test/support/dns-server.ts);
- *  - the time `syncHost` itself takes against a local store, per kind of change.
+ *    (infra/local/start.ts in a process of its own: gateway, local CloudFront and edge, and the follower of the
+ *    change feed), with each domain's TXT record and its CNAME to the stack's edge host name published in a DNS
+ *    server on 127.0.0.1 (test/support/dns-server.ts);
+ *  - the time from a domain's CNAME published to its `serving` being `active`, through the same stack, by the
+ *    owner's "check now" (`POST /domains/{id}/verify`) and by the re-check (`runDueChecks`, run here against the
+ *    stack's table as the schedule would run it once the domain is due);
+ *  - the time `syncHost` itself takes per kind of event, over the stage's edge on a local CloudFront
+ *    (`startStageEdge`: the key-value store and the tenants through the SDK clients, as the sync function reaches
+ *    CloudFront), with the CloudFront calls and DNS queries each kind makes.
  * Needs DYNAMODB_ENDPOINT, TABLE_NAME (a table of its own: the follower scans it) and CURSOR_SECRET.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -19,14 +25,31 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot } from '#infra/bundling.ts';
 import { type EdgeRequest, type EdgeResponse, type EdgeSettings, loadEdgeFunction } from '#infra/edge-function.ts';
+import type { CloudFrontCall } from '#infra/local/cloudfront/index.ts';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import type { LocalStack } from '#infra/local/settings.ts';
+import { startStageEdge } from '#infra/local/stage-edge.ts';
 import { loadConfig } from '#lib/config.ts';
-import { edgeSyncDeps } from '#lib/data/domains.ts';
+import { dueDomains } from '#lib/data/domain-checks.ts';
+import {
+  destroyDomain,
+  edgeSyncDeps,
+  recheckDomain,
+  type ServingState,
+  showDomain,
+  storeDomain,
+  updateDomain,
+  verifyDomain,
+} from '#lib/data/domains.ts';
+import { recordsLookup } from '#lib/dns/records.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { runDueChecks } from '#lib/domain-checks.ts';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import type { EdgeRecord } from '#lib/edge/record.ts';
-import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
-import { startDnsServer } from '#test/support/dns-server.ts';
+import { type SyncDeps, type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
+import { verificationName } from '#lib/verification.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { benchDataDir, median, percentile, progress, quick, round, writeResult } from './support.ts';
 
 /**
@@ -48,8 +71,19 @@ const GIVE_UP_MS = 5_000;
 /** The issue's bound, and the follower's poll of the feed heads (`intervalMs` in infra/local/start.ts). */
 const BOUND_MS = 2_000;
 const FEED_INTERVAL_MS = 500;
-/** syncHost timing: domains taken through verify, re-sync, update and delete. */
+/** CNAME to active: domains per path; the API and the edge asked this often (a GET goes through the gateway). */
+const ACTIVATIONS = quick ? 5 : 30;
+const ACTIVE_POLL_MS = 20;
+/** syncHost timing: domains taken through each kind of event (two domains each), after a few unmeasured. */
 const SYNC_DOMAINS = quick ? 5 : 30;
+const SYNC_WARM_UP = 3;
+/**
+ * The host a served domain's CNAME names: the stack's `EDGE_HOSTNAME` (bench/run.ts sets it for every section),
+ * the routing endpoint of the local CloudFront's connection group.
+ */
+const EDGE_HOSTNAME = process.env.EDGE_HOSTNAME || 'edge.localhost';
+
+export type EdgeSpread = { median: number; p95: number; max: number; min: number };
 
 export type EdgeCase = {
   name: string;
@@ -74,19 +108,57 @@ export type LagKind = {
   served: number;
   withinBound: number;
   /** From the API's answer to the write to the first edge answer showing the new state, in ms. */
-  lagMs: { median: number; p95: number; max: number; min: number };
+  lagMs: EdgeSpread;
   /** The write's own latency through the local gateway, median, ms. */
   writeMs: number;
+};
+
+/** From a waiting domain's CNAME published to `serving: active`, by one path. */
+export type ActivationPath = {
+  path: 'check now' | 're-check';
+  domains: number;
+  /** Domains the API showed `active` within the give-up time. */
+  activated: number;
+  /** From the CNAME's publication to the first GET showing `serving: active`, ms. */
+  activeMs: EdgeSpread;
+  /** From the CNAME's publication to the first edge answer redirecting to the index page, ms. */
+  servedMs: EdgeSpread;
+  /** What set it off, median, ms: the verify request's answer, or the re-check run (due domains, checks). */
+  triggerMs: number;
+  /** What `POST /verify` answered as `serving`, or what the re-check's run left stored, for each domain. */
+  servingAfterTrigger: string[];
+  /** The re-check: domains each run checked (1: the domain measured alone was due). */
+  checkedPerRun?: number[];
+  /**
+   * The re-check: a run before the CNAME (nothing new: only the next check moved) sets the domain's next check
+   * this long after the start of the run one interval later, in ms (positive: that run finds it not yet due).
+   */
+  nextDueAfterNextRunMs?: EdgeSpread;
 };
 
 export type SyncKind = {
   kind: string;
   outcome: SyncOutcome;
+  /** What the tenants' `ensure` found (the domain's serving after the sync); `none` for a host no longer served. */
+  serving: ServingState | 'none';
   n: number;
   medianMs: number;
   p95Ms: number;
   /** The part spent looking the domain up in DynamoDB (`activeDomainByName`), median, ms. */
   lookupMedianMs: number;
+  /** The key-value store's read and conditional write (SigV4A-signed calls), median, ms. */
+  storeMedianMs: number;
+  /** The tenant's part (`ensure`/`remove`: CloudFront control-plane calls, the DNS check), median, ms. */
+  tenantMedianMs: number;
+  /** Recording the domain's new serving state (`recordServing`, a DynamoDB read and write), median, ms. */
+  recordMedianMs: number;
+  /** Syncs that recorded a new serving state. */
+  recorded: number;
+  /** CloudFront calls per sync (the KeyValueStore's and the control plane's), and which, in order. */
+  cloudFrontCalls: number;
+  operations: string[];
+  /** DNS queries for the host per sync: the sync's own check, and the local CloudFront's ownership check. */
+  dnsQueries: number;
 };
 
 export type EdgeSection = {
@@ -108,8 +180,18 @@ export type EdgeSection = {
     feedIntervalMs: number;
     kinds: LagKind[];
   };
-  sync: { domains: number; kinds: SyncKind[] };
+  activation: {
+    pollMs: number;
+    giveUpMs: number;
+    feedIntervalMs: number;
+    recheckIntervalMs: number;
+    paths: ActivationPath[];
+  };
+  sync: { domains: number; warmUp: number; kinds: SyncKind[] };
+  edgeHostname: string;
   loadAverage: number[];
+  /** The load average when the section ended. */
+  loadAverageAfter: number[];
   durationSeconds: number;
 };
 
@@ -241,10 +323,12 @@ async function startStack(dnsAddress: string): Promise<Stack> {
       PORT: '0',
       EDGE_PORT: '0',
       DNS_RESOLVER: dnsAddress,
-      // The CNAME target the domain routes name; any host name does locally.
-      EDGE_HOSTNAME: process.env.EDGE_HOSTNAME ?? 'edge.localhost',
+      // The CNAME target the domains' records name, and the local CloudFront's connection group's routing endpoint.
+      EDGE_HOSTNAME,
       // The bench writes faster than the development key's limit allows.
       RATE_LIMIT_PER_MINUTE: '0',
+      // The stack's own timer (re-check and sweep) stays out of the way: the bench runs the re-check itself.
+      DOMAIN_CHECK_INTERVAL_SECONDS: String(24 * 3_600),
       DEFAULT_INDEX_PAGE: '',
       DEFAULT_NOT_FOUND_PAGE: '',
     },
@@ -331,11 +415,35 @@ function visitor(edgeUrl: string) {
   return { visit, close: () => agent.destroy() };
 }
 
+const spreadOf = (values: readonly number[]): EdgeSpread => ({
+  median: round(median(values), 1),
+  p95: round(percentile(values, 95), 1),
+  max: round(Math.max(...values), 1),
+  min: round(Math.min(...values), 1),
+});
+
+/** A domain as the API shows it: what the bench reads of it. */
+type Shown = { id: number; serving: string; verification: { name: string; value: string } };
+
+/** Stores a domain through the API and publishes its TXT record (and, with `cname`, its CNAME to the edge). */
+async function storedDomain(api: ReturnType<typeof apiClient>, dns: DnsTestServer, name: string, indexPage: string) {
+  const stored = await api('POST', '/domains', { name, index_page: indexPage });
+  const shown = stored.data as unknown as Shown;
+  dns.setTxt(shown.verification.name, [shown.verification.value]);
+  return shown;
+}
+
+/** Forgets a domain's records in the DNS server. */
+function unpublish(dns: DnsTestServer, name: string) {
+  dns.clear(name);
+  dns.clear(verificationName(name));
+}
+
 // ---------- sync lag ----------
 
 type Change = { lagMs: number | null; writeMs: number };
 
-async function syncLag(stack: Stack, dns: Awaited<ReturnType<typeof startDnsServer>>): Promise<LagKind[]> {
+async function syncLag(stack: Stack, dns: DnsTestServer): Promise<LagKind[]> {
   const api = apiClient(stack);
   const { visit, close } = visitor(stack.edge);
   const results: Record<LagKind['kind'], Change[]> = { verify: [], update: [], delete: [] };
@@ -363,12 +471,11 @@ async function syncLag(stack: Stack, dns: Awaited<ReturnType<typeof startDnsServ
       const name = `lag-${index}-${randomUUID().slice(0, 8)}.example.com`;
       const one = `https://www.example.org/${index}/one`;
       const two = `https://www.example.org/${index}/two`;
-      const stored = await api('POST', '/domains', { name, index_page: one });
-      const id = String(stored.data.id);
-      const record = stored.data.verification as { name: string; value: string };
-      dns.setTxt(record.name, [record.value]);
+      const { id } = await storedDomain(api, dns, name, one);
+      // Both records in place before the verify: the sync creates the tenant at once (served once deployed).
+      dns.setCname(name, EDGE_HOSTNAME);
       const pending = await visit(name);
-      if (pending.status !== 404) throw new Error(`${name}: a pending domain answered ${pending.status}`);
+      if (pending.status !== 403) throw new Error(`${name}: a pending domain answered ${pending.status}, not 403`);
       results.verify.push(
         await measure(
           () => api('POST', `/domains/${id}/verify`),
@@ -383,19 +490,24 @@ async function syncLag(stack: Stack, dns: Awaited<ReturnType<typeof startDnsServ
           (a) => a.status === 302 && a.location === two,
         ),
       );
+      // Its tenant disabled, no tenant serves the host: CloudFront answers 403 itself.
       results.delete.push(
         await measure(
           () => api('DELETE', `/domains/${id}`),
           name,
-          (a) => a.status === 404,
+          (a) => a.status === 403,
         ),
       );
-      dns.clear(record.name);
+      unpublish(dns, name);
     }
   } finally {
     close();
   }
-  const expected = { verify: '302 to the index page', update: '302 to the new index page', delete: '404' };
+  const expected = {
+    verify: '302 to the index page',
+    update: '302 to the new index page',
+    delete: "403 (CloudFront's own: no tenant serves the host)",
+  };
   return (Object.keys(results) as LagKind['kind'][]).map((kind) => {
     const changes = results[kind];
     const lags = changes.flatMap((change) => (change.lagMs === null ? [] : [change.lagMs]));
@@ -405,70 +517,290 @@ async function syncLag(stack: Stack, dns: Awaited<ReturnType<typeof startDnsServ
       changes: changes.length,
       served: lags.length,
       withinBound: lags.filter((lag) => lag <= BOUND_MS).length,
-      lagMs: {
-        median: round(median(lags), 1),
-        p95: round(percentile(lags, 95), 1),
-        max: round(Math.max(...lags), 1),
-        min: round(Math.min(...lags), 1),
-      },
+      lagMs: spreadOf(lags),
       writeMs: round(median(changes.map((change) => change.writeMs)), 1),
     };
   });
 }
 
-// ---------- syncHost against a local store ----------
+// ---------- CNAME published to active ----------
 
-async function syncTime(stack: Stack, dns: Awaited<ReturnType<typeof startDnsServer>>): Promise<SyncKind[]> {
+/**
+ * A domain verified by its TXT record alone, left `waiting_for_dns` by the stack's follower: stored, verified,
+ * then waited for until the follower's sync has asked DNS where the name points (its CNAME lookup, then its
+ * address lookup: two queries for the name beyond the verify's own two), so that the CNAME published next is
+ * found by the path measured, not by the sync of the verify.
+ */
+async function waitingDomain(api: ReturnType<typeof apiClient>, dns: DnsTestServer, name: string, indexPage: string) {
+  const { id } = await storedDomain(api, dns, name, indexPage);
+  const verified = (await api('POST', `/domains/${id}/verify`)).data as unknown as Shown;
+  if (verified.serving !== 'waiting_for_dns') throw new Error(`${name}: verified as ${verified.serving}`);
+  const asked = dns.queries(name);
+  const deadline = Date.now() + GIVE_UP_MS;
+  while (dns.queries(name) < asked + 2) {
+    if (Date.now() > deadline) throw new Error(`${name}: the stack's follower did not sync its verify`);
+    await sleep(5);
+  }
+  // The address answer, then the sync's end (the serving it found is the one shown: nothing to record).
+  await sleep(50);
+  const shown = (await api('GET', `/domains/${id}`)).data as unknown as Shown;
+  if (shown.serving !== 'waiting_for_dns') throw new Error(`${name}: ${shown.serving} before its CNAME`);
+  return id;
+}
+
+async function activation(stack: Stack, dns: DnsTestServer): Promise<ActivationPath[]> {
   const api = apiClient(stack);
+  const { visit, close } = visitor(stack.edge);
+  // The re-check as its function runs it (`functions/domains/recheck.ts`), against the stack's table and DNS.
   const db = createDb(loadConfig(process.env));
-  const store = new LocalKeyValueStore();
-  let lookupMs = 0;
-  const deps = {
-    store,
-    activeDomain: async (host: string) => {
-      const start = performance.now();
-      const domain = await edgeSyncDeps(db).activeDomain(host);
-      lookupMs = performance.now() - start;
-      return domain;
-    },
+  const lookupRecords = recordsLookup(createDnsResolver({ servers: [dns.address] }), EDGE_HOSTNAME);
+
+  /** From t0 (performance.now()), polls the API and the edge until the domain is active and served. */
+  async function untilActive(id: number, name: string, indexPage: string, t0: number) {
+    let activeMs: number | null = null;
+    let servedMs: number | null = null;
+    for (;;) {
+      const at = performance.now();
+      if (activeMs === null) {
+        const shown = (await api('GET', `/domains/${id}`)).data as unknown as Shown;
+        if (shown.serving === 'active') activeMs = performance.now() - t0;
+        else if (shown.serving === 'failed') throw new Error(`${name}: failed, ${JSON.stringify(shown)}`);
+      }
+      if (servedMs === null) {
+        const answer = await visit(name);
+        if (answer.status === 302 && answer.location === indexPage) servedMs = performance.now() - t0;
+      }
+      if (activeMs !== null && servedMs !== null) return { activeMs, servedMs };
+      if (performance.now() - t0 > GIVE_UP_MS) return { activeMs, servedMs };
+      await sleep(Math.max(0, at + ACTIVE_POLL_MS - performance.now()));
+    }
+  }
+
+  /** The domain's next check as the due-check index holds it (its owner is found there: npm start's key's). */
+  async function nextDue(id: number, now: Date): Promise<number> {
+    for await (const due of dueDomains(db, now)) {
+      if (due.id !== id) continue;
+      const item = await showDomain(db, due.owner, id);
+      return Date.parse(String(item.gsi1sk));
+    }
+    throw new Error(`Domain ${id} is not in the due-check index`);
+  }
+
+  type Sample = { activeMs: number | null; servedMs: number | null; triggerMs: number; serving: string };
+  async function measurePath(path: ActivationPath['path']): Promise<ActivationPath> {
+    const samples: Sample[] = [];
+    const checkedPerRun: number[] = [];
+    const nextDueLate: number[] = [];
+    for (let index = 1; index <= ACTIVATIONS; index++) {
+      progress(`edge CNAME to active (${path}): domain ${index}/${ACTIVATIONS}`);
+      const name = `cname-${path === 'check now' ? 'verify' : 'recheck'}-${index}-${randomUUID().slice(0, 8)}.example.com`;
+      const indexPage = `https://www.example.org/${index}/home`;
+      const id = await waitingDomain(api, dns, name, indexPage);
+      if (path === 're-check') {
+        // A run while it still waits, as the schedule's runs check it until the CNAME appears: nothing new.
+        const runStart = Date.now();
+        const due = () => new Date(runStart + FAST_RECHECK_INTERVAL_MS + 1_000);
+        const quiet = await runDueChecks({ db, lookupRecords, now: due });
+        if (quiet.checked !== 1 || quiet.changed !== 0)
+          throw new Error(`${name}: a quiet run did ${JSON.stringify(quiet)}`);
+        // The run one interval after this one starts at runStart + the interval (the check's time is real).
+        nextDueLate.push(
+          (await nextDue(id, new Date(Date.now() + 2 * FAST_RECHECK_INTERVAL_MS))) -
+            (runStart + FAST_RECHECK_INTERVAL_MS),
+        );
+      }
+      // As in the lag: no fixed phase against the follower's poll.
+      await sleep(Math.random() * FEED_INTERVAL_MS);
+      const t0 = performance.now();
+      dns.setCname(name, EDGE_HOSTNAME);
+      let serving: string;
+      if (path === 'check now') {
+        serving = ((await api('POST', `/domains/${id}/verify`)).data as unknown as Shown).serving;
+      } else {
+        // The first run after the domain is due (5 minutes after its verify, while it waits for the edge).
+        const run = await runDueChecks({
+          db,
+          lookupRecords,
+          now: () => new Date(Date.now() + FAST_RECHECK_INTERVAL_MS + 1_000),
+        });
+        if (run.changed < 1 || run.failed > 0) throw new Error(`${name}: the re-check found ${JSON.stringify(run)}`);
+        checkedPerRun.push(run.checked);
+        serving = 'recorded by the run';
+      }
+      const triggerMs = performance.now() - t0;
+      const times = await untilActive(id, name, indexPage, t0);
+      samples.push({ ...times, triggerMs, serving });
+      await api('DELETE', `/domains/${id}`);
+      unpublish(dns, name);
+    }
+    const active = samples.flatMap((sample) => (sample.activeMs === null ? [] : [sample.activeMs]));
+    const served = samples.flatMap((sample) => (sample.servedMs === null ? [] : [sample.servedMs]));
+    return {
+      path,
+      domains: samples.length,
+      activated: active.length,
+      activeMs: spreadOf(active),
+      servedMs: spreadOf(served),
+      triggerMs: round(median(samples.map((sample) => sample.triggerMs)), 1),
+      servingAfterTrigger: [...new Set(samples.map((sample) => sample.serving))],
+      ...(path === 're-check'
+        ? { checkedPerRun: [...new Set(checkedPerRun)], nextDueAfterNextRunMs: spreadOf(nextDueLate) }
+        : {}),
+    };
+  }
+
+  try {
+    return [await measurePath('check now'), await measurePath('re-check')];
+  } finally {
+    close();
+    db.client.destroy();
+  }
+}
+
+// ---------- syncHost over the stage's edge on a local CloudFront ----------
+
+/** Operations in order, repeats folded: `GetKey`, `PutKey`, `GetDistributionTenantByDomain ×2`. */
+function operationsOf(calls: readonly CloudFrontCall[]): string[] {
+  const counts = new Map<string, number>();
+  for (const call of calls) counts.set(call.operation, (counts.get(call.operation) ?? 0) + 1);
+  return [...counts].map(([operation, count]) => (count > 1 ? `${operation} ×${count}` : operation));
+}
+
+type SyncSample = {
+  outcome: SyncOutcome;
+  serving: ServingState | 'none';
+  ms: number;
+  lookupMs: number;
+  tenantMs: number;
+  recordMs: number;
+  recorded: boolean;
+  calls: CloudFrontCall[];
+  dnsQueries: number;
+};
+
+/**
+ * Without the stack (stopped before): domains written with the data layer the API's functions use, in the same
+ * table under an owner of their own, and synced here by `syncHost` over `startStageEdge(...).edge` (the local
+ * CloudFront's store and tenants through the SDK clients: SigV4A for the store), one sync after each event, as
+ * the sync function runs for the event. Each part timed apart: the DynamoDB lookup, the tenant's `ensure` or
+ * `remove`, the serving recorded; the rest is the store's read and conditional write.
+ */
+async function syncTime(dns: DnsTestServer): Promise<SyncKind[]> {
+  const config = loadConfig({ ...process.env, DNS_RESOLVER: dns.address, EDGE_HOSTNAME });
+  const db = createDb(config);
+  const stage = await startStageEdge({ config, tenantPrefix: 'bench-edge-sync' });
+  const lookupRecords = recordsLookup(createDnsResolver({ servers: [dns.address] }), EDGE_HOSTNAME);
+  const owner = `bench-sync-${randomUUID().slice(0, 8)}`;
+  const tenants = stage.edge.tenants;
+  if (!tenants) throw new Error('The stage edge has no tenants');
+  const data = edgeSyncDeps(db);
+  // What the current sync spent where.
+  let part = { lookupMs: 0, tenantMs: 0, recordMs: 0, recorded: false, serving: 'none' as SyncSample['serving'] };
+  const timed = async <T>(key: 'lookupMs' | 'tenantMs' | 'recordMs', work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      part[key] += performance.now() - start;
+    }
   };
-  const samples = new Map<string, { outcome: SyncOutcome; ms: number; lookupMs: number }[]>();
-  async function timed(kind: string, host: string) {
+  const deps: SyncDeps = {
+    store: stage.edge.store,
+    activeDomain: (host) => timed('lookupMs', () => data.activeDomain(host)),
+    tenants: {
+      ensure: (host) =>
+        timed('tenantMs', async () => {
+          const serving = await tenants.ensure(host);
+          part.serving = serving.state;
+          return serving;
+        }),
+      remove: (host) => timed('tenantMs', () => tenants.remove(host)),
+    },
+    recordServing: (domain, serving) =>
+      timed('recordMs', async () => {
+        part.recorded = true;
+        await data.recordServing(domain, serving);
+      }),
+  };
+  const samples = new Map<string, SyncSample[]>();
+  async function sync(kind: string | null, host: string) {
+    part = { lookupMs: 0, tenantMs: 0, recordMs: 0, recorded: false, serving: 'none' };
+    const callsBefore = stage.cloudFront.calls.length;
+    const queriesBefore = dns.queries(host);
     const start = performance.now();
     const outcome = await syncHost(deps, host);
     const ms = performance.now() - start;
-    samples.set(kind, [...(samples.get(kind) ?? []), { outcome, ms, lookupMs }]);
+    if (kind === null) return;
+    samples.set(kind, [
+      ...(samples.get(kind) ?? []),
+      {
+        outcome,
+        ms,
+        ...part,
+        calls: stage.cloudFront.calls.slice(callsBefore),
+        dnsQueries: dns.queries(host) - queriesBefore,
+      },
+    ]);
   }
+
+  /** Two domains: one verified before its CNAME (found later by the re-check), one verified with both records. */
+  async function life(label: string, index: number, measured: boolean) {
+    const kind = (name: string) => (measured ? name : null);
+    const page = (n: string) => `https://www.example.org/${index}/${n}`;
+    const store = async (name: string) => {
+      const item = await storeDomain(db, owner, { name, indexPage: page('one'), notFoundPage: null });
+      dns.setTxt(verificationName(name), [item.verificationToken as string]);
+      return item.id;
+    };
+    // Verified by its TXT record alone: the sync checks DNS, creates no tenant.
+    const early = `${label}-${index}-early-${randomUUID().slice(0, 8)}.example.com`;
+    const earlyId = await store(early);
+    await verifyDomain(db, lookupRecords, owner, earlyId);
+    await sync(kind('verify, no CNAME yet'), early);
+    // Its CNAME published: the re-check records it (a `domain.updated`), whose sync creates the tenant.
+    dns.setCname(early, EDGE_HOSTNAME);
+    await recheckDomain(db, lookupRecords, owner, earlyId);
+    await sync(kind('CNAME found by the re-check'), early);
+    await destroyDomain(db, owner, earlyId);
+    await sync(null, early);
+    // Verified with both records in place: the tenant is created by the verify's sync.
+    const name = `${label}-${index}-${randomUUID().slice(0, 8)}.example.com`;
+    const id = await store(name);
+    dns.setCname(name, EDGE_HOSTNAME);
+    await verifyDomain(db, lookupRecords, owner, id);
+    await sync(kind('verify with CNAME'), name);
+    await sync(kind('re-sync, nothing changed'), name);
+    await updateDomain(db, owner, id, { indexPage: page('two') });
+    await sync(kind('update'), name);
+    await destroyDomain(db, owner, id);
+    await sync(kind('delete'), name);
+    unpublish(dns, early);
+    unpublish(dns, name);
+  }
+
   try {
-    // Unmeasured: the client's first connections and the code paths' first runs.
-    for (let index = 0; index < 5; index++) await syncHost(deps, `warm-${index}.example.com`);
-    progress(`edge syncHost: ${SYNC_DOMAINS} domains through verify, re-sync, update and delete`);
-    for (let index = 1; index <= SYNC_DOMAINS; index++) {
-      const name = `sync-${index}-${randomUUID().slice(0, 8)}.example.com`;
-      const stored = await api('POST', '/domains', { name, index_page: `https://www.example.org/${index}/one` });
-      const id = String(stored.data.id);
-      const record = stored.data.verification as { name: string; value: string };
-      dns.setTxt(record.name, [record.value]);
-      await api('POST', `/domains/${id}/verify`);
-      await timed('verify', name);
-      await timed('re-sync, nothing changed', name);
-      await api('PATCH', `/domains/${id}`, { index_page: `https://www.example.org/${index}/two` });
-      await timed('update', name);
-      await api('DELETE', `/domains/${id}`);
-      await timed('delete', name);
-      dns.clear(record.name);
-    }
+    // Unmeasured: the clients' first connections and signing keys, the code paths' first runs.
+    for (let index = 1; index <= SYNC_WARM_UP; index++) await life('warm', index, false);
+    progress(`edge syncHost: ${SYNC_DOMAINS} x 2 domains over the local CloudFront, six kinds of event`);
+    for (let index = 1; index <= SYNC_DOMAINS; index++) await life('sync', index, true);
   } finally {
+    await stage.close();
     db.client.destroy();
   }
+  const medianOf = (list: readonly SyncSample[], pick: (sample: SyncSample) => number, digits = 3) =>
+    round(median(list.map(pick)), digits);
   return [...samples].map(([kind, list]) => {
     const outcomes = [...new Set(list.map((sample) => sample.outcome))];
     if (outcomes.length !== 1) throw new Error(`syncHost (${kind}) answered ${outcomes.join(' and ')}`);
+    const servings = [...new Set(list.map((sample) => sample.serving))];
+    if (servings.length !== 1) throw new Error(`syncHost (${kind}) found ${servings.join(' and ')}`);
+    const first = list[0] as SyncSample;
     return {
       kind,
       outcome: outcomes[0] as SyncOutcome,
+      serving: servings[0] as SyncKind['serving'],
       n: list.length,
-      medianMs: round(median(list.map((sample) => sample.ms)), 3),
+      medianMs: medianOf(list, (sample) => sample.ms),
       p95Ms: round(
         percentile(
           list.map((sample) => sample.ms),
@@ -476,7 +808,14 @@ async function syncTime(stack: Stack, dns: Awaited<ReturnType<typeof startDnsSer
         ),
         3,
       ),
-      lookupMedianMs: round(median(list.map((sample) => sample.lookupMs)), 3),
+      lookupMedianMs: medianOf(list, (sample) => sample.lookupMs),
+      storeMedianMs: medianOf(list, (sample) => sample.ms - sample.lookupMs - sample.tenantMs - sample.recordMs),
+      tenantMedianMs: medianOf(list, (sample) => sample.tenantMs),
+      recordMedianMs: medianOf(list, (sample) => sample.recordMs),
+      recorded: list.filter((sample) => sample.recorded).length,
+      cloudFrontCalls: medianOf(list, (sample) => sample.calls.length, 1),
+      operations: operationsOf(first.calls),
+      dnsQueries: medianOf(list, (sample) => sample.dnsQueries, 1),
     };
   });
 }
@@ -492,14 +831,27 @@ async function main() {
     progress('edge: starting the local stack (npm start) against the bench DynamoDB Local');
     stack = await startStack(dns.address);
     const kinds = await syncLag(stack, dns);
-    const sync = await syncTime(stack, dns);
+    const paths = await activation(stack, dns);
+    // The stack stopped first: its follower would sync the next domains too.
+    await stack.stop();
+    stack = undefined;
+    const sync = await syncTime(dns);
     const result: EdgeSection = {
       node: process.version,
       budgetMs: BUDGET_MS,
       function: fn,
       lag: { pollMs: POLL_MS, giveUpMs: GIVE_UP_MS, boundMs: BOUND_MS, feedIntervalMs: FEED_INTERVAL_MS, kinds },
-      sync: { domains: SYNC_DOMAINS, kinds: sync },
+      activation: {
+        pollMs: ACTIVE_POLL_MS,
+        giveUpMs: GIVE_UP_MS,
+        feedIntervalMs: FEED_INTERVAL_MS,
+        recheckIntervalMs: FAST_RECHECK_INTERVAL_MS,
+        paths,
+      },
+      sync: { domains: SYNC_DOMAINS, warmUp: SYNC_WARM_UP, kinds: sync },
+      edgeHostname: EDGE_HOSTNAME,
       loadAverage,
+      loadAverageAfter: loadavg().map((value) => round(value, 2)),
       durationSeconds: round((Date.now() - started) / 1000, 1),
     };
     writeResult(result);

@@ -33,7 +33,7 @@ const sectionHelp = {
   e2e: '5. end to end through the local gateway against bare DynamoDB calls',
   memory: '6. peak RSS of each bundled function, invoked warm',
   contention: '7. 1, 5 and 20 concurrent writers on one owner and on their own owners, through the harness',
-  edge: "8. the edge function's time per request, and the sync lag from an API write to the local edge",
+  edge: "8. the edge function's time per request, the sync lag, CNAME to active, the sync's time per event",
 } as const satisfies Record<Section, string>;
 
 const usage = `Usage: npm run bench [-- --help]
