@@ -43,7 +43,7 @@ import {
 } from '#lib/data/domains.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { runDueChecks } from '#lib/domain-checks.ts';
+import { DUE_AHEAD_MS, runDueChecks } from '#lib/domain-checks.ts';
 import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import type { EdgeRecord } from '#lib/edge/record.ts';
@@ -131,7 +131,8 @@ export type ActivationPath = {
   checkedPerRun?: number[];
   /**
    * The re-check: a run before the CNAME (nothing new: only the next check moved) sets the domain's next check
-   * this long after the start of the run one interval later, in ms (positive: that run finds it not yet due).
+   * this long after the latest due time the run one interval later takes (its start plus `DUE_AHEAD_MS`), in ms
+   * (positive: that run finds it not yet due; negative: it takes it).
    */
   nextDueAfterNextRunMs?: EdgeSpread;
 };
@@ -603,10 +604,11 @@ async function activation(stack: Stack, dns: DnsTestServer): Promise<ActivationP
         const quiet = await runDueChecks({ db, lookupRecords, now: due });
         if (quiet.checked !== 1 || quiet.changed !== 0)
           throw new Error(`${name}: a quiet run did ${JSON.stringify(quiet)}`);
-        // The run one interval after this one starts at runStart + the interval (the check's time is real).
+        // The run one interval after this one starts at runStart + the interval (the check's time is real), and
+        // takes what is due up to DUE_AHEAD_MS after its start.
         nextDueLate.push(
           (await nextDue(id, new Date(Date.now() + 2 * FAST_RECHECK_INTERVAL_MS))) -
-            (runStart + FAST_RECHECK_INTERVAL_MS),
+            (runStart + FAST_RECHECK_INTERVAL_MS + DUE_AHEAD_MS),
         );
       }
       // As in the lag: no fixed phase against the follower's poll.
