@@ -535,17 +535,17 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreDomainRequest: {
       /**
-       * @description A DNS hostname with at least two labels, the last not a number, stored lowercased; Unicode names are checked by IDNA (UTS #46) and stored in punycode, of at most 239 characters in that form so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Refused when this owner already has the name, or when it is active under another owner.
+       * @description A DNS hostname with at least two labels, stored lowercased. The pattern states the ASCII names: labels of letters, digits and hyphens (none at either end, nor in both the third and fourth places), the last starting with a letter. The service also takes a Unicode name (an IDN), checked by IDNA (UTS #46) and stored in punycode, or its punycode (`xn--`) form, and a last label that starts with a digit but is no number (`example.1a`); of at most 239 characters in ASCII so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Refused when this owner already has the name, or when it is active under another owner.
        * @example example.com
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -553,17 +553,17 @@ export interface components {
     /** @description Other fields are ignored. */
     StoreDomainForm: {
       /**
-       * @description A DNS hostname with at least two labels, the last not a number, stored lowercased; Unicode names are checked by IDNA (UTS #46) and stored in punycode, of at most 239 characters in that form so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Refused when this owner already has the name, or when it is active under another owner.
+       * @description A DNS hostname with at least two labels, stored lowercased. The pattern states the ASCII names: labels of letters, digits and hyphens (none at either end, nor in both the third and fourth places), the last starting with a letter. The service also takes a Unicode name (an IDN), checked by IDNA (UTS #46) and stored in punycode, or its punycode (`xn--`) form, and a last label that starts with a digit but is no number (`example.1a`); of at most 239 characters in ASCII so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Refused when this owner already has the name, or when it is active under another owner.
        * @example example.com
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -571,12 +571,12 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -584,12 +584,12 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateDomainForm: {
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -597,7 +597,7 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreSpaceRequest: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either).
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text).
        * @example Marketing
        */
       name: string;
@@ -611,7 +611,7 @@ export interface components {
     /** @description Other fields are ignored. */
     StoreSpaceForm: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either).
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text).
        * @example Marketing
        */
       name: string;
@@ -625,7 +625,7 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateSpaceRequest: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Absent: unchanged.
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Absent: unchanged.
        * @example Marketing
        */
       name?: string;
@@ -638,7 +638,7 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateSpaceForm: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Absent: unchanged.
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Absent: unchanged.
        * @example Marketing
        */
       name?: string;

@@ -3,6 +3,7 @@
  * record of an active domain, or a tombstone once it is not active, each stamped with when its state was read
  * (`t`, ms), so that a sync that read an older state never overwrites a newer one. Pure.
  */
+import { storedPage } from '#lib/urls.ts';
 
 /** An active domain: its pages ('' for none: the stage's default applies). */
 export type ActiveRecord = { s: 'active'; i: string; n: string; t: number };
@@ -21,7 +22,8 @@ export function edgeRecordOf(
   t: number,
 ): EdgeRecord {
   if (!domain) return { s: 'none', t };
-  return { s: 'active', i: domain.indexPage ?? '', n: domain.notFoundPage ?? '', t };
+  // A page's href, so the edge's Location is valid whatever an older item holds (`storedPage`).
+  return { s: 'active', i: storedPage(domain.indexPage) ?? '', n: storedPage(domain.notFoundPage) ?? '', t };
 }
 
 /** Whether two records serve the same (their times aside). */

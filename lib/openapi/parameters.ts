@@ -117,7 +117,8 @@ const headerParameters = {
     required: false,
     description:
       "Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).",
-    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+    // Printable ASCII, space to tilde; none at either end, as HTTP trims it from a header's value.
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]([ -~]*[!-~])?$' },
     example: '9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
   },
   IfMatch: {

@@ -129,7 +129,7 @@ export const headers = {
     description:
       'The resource\'s version, a strong entity tag (`"3"`) that changes with every change of the resource. Send it back in `If-Match` to change the resource only if nobody else did meanwhile, or in `If-None-Match` to get 304 while it is unchanged.',
     required: true,
-    schema: { type: 'string', pattern: '^"\\d+"$' },
+    schema: { type: 'string', pattern: '^"[0-9]+"$' },
     example: '"3"',
   },
   IdempotentReplayed: {
@@ -168,7 +168,7 @@ const conventionHeaders = {
     description:
       "CORS preflight: how long, in seconds, a browser may reuse this answer. Present when the request's `Origin` is allowed.",
     required: false,
-    schema: { type: 'string', pattern: '^\\d+$' },
+    schema: { type: 'string', pattern: '^[0-9]+$' },
     example: String(CORS_MAX_AGE_SECONDS),
   },
 };

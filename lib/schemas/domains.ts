@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
-import { pageHost } from '#lib/urls.ts';
+import { type PageProblem, pageHost, parsePage } from '#lib/urls.ts';
 import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { characterCount, type Encoding, label, loopMessage, maxCharacters, text } from './fields.ts';
 import { optional, requestBody, required } from './request.ts';
@@ -85,21 +85,40 @@ const domainName = (encoding: Encoding) =>
     }),
   );
 
-const isWebUrl = (value: string) => {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+/** What each way of not being a page answers, for the field. */
+const pageMessages: Record<PageProblem, (field: string) => string> = {
+  invalid: (field) => `The ${label(field)} field must be a valid http or https URL.`,
+  spaces: (field) => `The ${label(field)} field must not contain spaces.`,
+  credentials: (field) => `The ${label(field)} field must not contain a user name or password.`,
 };
 
-/** An absolute http(s) URL; empty (or JSON null) means none. */
+export const pageTooLongMessage = (field: string) =>
+  `The ${label(field)} field must not be greater than ${PAGE_URL_MAX} characters once written as a URL ` +
+  '(its host in punycode, other non-ASCII characters percent-encoded).';
+
+/**
+ * An absolute http(s) URL, parsed as the URL standard does (WHATWG, Node's `URL`), without spaces, control
+ * characters or credentials; stored as its `href` (ASCII), of at most `PAGE_URL_MAX` characters, so the edge's
+ * `Location` is always valid. Empty (or JSON null) means none.
+ */
 const pageUrl = (field: string) => (encoding: Encoding) =>
   v.pipe(
     text(field, { encoding, nullable: true }),
     maxCharacters(field, PAGE_URL_MAX),
-    v.check(
-      (value) => value === null || isWebUrl(value),
-      `The ${label(field)} field must be a valid http or https URL.`,
-    ),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = dataset.value;
+      if (value === null) return null;
+      const page = parsePage(value);
+      if ('problem' in page) {
+        addIssue({ message: pageMessages[page.problem](field) });
+        return NEVER;
+      }
+      if (page.href.length > PAGE_URL_MAX) {
+        addIssue({ message: pageTooLongMessage(field) });
+        return NEVER;
+      }
+      return page.href;
+    }),
   );
 
 /** A missing name is required; missing pages are none. */

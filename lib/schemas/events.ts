@@ -12,8 +12,8 @@ export const AFTER_MESSAGE = 'The after must be a cursor from links.next, or the
  * used as it is. A bare event id (`000000000042`, what the feed gave before cursors) is a position too: valid
  * in any epoch, with nothing known of when its next events were created.
  */
-const CURSOR_SOURCE = `v1\\.(\\d{1,15})\\.(\\d{1,${ID_DIGITS}})\\.(\\d{1,12})`;
-const BARE_ID_SOURCE = `\\d{1,${ID_DIGITS}}`;
+const CURSOR_SOURCE = `v1\\.([0-9]{1,15})\\.([0-9]{1,${ID_DIGITS}})\\.([0-9]{1,12})`;
+const BARE_ID_SOURCE = `[0-9]{1,${ID_DIGITS}}`;
 const CURSOR_PATTERN = new RegExp(`^${CURSOR_SOURCE}$`);
 const BARE_ID_PATTERN = new RegExp(`^${BARE_ID_SOURCE}$`);
 /** What `after` accepts, as the OpenAPI document states it. */

@@ -157,7 +157,7 @@ const eventOf = (kind: 'space' | 'domain', resource: v.GenericSchema, what: stri
   v.strictObject({
     id: v.pipe(
       v.string(),
-      v.regex(new RegExp(`^\\d{${ID_DIGITS}}$`)),
+      v.regex(new RegExp(`^[0-9]{${ID_DIGITS}}$`)),
       v.description(
         'Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps).',
       ),
