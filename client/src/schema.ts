@@ -946,7 +946,7 @@ export interface components {
      * @example 7
      */
     Id: number;
-    /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+    /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
     ListSearch: string;
     /** @description The field `search` looks in. An invalid value falls back to the default. */
     ListSearchBy: 'name';
@@ -1089,7 +1089,7 @@ export interface operations {
   listDomains: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -1265,7 +1265,7 @@ export interface operations {
   listDomainsHead: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -1868,7 +1868,7 @@ export interface operations {
   listSpaces: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -1994,7 +1994,7 @@ export interface operations {
   listSpacesHead: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];

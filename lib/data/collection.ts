@@ -18,6 +18,7 @@ import {
   type Kind,
   nameSortKey,
   ownerPartition,
+  SEARCH_MAX,
   sequenceKey,
 } from './keys.ts';
 import { paginateQuery, queryItems, type StartKey } from './query.ts';
@@ -429,7 +430,7 @@ async function searchItems<Item>(
 /**
  * One page of an owner's collection. The first page and cursor pages read about `perPage` items,
  * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection,
- * matching the folded name or, when given, `match`.
+ * matching the folded name or, when given, `match` (a search longer than `SEARCH_MAX` matches nothing).
  */
 export async function listItems<Item>(
   db: Db,
@@ -440,6 +441,8 @@ export async function listItems<Item>(
 ): Promise<ListResult<Item>> {
   const input = baseQuery(db, owner, kind, query);
   const search = foldName(query.search);
+  // Longer than any name: it matches none (never every item), without walking the collection.
+  if ([...search].length > SEARCH_MAX) return { items: [], total: 0 };
   if (search !== '') return searchItems<Item>(db, input, { ...query, search }, match);
 
   const { after, page, perPage } = query;

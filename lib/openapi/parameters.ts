@@ -20,8 +20,11 @@ type QueryName = keyof typeof listQuerySchema.entries;
 
 const query: Record<QueryName, { description: string; schema: JsonSchema }> = {
   search: {
-    description: 'Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form).',
-    schema: { type: 'string', maxLength: SEARCH_MAX },
+    description:
+      'Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is ' +
+      `longer than ${SEARCH_MAX} characters, so a longer search matches nothing: the page is empty (it is never ` +
+      'ignored).',
+    schema: { type: 'string' },
   },
   search_by: { description: 'The field `search` looks in.', schema: { type: 'string', enum: [...SEARCH_BY_OPTIONS] } },
   sort_by: {
@@ -54,7 +57,8 @@ export function parameters(): Record<string, Record<string, unknown>> {
         name,
         in: 'query',
         required: false,
-        description: name === 'cursor' ? description : `${description} ${FALLBACK_NOTE}`,
+        // A cursor is checked (422); a search is always applied; the others fall back, as phpShort's do.
+        description: name === 'cursor' || name === 'search' ? description : `${description} ${FALLBACK_NOTE}`,
         schema: fallback === undefined ? base : { ...base, default: fallback },
       },
     ];
