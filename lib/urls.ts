@@ -6,23 +6,32 @@
 /** The host a page URL points at, as a stored domain name is written (`example.com.` is `example.com`). */
 export const pageHost = (url: string) => new URL(url).hostname.replace(/\.$/, '');
 
-/** Why a value is not a page: not an absolute http(s) URL, one with spaces in it, or with a user name or password. */
-export type PageProblem = 'invalid' | 'spaces' | 'credentials';
+/**
+ * Why a value is not a page: not an absolute http(s) URL, one with spaces in it, with a user name or password,
+ * or longer than the limit once written as its href.
+ */
+export type PageProblem = 'invalid' | 'spaces' | 'credentials' | 'long';
 
 /**
  * A page as it is stored and shown: the `href` of the absolute http or https URL the value parses to (ASCII:
- * the host in punycode, the rest percent-encoded, a path at least `/`), or what is wrong with it. A value with
+ * the host in punycode, the rest percent-encoded, a path at least `/`), of at most `max` characters, or what is
+ * wrong with it. A value with
  * spaces inside is refused rather than encoded (`a b` was meant as two words, or is a paste gone wrong), and so
  * is one with credentials (a redirect must not carry them, and `https://bank.example@evil.example/` would
  * read as another host).
  */
-export function parsePage(value: string): { href: string } | { problem: PageProblem } {
-  if (!URL.canParse(value)) return { problem: 'invalid' };
-  const url = new URL(value);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return { problem: 'invalid' };
+export function parsePage(value: string, max: number): { href: string } | { problem: PageProblem } {
+  const url = webUrl(value);
+  if (!url) return { problem: 'invalid' };
   if (/\s/u.test(value)) return { problem: 'spaces' };
   if (url.username !== '' || url.password !== '') return { problem: 'credentials' };
-  return { href: url.href };
+  return url.href.length > max ? { problem: 'long' } : { href: url.href };
+}
+
+/** The absolute http(s) URL a value parses to, or undefined. */
+function webUrl(value: string): URL | undefined {
+  const url = URL.parse(value);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
 }
 
 /**
@@ -31,9 +40,8 @@ export function parsePage(value: string): { href: string } | { problem: PageProb
  * punycode, percent-encoded) or credentials (dropped); anything that no longer parses as one is no page (null).
  */
 export function storedPage(value: string | null | undefined): string | null {
-  if (typeof value !== 'string' || !URL.canParse(value)) return null;
-  const url = new URL(value);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return null;
+  const url = typeof value === 'string' ? webUrl(value) : undefined;
+  if (!url) return null;
   url.username = '';
   url.password = '';
   return url.href;

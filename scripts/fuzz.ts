@@ -24,7 +24,7 @@ import { DOMAIN_READ_ONLY, normalizeDomainName } from '#lib/schemas/domains.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { SPACE_READ_ONLY } from '#lib/schemas/spaces.ts';
-import { pageHost } from '#lib/urls.ts';
+import { pageHost, storedPage } from '#lib/urls.ts';
 import {
   ContractError,
   checkResponse,
@@ -797,10 +797,11 @@ function appliedWrongly(
     else checks.push(['color', Number(color)]);
   } else {
     if (!before && typeof body.name === 'string') checks.push(['name', normalizeDomainName(body.name)]);
+    // A page is stored as its WHATWG URL href (ASCII, percent-encoded, dot segments resolved).
     for (const field of ['index_page', 'not_found_page']) {
       const page = body[field];
       if (page === undefined) checks.push([field, before ? before[field] : null]);
-      else checks.push([field, page === null || String(page).trim() === '' ? null : String(page).trim()]);
+      else checks.push([field, page === null || String(page).trim() === '' ? null : storedPage(String(page).trim())]);
     }
     if (before) checks.push(['name', before.name]);
   }

@@ -54,7 +54,7 @@ export interface paths {
     get: operations['showDomain'];
     /**
      * Update a domain (PUT)
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `domains:write` scope (403 without it).
      */
@@ -62,7 +62,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a domain
-     * @description Deletes the domain; its id is never used again. Deleting an active domain frees its name for any owner to verify. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     * @description Deletes the domain; its id is never used again. Deleting an active domain frees its name for any owner to verify. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
      *
      *     Needs the `domains:write` scope (403 without it).
      */
@@ -77,7 +77,7 @@ export interface paths {
     head: operations['showDomainHead'];
     /**
      * Update a domain
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `domains:write` scope (403 without it).
      */
@@ -156,7 +156,7 @@ export interface paths {
     get: operations['showSpace'];
     /**
      * Update a space (PUT)
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `spaces:write` scope (403 without it).
      */
@@ -164,7 +164,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a space
-     * @description Deletes the space; its id is never used again. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     * @description Deletes the space; its id is never used again. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
      *
      *     Needs the `spaces:write` scope (403 without it).
      */
@@ -179,7 +179,7 @@ export interface paths {
     head: operations['showSpaceHead'];
     /**
      * Update a space
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `spaces:write` scope (403 without it).
      */
@@ -734,6 +734,27 @@ export interface components {
         };
       };
     };
+    /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+    NotAcceptable: {
+      headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Not Acceptable. The API answers application/json only.",
+         *       "status": 406
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 406;
+        };
+      };
+    };
     /** @description Defensive: the `Idempotency-Key` was taken by a concurrent request whose outcome could not be read back; retry after `Retry-After` seconds (the retry answers that outcome). A repeat of a request still running normally waits for it and answers its outcome. */
     Conflict: {
       headers: {
@@ -777,7 +798,7 @@ export interface components {
         };
       };
     };
-    /** @description `If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed. */
+    /** @description `If-Match` names no current version of the resource (its `ETag`): it changed since it was read; or `If-None-Match` names the current one, or is `*` (the resource exists). Nothing was changed. */
     PreconditionFailed: {
       headers: {
         'X-Request-Id': components['headers']['RequestId'];
@@ -982,6 +1003,8 @@ export interface components {
      * @example "3"
      */
     IfMatch: string;
+    /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+    IfNoneMatchChange: string;
     /**
      * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
      * @example "3"
@@ -1079,6 +1102,11 @@ export interface components {
      * @example "3"
      */
     ETag: string;
+    /**
+     * @description Where the stored resource is: the path the request called (as the API's host saw it, a stage included) and the new id, a reference relative to the URL the request called (RFC 9110 §10.2.2).
+     * @example /api/v1/spaces/7
+     */
+    Location: string;
     /** @description Present (`true`) when this is the recorded answer of an earlier request with the same `Idempotency-Key`: nothing was written again. */
     IdempotentReplayed: 'true';
   };
@@ -1179,6 +1207,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -1200,10 +1229,11 @@ export interface operations {
     };
     requestBody: components['requestBodies']['StoreDomain'];
     responses: {
-      /** @description The stored domain. */
+      /** @description The stored domain; `Location` is its URL. */
       201: {
         headers: {
           ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -1253,6 +1283,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -1308,6 +1339,16 @@ export interface operations {
       };
       /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
       403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -1434,6 +1475,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -1448,6 +1490,8 @@ export interface operations {
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
         /**
          * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
@@ -1519,6 +1563,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -1538,6 +1583,8 @@ export interface operations {
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
         /**
          * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
@@ -1579,6 +1626,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
@@ -1660,6 +1708,16 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
@@ -1703,6 +1761,8 @@ export interface operations {
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
         /**
          * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
@@ -1774,6 +1834,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -1858,6 +1919,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -1933,6 +1995,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -1954,10 +2017,11 @@ export interface operations {
     };
     requestBody: components['requestBodies']['StoreSpace'];
     responses: {
-      /** @description The stored space. */
+      /** @description The stored space; `Location` is its URL. */
       201: {
         headers: {
           ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -1982,6 +2046,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -2037,6 +2102,16 @@ export interface operations {
       };
       /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
       403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -2138,6 +2213,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -2152,6 +2228,8 @@ export interface operations {
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
         /**
          * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
@@ -2198,6 +2276,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -2217,6 +2296,8 @@ export interface operations {
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
         /**
          * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
@@ -2258,6 +2339,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
@@ -2339,6 +2421,16 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
@@ -2382,6 +2474,8 @@ export interface operations {
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
         /**
          * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
          * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
@@ -2428,6 +2522,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -2564,6 +2659,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       410: components['responses']['Gone'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -2615,6 +2711,16 @@ export interface operations {
       };
       /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
       403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];

@@ -56,20 +56,33 @@ export type IdempotentRequest<Result> = {
   outcome: (result: Result) => RecordedOutcome;
 };
 
-/** What a request adds to a write: its preconditions and its idempotency key. */
-export type WriteOptions<Result> = { ifMatch?: VersionMatch; idempotency?: IdempotentRequest<Result> };
+/**
+ * What a request adds to a write: its preconditions (the versions If-Match allows, those If-None-Match refuses)
+ * and its idempotency key.
+ */
+export type WriteOptions<Result> = {
+  ifMatch?: VersionMatch;
+  ifNoneMatch?: VersionMatch;
+  idempotency?: IdempotentRequest<Result>;
+};
 
 /** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
 export type ChangeEvent = { type: EventType; kind: Kind; item: StoredItem; version: number };
 
-/** One attempt's write: its named parts, its event, what it answers, and what a failed condition means. */
-export type ChangePlan<Result> = {
-  parts: Parts;
-  event: ChangeEvent;
-  result: Result;
-  /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
-  failure: (failed: ReadonlySet<string>) => Error | 'retry';
-};
+/**
+ * One attempt's write: its named parts, its event, what it answers, and what a failed condition means; or
+ * nothing to write (`unchanged`: the change changes nothing), which answers `result` without a write, an event
+ * or an idempotency record.
+ */
+export type ChangePlan<Result> =
+  | {
+      parts: Parts;
+      event: ChangeEvent;
+      result: Result;
+      /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
+      failure: (failed: ReadonlySet<string>) => Error | 'retry';
+    }
+  | { unchanged: true; result: Result };
 
 /** A change: what it reads on each attempt, and the write it plans from that. */
 export type ChangeSteps<State, Result> = {
@@ -229,6 +242,7 @@ async function attemptChange<State, Result>(
   // After the reads: an event's time is never before the change it follows committed.
   const now = new Date();
   const plan = steps.plan(state.value, now);
+  if ('unchanged' in plan) return { done: true, result: plan.result };
   const own = Object.keys(plan.parts);
   if (own.some((name) => RESERVED_PARTS.has(name))) throw new Error(`A change's part is named ${own.join(', ')}`);
   const outcome = await transact(db, {

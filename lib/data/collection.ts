@@ -2,6 +2,7 @@
  * What spaces and domains share: id allocation, the per-owner counter, guarded inserts, updates and deletes
  * (each one change: `changes.ts`), and listing by Query (never Scan) in id or name order.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
@@ -106,7 +107,7 @@ export async function unchangedItem<Item extends StoredItem>(
   options: WriteOptions<Item>,
 ): Promise<Item> {
   const current = await getItem<Item>(db, owner, kind, id);
-  assertVersion(options.ifMatch, versionOf(current));
+  assertVersion(options.ifMatch, versionOf(current), options.ifNoneMatch);
   return current;
 }
 
@@ -248,9 +249,14 @@ export type ItemChange<Item> = {
   type?: EventType;
 };
 
+/** Whether `next` is `current` but for the time of the change (`updatedAt`): then nothing changes. */
+const unchangedBy = <Item extends StoredItem>(current: Item, next: Item) =>
+  isDeepStrictEqual({ ...next, updatedAt: current.updatedAt }, current);
+
 /**
- * Changes an item: reads it, checks If-Match against its version, lets `apply` compute the item after the
- * change, and writes it with its event in one change conditional on the version read. A concurrent change
+ * Changes an item: reads it, checks If-Match (and If-None-Match) against its version, lets `apply` compute the
+ * item after the change, and writes it with its event in one change conditional on the version read. A change
+ * that leaves the item as it is writes nothing: no new version, no event, no idempotency record. A concurrent change
  * makes it read again, and If-Match is checked again on that read, so it always holds for the version the
  * write was conditional on.
  */
@@ -266,8 +272,10 @@ export function updateItem<Item extends StoredItem>(
     read: () => getItem<Item>(db, owner, kind, id),
     plan: (current, now) => {
       const read = versionOf(current);
-      assertVersion(options.ifMatch, read);
+      assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const next = apply(current, now.toISOString());
+      // A change that changes nothing (the values it sets are the ones the item has) writes nothing.
+      if (next.parts === undefined && unchangedBy(current, next.item)) return { unchanged: true, result: current };
       const item = { ...next.item, version: read + 1 };
       const unchanged = versionCondition(read);
       return {
@@ -313,7 +321,7 @@ export async function deleteItem<Item extends StoredItem>(
     read: () => getItem<Item>(db, owner, kind, id),
     plan: (item) => {
       const read = versionOf(item);
-      assertVersion(options.ifMatch, read);
+      assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const unchanged = versionCondition(read);
       const { guards, state } = releaseOf(item);
       const guardParts = Object.fromEntries(

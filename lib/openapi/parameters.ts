@@ -134,6 +134,14 @@ const headerParameters = {
     schema: { type: 'string' },
     example: '"3"',
   },
+  IfNoneMatchChange: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`.',
+    schema: { type: 'string' },
+  },
   IfNoneMatch: {
     name: 'If-None-Match',
     in: 'header',

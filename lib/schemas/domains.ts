@@ -85,16 +85,14 @@ const domainName = (encoding: Encoding) =>
     }),
   );
 
-/** What each way of not being a page answers, for the field. */
-const pageMessages: Record<PageProblem, (field: string) => string> = {
-  invalid: (field) => `The ${label(field)} field must be a valid http or https URL.`,
-  spaces: (field) => `The ${label(field)} field must not contain spaces.`,
-  credentials: (field) => `The ${label(field)} field must not contain a user name or password.`,
+/** What each way of not being a page answers: `The <field> field must <this>.` */
+const pageProblems: Record<PageProblem, string> = {
+  invalid: 'be a valid http or https URL',
+  spaces: 'not contain spaces',
+  credentials: 'not contain a user name or password',
+  // Over the limit once stored as a URL's href (a Unicode host in punycode, the rest percent-encoded).
+  long: `not be greater than ${PAGE_URL_MAX} characters as a URL (percent-encoded)`,
 };
-
-export const pageTooLongMessage = (field: string) =>
-  `The ${label(field)} field must not be greater than ${PAGE_URL_MAX} characters once written as a URL ` +
-  '(its host in punycode, other non-ASCII characters percent-encoded).';
 
 /**
  * An absolute http(s) URL, parsed as the URL standard does (WHATWG, Node's `URL`), without spaces, control
@@ -106,18 +104,11 @@ const pageUrl = (field: string) => (encoding: Encoding) =>
     text(field, { encoding, nullable: true }),
     maxCharacters(field, PAGE_URL_MAX),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const value = dataset.value;
-      if (value === null) return null;
-      const page = parsePage(value);
-      if ('problem' in page) {
-        addIssue({ message: pageMessages[page.problem](field) });
-        return NEVER;
-      }
-      if (page.href.length > PAGE_URL_MAX) {
-        addIssue({ message: pageTooLongMessage(field) });
-        return NEVER;
-      }
-      return page.href;
+      if (dataset.value === null) return null;
+      const page = parsePage(dataset.value, PAGE_URL_MAX);
+      if ('href' in page) return page.href;
+      addIssue({ message: `The ${label(field)} field must ${pageProblems[page.problem]}.` });
+      return NEVER;
     }),
   );
 

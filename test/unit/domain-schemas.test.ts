@@ -281,9 +281,7 @@ describe('store domain schema', () => {
     // Assess
     expect(url.length).toBeLessThan(255);
     expect(errors).toEqual({
-      index_page: [
-        'The index page field must not be greater than 255 characters once written as a URL (its host in punycode, other non-ASCII characters percent-encoded).',
-      ],
+      index_page: ['The index page field must not be greater than 255 characters as a URL (percent-encoded).'],
     });
   });
 
