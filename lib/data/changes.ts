@@ -84,9 +84,13 @@ export type ChangePlan<Result> =
     }
   | { unchanged: true; result: Result };
 
-/** A change: what it reads on each attempt, and the write it plans from that. */
+/**
+ * A change: what it reads on each attempt, and the write it plans from that. `read` may wait for
+ * `recorded()`, whether the request's idempotency key already has a record (read in the same round trip): a store
+ * takes its id only when it has none, so a replay uses up no id.
+ */
 export type ChangeSteps<State, Result> = {
-  read: () => Promise<State>;
+  read: (recorded: () => Promise<boolean>) => Promise<State>;
   plan: (state: State, now: Date) => ChangePlan<Result>;
 };
 
@@ -229,12 +233,16 @@ async function attemptChange<State, Result>(
   steps: ChangeSteps<State, Result>,
 ): Promise<Attempt<Result>> {
   const { idempotency } = options;
+  // Every attempt: an earlier one may have committed though its answer was lost (the SDK retried it, and the
+  // retry was cancelled), and then the record, not the state, says what to answer.
+  const recordRead = idempotency ? readRecord(db, owner, idempotency) : Promise.resolve(undefined);
+  const headRead = readFeedHead(db, owner);
+  // What `read` may wait for: the record, once the first round trip (the record and the head) is over.
+  const recorded = () => Promise.all([recordRead, headRead]).then(([found]) => found !== undefined);
   const [state, head, record]: [Settled<State>, FeedHead, Record<string, unknown> | undefined] = await Promise.all([
-    settle(steps.read()),
-    readFeedHead(db, owner),
-    // Every attempt: an earlier one may have committed though its answer was lost (the SDK retried it, and
-    // the retry was cancelled), and then the record, not the state, says what to answer.
-    idempotency ? readRecord(db, owner, idempotency) : undefined,
+    settle(steps.read(recorded)),
+    headRead,
+    recordRead,
   ]);
   // A request already answered is answered again, whatever the state is now (a retried delete finds no item).
   if (record && idempotency) replay(record, idempotency as IdempotentRequest<unknown>);

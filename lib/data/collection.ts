@@ -181,8 +181,8 @@ function claimPart(db: Db, owner: string, kind: Kind, id: number, claim: Claims[
 
 /**
  * Writes the item (version 1), its claims (name guards) and the counter in one change with its event and the
- * request's idempotency record: all or nothing. The id is taken once, with the change's first reads; retries
- * reuse it.
+ * request's idempotency record: all or nothing. The id is taken once, with the change's first reads (with an
+ * idempotency key, once the key is known to have no record: a replay takes none); retries reuse it.
  */
 export async function insertItem<Item extends StoredItem>(
   db: Db,
@@ -192,14 +192,19 @@ export async function insertItem<Item extends StoredItem>(
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
   options: WriteOptions<Item> = {},
 ): Promise<Item> {
-  let allocated: Promise<number> | undefined;
+  let allocated: Promise<number | null> | undefined;
   return commitChange(db, owner, options, {
-    // Taken once, in the first round trip (with the feed head); every attempt reuses it.
-    read: () => {
-      allocated ??= allocateId(db, owner, kind);
+    // Taken once, in the first round trip (with the feed head); every attempt reuses it. With a key, after the
+    // key's record is read (a second round trip), and none when it has one: the change then replays its answer.
+    read: (recorded) => {
+      allocated ??= options.idempotency
+        ? recorded().then((found) => (found ? null : allocateId(db, owner, kind)))
+        : allocateId(db, owner, kind);
       return allocated;
     },
-    plan: (id, now) => {
+    plan: (allocatedId, now) => {
+      if (allocatedId === null) throw new Error(`A store of ${kind} planned without an id`);
+      const id = allocatedId;
       const fields = build(id, now.toISOString());
       const item = {
         ...itemKey(owner, kind, id),
