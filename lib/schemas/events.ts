@@ -5,7 +5,7 @@ import { ID_DIGITS } from '#lib/data/keys.ts';
 /** The feed's query. `per_page` falls back to its default like the lists'; a bad `after` or `type` is a 422. */
 export const EVENTS_PER_PAGE = { min: 10, max: 100, default: 10 } as const;
 export const EVENT_TYPE_FILTER_MAX = 64;
-export const AFTER_MESSAGE = 'The after must be a cursor from links.next, or the id of an event.';
+export const AFTER_MESSAGE = 'The after parameter must be a cursor from links.next, or the id of an event.';
 
 /**
  * A feed cursor as `links.next` gives it: `v1.<epoch>.<id>.<since>` (`since` in seconds), readable but to be
@@ -53,7 +53,7 @@ export const eventQuerySchema = v.object({
     v.pipe(
       v.string(),
       v.trim(),
-      v.maxLength(EVENT_TYPE_FILTER_MAX, `The type may not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`),
+      v.maxLength(EVENT_TYPE_FILTER_MAX, `The type parameter must not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`),
     ),
     '',
   ),
