@@ -85,7 +85,7 @@ const eventParameters = {
     in: 'query',
     required: false,
     description:
-      'Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`, such as `v1.1764064642000.42.1764064642`: use the one the feed gave you, as it names that feed\'s epoch), or the `id` of the last event you have (which cannot tell a restored feed from the one you read; `0`: from the start). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.',
+      "Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`, such as `v1.1764064642000.42.1764064642`: use the one the feed gave you, as it names that feed's epoch), or the `id` of the last event you have (which cannot tell a restored feed from the one you read; `0`: from the start). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.",
     schema: { type: 'string', pattern: FEED_CURSOR_PATTERN },
     // An example a tool may send again and again, on any owner's feed: the start (a cursor's epoch is one feed's).
     example: '0',

@@ -53,7 +53,10 @@ export const eventQuerySchema = v.object({
     v.pipe(
       v.string(),
       v.trim(),
-      v.maxLength(EVENT_TYPE_FILTER_MAX, `The type parameter must not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`),
+      v.maxLength(
+        EVENT_TYPE_FILTER_MAX,
+        `The type parameter must not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`,
+      ),
     ),
     '',
   ),
