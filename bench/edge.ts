@@ -22,7 +22,7 @@ import { type EdgeRequest, type EdgeResponse, type EdgeSettings, loadEdgeFunctio
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import type { LocalStack } from '#infra/local/settings.ts';
 import { loadConfig } from '#lib/config.ts';
-import { activeDomainByName } from '#lib/data/domains.ts';
+import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import type { EdgeRecord } from '#lib/edge/record.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
@@ -427,7 +427,7 @@ async function syncTime(stack: Stack, dns: Awaited<ReturnType<typeof startDnsSer
     store,
     activeDomain: async (host: string) => {
       const start = performance.now();
-      const domain = await activeDomainByName(db, host);
+      const domain = await edgeSyncDeps(db).activeDomain(host);
       lookupMs = performance.now() - start;
       return domain;
     },

@@ -94,20 +94,22 @@ export class ServiceStack extends Stack {
 
     // Served domains' redirects. The function answers every request: the origin, the API's own host (the
     // distribution needs one), is never called.
-    const { hostname, ...edgeSettings } = config.edge;
+    const { hostname, anycastIpListId, ...edgeSettings } = config.edge;
     const edge = new Edge(this, 'edge', {
       config,
       table,
       bus: events.bus,
       alarms: monitoring.topic,
       settings: edgeSettings,
+      hostname,
+      anycastIpListId,
       originDomainName: `${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}`,
     });
     // Made after the monitoring, whose topic its dead-letter alarm needs: watched like every other function.
     this.functions.set(edgeSyncFunction.name, edge.sync);
     monitoring.watchFunction(edgeSyncFunction.name, edge.sync);
-    // What domain owners point their CNAME at: the stage's own name for the edge, or the distribution's.
-    const edgeHostname = hostname ?? edge.distribution.attrDomainName;
+    // What domain owners point their CNAME at: the stage's own name for the edge, or its routing endpoint.
+    const edgeHostname = edge.hostname;
 
     // The hourly re-check of active domains' records, which compares their CNAME with the edge host name.
     const checks = new DomainChecks(this, 'domain-checks', { config, table, alarms: monitoring.topic });
@@ -115,8 +117,8 @@ export class ServiceStack extends Stack {
     this.functions.set(domainChecksFunction.name, checks.function);
     monitoring.watchFunction(domainChecksFunction.name, checks.function);
 
-    // Route settings last: the edge host name exists only now. The functions reference the distribution, which
-    // references only the RestApi resource: no cycle.
+    // Route settings last: the edge host name exists only now. The functions reference the connection group,
+    // which references nothing: no cycle.
     const settings = {
       CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
       MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
@@ -141,6 +143,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'EdgeHostname', {
       value: edgeHostname,
       description: "The CNAME target of served domains: owners point their domain's CNAME here",
+    });
+    new CfnOutput(this, 'EdgeRoutingEndpoint', {
+      value: edge.routingEndpoint,
+      description: "The connection group's routing endpoint, which EdgeHostname must resolve to",
     });
     new CfnOutput(this, 'EdgeDistributionId', {
       value: edge.distribution.attrId,

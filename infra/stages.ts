@@ -50,10 +50,16 @@ export type StageConfig = {
   edge: EdgeSettings & {
     /**
      * The host name domain owners point their CNAME at, shown in every domain's records (`EDGE_HOSTNAME`) and
-     * output as `EdgeHostname`: e.g. a team's own `edge.example.net`, itself a CNAME to the edge. Absent: the
-     * distribution's own domain name (`d123.cloudfront.net`).
+     * output as `EdgeHostname`: e.g. a team's own `edge.example.net`, itself a CNAME to the stage's routing
+     * endpoint. Absent: the routing endpoint of the stage's connection group (`d123.cloudfront.net`).
      */
     hostname?: string;
+    /**
+     * An Anycast static IP list (its id) for the stage's connection group: its routing endpoint then answers
+     * the same fixed addresses everywhere, which apex domains can hold as A records (docs/deployment.md, "Apex
+     * names"). Absent: CloudFront's usual addresses.
+     */
+    anycastIpListId?: string;
   };
   alarms: {
     /** Share of requests answered 5XX over one period, in percent. */

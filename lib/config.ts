@@ -5,7 +5,6 @@
  */
 import * as v from 'valibot';
 import { bindAtColdStart, ConfigError, type Env, HOST_NAME } from '#lib/cold-start.ts';
-import { parseDnsServers } from '#lib/dns/servers.ts';
 import { type AllowedOrigins, parseAllowedOrigins } from '#lib/http/headers.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
@@ -31,73 +30,65 @@ const edgeHostnameSetting = v.optional(
   v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(HOST_NAME, 'must be a host name')),
 );
 
-/** The environment variables, as Lambda (or a caller) passes them. Unknown variables are ignored. */
-const settingsSchema = v.object(
-  {
-    /** The single table. */
-    TABLE_NAME: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required')),
-    /** DynamoDB Local (or any endpoint override); unset on AWS. */
-    DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^https?:\/\/[^/]/, 'must be an http(s) URL'))),
-    AWS_REGION: optionalText,
-    /** HMAC key of list cursors; required by the functions that sign cursors (`lib/cursor.ts`). */
-    CURSOR_SECRET: optionalText,
-    /** Most items one owner may hold per kind. */
-    MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
-    /**
-     * DNS servers that domain verification asks (`IP:port`, comma-separated; `lib/dns/servers.ts`): a test
-     * server, or one a developer runs for `npm start`. Unset on AWS: the Lambda's own resolver.
-     */
-    DNS_RESOLVER: v.optional(
-      v.pipe(
-        v.string(),
-        v.rawTransform(({ dataset, addIssue, NEVER }) => {
-          // Set but empty (`DNS_RESOLVER=`) is unset: the system's resolver.
-          if (dataset.value.trim() === '') return undefined;
-          try {
-            return parseDnsServers(dataset.value);
-          } catch (error) {
-            addIssue({ message: (error as Error).message });
-            return NEVER;
-          }
-        }),
-      ),
+/**
+ * The environment variables every function reads, as Lambda (or a caller) passes them; a function with settings
+ * of its own extends them (the edge sync: `lib/edge/settings.ts`). Unknown variables are ignored.
+ */
+export const settingEntries = {
+  /** The single table. */
+  TABLE_NAME: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required')),
+  /** DynamoDB Local (or any endpoint override); unset on AWS. */
+  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^https?:\/\/[^/]/, 'must be an http(s) URL'))),
+  AWS_REGION: optionalText,
+  /** HMAC key of list cursors; required by the functions that sign cursors (`lib/cursor.ts`). */
+  CURSOR_SECRET: optionalText,
+  /** Most items one owner may hold per kind. */
+  MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
+  /**
+   * DNS servers that domain verification asks (`IP:port`, comma-separated): a test server, or one a developer
+   * runs for `npm start`. Unset on AWS: the Lambda's own resolver. Kept as given; the functions that ask DNS
+   * parse it when they build their resolver, at cold start (`configuredResolver`, `lib/dns/resolver.ts`).
+   */
+  DNS_RESOLVER: v.optional(
+    // Set but empty (`DNS_RESOLVER=`) is unset: the system's resolver.
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => (value === '' ? undefined : value)),
     ),
-    /**
-     * The origins whose pages may call the API from a browser (CORS): `*`, or origins separated by commas
-     * (`https://app.example.com,https://admin.example.com`). Read by the API handlers, which answer with the
-     * CORS headers; the stack sets it from the stage (`infra/stages.ts`), and it is `*` by default (`npm start`).
-     */
-    CORS_ALLOWED_ORIGINS: v.optional(
-      v.pipe(
-        v.string(),
-        v.rawTransform(({ dataset, addIssue, NEVER }) => {
-          try {
-            return parseAllowedOrigins(dataset.value);
-          } catch (error) {
-            addIssue({ message: (error as Error).message });
-            return NEVER;
-          }
-        }),
-      ),
-      '*',
+  ),
+  /**
+   * The origins whose pages may call the API from a browser (CORS): `*`, or origins separated by commas
+   * (`https://app.example.com,https://admin.example.com`). Read by the API handlers, which answer with the
+   * CORS headers; the stack sets it from the stage (`infra/stages.ts`), and it is `*` by default (`npm start`).
+   */
+  CORS_ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        try {
+          return parseAllowedOrigins(dataset.value);
+        } catch (error) {
+          addIssue({ message: (error as Error).message });
+          return NEVER;
+        }
+      }),
     ),
-    /** The edge's CloudFront KeyValueStore (its ARN): required by the edge sync function only. */
-    EDGE_KVS_ARN: optionalText,
-    /**
-     * The host name a served domain's CNAME points at (the stage's edge: `infra/stages.ts`), shown in every
-     * domain's `records`; required by the functions that show domains (`lib/routes.ts`).
-     */
-    EDGE_HOSTNAME: edgeHostnameSetting,
-    /** The stage's multi-tenant CloudFront distribution, whose tenants the edge sync creates and disables. */
-    EDGE_DISTRIBUTION_ID: optionalText,
-    /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/resolver.ts`). At most 2 s. */
-    DNS_TIMEOUT_MS: v.pipe(
-      positiveInteger(DNS_TIMEOUT_MAX_MS),
-      v.maxValue(DNS_TIMEOUT_MAX_MS, `must be at most ${DNS_TIMEOUT_MAX_MS}`),
-    ),
-  },
-  'is required',
-);
+    '*',
+  ),
+  /**
+   * The host name a served domain's CNAME points at (the stage's edge: `infra/stages.ts`), shown in every
+   * domain's `records`; required by the functions that show domains (`lib/routes.ts`).
+   */
+  EDGE_HOSTNAME: edgeHostnameSetting,
+  /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/resolver.ts`). At most 2 s. */
+  DNS_TIMEOUT_MS: v.pipe(
+    positiveInteger(DNS_TIMEOUT_MAX_MS),
+    v.maxValue(DNS_TIMEOUT_MAX_MS, `must be at most ${DNS_TIMEOUT_MAX_MS}`),
+  ),
+};
+
+const settingsSchema = v.object(settingEntries, 'is required');
 
 export type Settings = v.InferInput<typeof settingsSchema>;
 
@@ -107,17 +98,16 @@ export type Config = {
   region?: string;
   cursorSecret?: string;
   maxItemsPerOwner: number;
-  /** The DNS servers domain verification asks; absent: the system's (Lambda's) resolver. */
-  dnsServers?: string[];
+  /** `DNS_RESOLVER` as given: the DNS servers domain checks ask; absent: the system's (Lambda's) resolver. */
+  dnsResolver?: string;
   dnsTimeoutMs: number;
   /** Who may read the API's answers from a browser (`lib/http/headers.ts`). */
   corsAllowedOrigins: AllowedOrigins;
-  edgeKvsArn?: string;
-  edgeDistributionId?: string;
   edgeHostname?: string;
 };
 
-function parseSettings<Schema extends v.GenericSchema>(schema: Schema, env: Env): v.InferOutput<Schema> {
+/** Reads and checks the settings `schema` describes; throws one message naming every bad or missing setting. */
+export function parseSettings<Schema extends v.GenericSchema>(schema: Schema, env: Env): v.InferOutput<Schema> {
   const result = v.safeParse(schema, env);
   if (!result.success) {
     const problems = result.issues.map((issue) => `${issue.path?.[0]?.key ?? 'configuration'} ${issue.message}`);
@@ -128,18 +118,20 @@ function parseSettings<Schema extends v.GenericSchema>(schema: Schema, env: Env)
 
 /** Reads and checks the settings; throws one message naming every bad or missing setting. */
 export function loadConfig(env: Env = process.env): Config {
-  const settings = parseSettings(settingsSchema, env);
+  return configOf(parseSettings(settingsSchema, env));
+}
+
+/** The configuration the shared settings make. */
+export function configOf(settings: v.InferOutput<typeof settingsSchema>): Config {
   return {
     tableName: settings.TABLE_NAME,
     maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
     dnsTimeoutMs: settings.DNS_TIMEOUT_MS,
     corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
-    ...(settings.DNS_RESOLVER ? { dnsServers: settings.DNS_RESOLVER } : {}),
+    ...(settings.DNS_RESOLVER ? { dnsResolver: settings.DNS_RESOLVER } : {}),
     ...(settings.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: settings.DYNAMODB_ENDPOINT } : {}),
     ...(settings.AWS_REGION ? { region: settings.AWS_REGION } : {}),
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
-    ...(settings.EDGE_KVS_ARN ? { edgeKvsArn: settings.EDGE_KVS_ARN } : {}),
-    ...(settings.EDGE_DISTRIBUTION_ID ? { edgeDistributionId: settings.EDGE_DISTRIBUTION_ID } : {}),
     ...(settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {}),
   };
 }

@@ -3,11 +3,12 @@
  * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
  * imported here, so the handlers' bundles carry no schema code.
  */
-import { statusOf } from '#lib/data/domain-status.ts';
+import { type Serving, type ServingFailure, servingOf, statusOf } from '#lib/data/domain-status.ts';
 import type { DomainItem } from '#lib/data/domains.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import { padId } from '#lib/data/keys.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
+import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, EventList, Space } from '#lib/schemas/responses.ts';
 import { storedPage } from '#lib/urls.ts';
@@ -35,8 +36,10 @@ export type Stage = { edgeHostname: string };
 
 /**
  * The records the owner creates, with what the last check found: the TXT record that proves the domain (none
- * for domains stored before verification existed) and the CNAME that routes its visitors to the edge. Before
- * any check kept statuses, an active domain's TXT record was found when it was verified.
+ * for domains stored before verification existed) and the record that routes its visitors to the edge: a
+ * CNAME, or, where the name answered addresses rather than a CNAME (a zone apex), an ALIAS (the provider's
+ * flattening to the edge's addresses). Before any check kept statuses, an active domain's TXT record was
+ * found when it was verified.
  */
 function recordsOf(item: DomainItem, stage: Stage): Domain['records'] {
   const check = item.check ?? {};
@@ -46,8 +49,31 @@ function recordsOf(item: DomainItem, stage: Stage): Domain['records'] {
     ...(token === undefined
       ? []
       : [{ type: 'TXT' as const, name: verificationName(item.name), value: token, status: check.txt ?? txtBefore }]),
-    { type: 'CNAME' as const, name: item.name, value: stage.edgeHostname, status: check.route ?? 'missing' },
+    {
+      type: check.flattened ? ('ALIAS' as const) : ('CNAME' as const),
+      name: item.name,
+      value: stage.edgeHostname,
+      status: check.route ?? 'missing',
+    },
   ];
+}
+
+/** What the owner does about a domain the edge cannot serve. */
+const servingFailures: Record<ServingFailure, (stage: Stage) => string> = {
+  certificate_failed: ({ edgeHostname }) =>
+    `The certificate could not be issued: point the name at ${edgeHostname}, allow amazon.com in any CAA record, then verify again.`,
+  name_in_use: () => 'Another CloudFront distribution holds this name: remove it there, then verify again.',
+  pages_too_large: () =>
+    `Shorten index_page or not_found_page: together they may take ${PAGES_MAX_BYTES} bytes as ASCII URLs.`,
+};
+
+function servingFields(item: DomainItem, stage: Stage): Pick<Domain, 'serving' | 'serving_error'> {
+  const serving: Serving | { state: 'pending' } = statusOf(item) === 'active' ? servingOf(item) : { state: 'pending' };
+  const failure = serving.state === 'failed' ? serving.failure : undefined;
+  return {
+    serving: serving.state,
+    serving_error: failure ? { code: failure, message: servingFailures[failure](stage) } : null,
+  };
 }
 
 export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
@@ -55,7 +81,7 @@ export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
   name: item.name,
   unicode_name: unicodeName(item.name),
   status: statusOf(item),
-  serving: statusOf(item) === 'active' ? (item.serving ?? 'pending') : 'pending',
+  ...servingFields(item, stage),
   records: recordsOf(item, stage),
   // Domains stored before verification existed have no record to publish.
   verification: item.verificationToken
@@ -89,7 +115,9 @@ function upgradedAnswer(answered: unknown, stage: Stage): unknown {
   const { verification } = domain;
   return {
     ...domain,
-    serving: 'pending',
+    // Its CNAME was never checked (missing, below): an active domain waits for it, as `servingOf` reads it.
+    serving: domain.status === 'active' ? 'waiting_for_dns' : 'pending',
+    serving_error: null,
     records: [
       ...(verification ? [{ ...verification, status: txtFound ? 'found' : 'missing' }] : []),
       { type: 'CNAME', name: domain.name, value: stage.edgeHostname, status: 'missing' },

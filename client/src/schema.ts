@@ -275,14 +275,27 @@ export interface components {
        */
       status: 'pending' | 'active';
       /**
-       * @description Whether the edge serves the domain to its visitors. `pending` while the domain is pending, and once active until the edge has it (on AWS: its CloudFront tenant deployed and its certificate issued, which needs the CNAME record; locally: within seconds); `active` when visitors get its redirects; `failed` when its certificate could not be issued (check the CNAME record, then verify again).
+       * @description Whether the edge serves the domain to its visitors (docs/deployment.md, "What serving says"). `pending` while the domain is pending. Once active: `waiting_for_dns` until its name points at the edge (the CNAME record in `records`, or at a zone apex an ALIAS): no CloudFront tenant exists yet; `provisioning` while CloudFront issues its certificate and deploys its tenant (minutes; locally at once); `active` when visitors get HTTPS and its redirects; `failed` when it cannot be served until you act, with the reason in `serving_error`. A domain waiting for its DNS or certificate is checked again every 5 minutes for 72 hours after it became active, then hourly; `POST /domains/{id}/verify` checks at once.
        * @enum {string}
        */
-      serving: 'pending' | 'active' | 'failed';
-      /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host). Domains stored before verification existed have only the CNAME. */
+      serving: 'pending' | 'waiting_for_dns' | 'provisioning' | 'active' | 'failed';
+      /** @description Why the edge cannot serve the domain, when `serving` is `failed`; null otherwise. */
+      serving_error: {
+        /**
+         * @description `certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were measured).
+         * @enum {string}
+         */
+        code: 'certificate_failed' | 'name_in_use' | 'pages_too_large';
+        /** @description What to do about it, safe to show to a user. */
+        message: string;
+      } | null;
+      /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host: the record then shows as `ALIAS`, found when every address the name answers is one of the edge's). Domains stored before verification existed have only the CNAME. */
       records: {
-        /** @enum {string} */
-        type: 'TXT' | 'CNAME';
+        /**
+         * @description `ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): your DNS provider's ALIAS, ANAME or flattened CNAME to the value.
+         * @enum {string}
+         */
+        type: 'TXT' | 'CNAME' | 'ALIAS';
         /** @description The name to create the record at. */
         name: string;
         /** @description The value the record must hold. */
@@ -440,14 +453,27 @@ export interface components {
          */
         status: 'pending' | 'active';
         /**
-         * @description Whether the edge serves the domain to its visitors. `pending` while the domain is pending, and once active until the edge has it (on AWS: its CloudFront tenant deployed and its certificate issued, which needs the CNAME record; locally: within seconds); `active` when visitors get its redirects; `failed` when its certificate could not be issued (check the CNAME record, then verify again).
+         * @description Whether the edge serves the domain to its visitors (docs/deployment.md, "What serving says"). `pending` while the domain is pending. Once active: `waiting_for_dns` until its name points at the edge (the CNAME record in `records`, or at a zone apex an ALIAS): no CloudFront tenant exists yet; `provisioning` while CloudFront issues its certificate and deploys its tenant (minutes; locally at once); `active` when visitors get HTTPS and its redirects; `failed` when it cannot be served until you act, with the reason in `serving_error`. A domain waiting for its DNS or certificate is checked again every 5 minutes for 72 hours after it became active, then hourly; `POST /domains/{id}/verify` checks at once.
          * @enum {string}
          */
-        serving: 'pending' | 'active' | 'failed';
-        /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host). Domains stored before verification existed have only the CNAME. */
+        serving: 'pending' | 'waiting_for_dns' | 'provisioning' | 'active' | 'failed';
+        /** @description Why the edge cannot serve the domain, when `serving` is `failed`; null otherwise. */
+        serving_error: {
+          /**
+           * @description `certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were measured).
+           * @enum {string}
+           */
+          code: 'certificate_failed' | 'name_in_use' | 'pages_too_large';
+          /** @description What to do about it, safe to show to a user. */
+          message: string;
+        } | null;
+        /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host: the record then shows as `ALIAS`, found when every address the name answers is one of the edge's). Domains stored before verification existed have only the CNAME. */
         records: {
-          /** @enum {string} */
-          type: 'TXT' | 'CNAME';
+          /**
+           * @description `ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): your DNS provider's ALIAS, ANAME or flattened CNAME to the value.
+           * @enum {string}
+           */
+          type: 'TXT' | 'CNAME' | 'ALIAS';
           /** @description The name to create the record at. */
           name: string;
           /** @description The value the record must hold. */
@@ -568,7 +594,7 @@ export interface components {
        */
       not_found_page?: string | '';
     };
-    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `serving_error`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
        * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
@@ -1153,6 +1179,7 @@ export interface operations {
            *           "unicode_name": "example.com",
            *           "status": "active",
            *           "serving": "active",
+           *           "serving_error": null,
            *           "records": [
            *             {
            *               "type": "TXT",
@@ -1243,6 +1270,7 @@ export interface operations {
            *         "unicode_name": "example.com",
            *         "status": "pending",
            *         "serving": "pending",
+           *         "serving_error": null,
            *         "records": [
            *           {
            *             "type": "TXT",
@@ -1434,6 +1462,7 @@ export interface operations {
            *         "unicode_name": "example.com",
            *         "status": "active",
            *         "serving": "active",
+           *         "serving_error": null,
            *         "records": [
            *           {
            *             "type": "TXT",
@@ -1519,6 +1548,7 @@ export interface operations {
            *         "unicode_name": "example.com",
            *         "status": "active",
            *         "serving": "active",
+           *         "serving_error": null,
            *         "records": [
            *           {
            *             "type": "TXT",
@@ -1784,6 +1814,7 @@ export interface operations {
            *         "unicode_name": "example.com",
            *         "status": "active",
            *         "serving": "active",
+           *         "serving_error": null,
            *         "records": [
            *           {
            *             "type": "TXT",
@@ -1867,6 +1898,7 @@ export interface operations {
            *         "unicode_name": "example.com",
            *         "status": "active",
            *         "serving": "active",
+           *         "serving_error": null,
            *         "records": [
            *           {
            *             "type": "TXT",
@@ -2547,6 +2579,7 @@ export interface operations {
            *             "unicode_name": "example.com",
            *             "status": "active",
            *             "serving": "active",
+           *             "serving_error": null,
            *             "records": [
            *               {
            *                 "type": "TXT",
@@ -2584,6 +2617,7 @@ export interface operations {
            *             "unicode_name": "example.com",
            *             "status": "active",
            *             "serving": "active",
+           *             "serving_error": null,
            *             "records": [
            *               {
            *                 "type": "TXT",

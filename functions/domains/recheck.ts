@@ -6,13 +6,13 @@
 import type { Context } from 'aws-lambda';
 import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
-import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { configuredResolver } from '#lib/dns/resolver.ts';
 import { type CheckRun, runDueChecks } from '#lib/domain-checks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { log } from '#lib/log.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
-  const resolver = createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const resolver = configuredResolver(config);
   const lookupRecords = recordsLookup(resolver, presentationStage(config).edgeHostname);
   return async (_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<CheckRun> => {
     const run = await runDueChecks({

@@ -1,7 +1,7 @@
 import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { type DomainItem, verifyDomain } from '#lib/data/domains.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
-import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { configuredResolver } from '#lib/dns/resolver.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
@@ -13,7 +13,7 @@ const replyFor = (stage: Stage) => (item: DomainItem) => ok({ data: presentDomai
 
 /** No body: the domain's own records are looked up (DNS_RESOLVER, or the Lambda's resolver). */
 export const create = (config: Config, db = createDb(config)) => {
-  const resolver = createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const resolver = configuredResolver(config);
   const stage = presentationStage(config);
   const lookupRecords = recordsLookup(resolver, stage.edgeHostname);
   const reply = replyFor(stage);

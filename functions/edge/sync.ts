@@ -7,8 +7,10 @@
  * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
  * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
  */
-import { atColdStart, type Config, required } from '#lib/config.ts';
+import { atColdStart, presentationStage } from '#lib/config.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
+import { routeLookup } from '#lib/dns/records.ts';
+import { configuredResolver } from '#lib/dns/resolver.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import {
   CloudFrontClient,
@@ -16,6 +18,7 @@ import {
   cloudFrontStore,
   cloudFrontTenants,
 } from '#lib/edge/cloudfront.ts';
+import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
 import { type ListableEdgeStore, type PurgeableTenants, type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import type { BusEvent } from '#lib/events-bus.ts';
@@ -34,19 +37,38 @@ const isSweep = (event: SyncEvent | SweepEvent): event is SweepEvent => (event a
  */
 const controlPlaneRetries = { retryMode: 'adaptive', maxAttempts: 6 } as const;
 
+/** The edge the sync keeps: the store, the tenants, and a clock (tests set it). */
+export type Edge = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
+
+/** The clients the edge is reached through: CloudFront's on AWS, the local CloudFront's with `npm start`. */
+export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: CloudFrontKeyValueStoreClient };
+
+/**
+ * The stage's edge on CloudFront: its key-value store, and its tenants in its distribution and connection
+ * group, created once a host's DNS points at the edge host name (asked through the stage's resolver, as the
+ * records' checks are).
+ */
+export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): Edge {
+  const resolver = configuredResolver(config);
+  const route = routeLookup(resolver, presentationStage(config).edgeHostname);
+  return {
+    store: cloudFrontStore(clients.keyValueStore, config.edgeKvsArn),
+    tenants: cloudFrontTenants(clients.cloudFront, {
+      distributionId: config.edgeDistributionId,
+      connectionGroupId: config.edgeConnectionGroupId,
+      tenantPrefix: config.edgeTenantPrefix,
+      pointsAtEdge: async (host) => (await route(host))?.status === 'found',
+    }),
+  };
+}
+
 export function create(
-  config: Config,
+  config: EdgeConfig,
   db: Db = createDb(config),
-  edge: { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number } = {
-    store: cloudFrontStore(
-      new CloudFrontKeyValueStoreClient(controlPlaneRetries),
-      required(config, 'edgeKvsArn', 'EDGE_KVS_ARN'),
-    ),
-    tenants: cloudFrontTenants(
-      new CloudFrontClient(controlPlaneRetries),
-      required(config, 'edgeDistributionId', 'EDGE_DISTRIBUTION_ID'),
-    ),
-  },
+  edge: Edge = cloudFrontEdge(config, {
+    cloudFront: new CloudFrontClient(controlPlaneRetries),
+    keyValueStore: new CloudFrontKeyValueStoreClient(controlPlaneRetries),
+  }),
 ) {
   const deps = { ...edgeSyncDeps(db), ...edge };
   return async (event: SyncEvent | SweepEvent): Promise<SyncOutcome | SweepResult> => {
@@ -63,4 +85,7 @@ export function create(
   };
 }
 
-export const handler = atColdStart(create);
+/** Its settings' loader, which `handler` binds at cold start (the stack's tests call it too). */
+export const load = loadEdgeConfig;
+
+export const handler = atColdStart(create, load);

@@ -1,12 +1,15 @@
 /**
  * Domains that serve, on AWS (docs/deployment.md, "The edge"): one CloudFront multi-tenant distribution
  * (CloudFront SaaS Manager) whose viewer-request CloudFront Function answers every visitor from a CloudFront
- * KeyValueStore, never calling its origin; one tenant per active domain, with a CloudFront-managed certificate,
- * created and disabled by the edge sync function, which an EventBridge rule sends every domain event of the
+ * KeyValueStore, never calling its origin; one connection group, whose routing endpoint is what served domains
+ * point at (a multi-tenant distribution has no routing endpoint of its own); one tenant per served domain, in
+ * that group, with a CloudFront-managed certificate, created (once the domain's DNS points at the endpoint),
+ * disabled and deleted by the edge sync function, which an EventBridge rule sends every domain event of the
  * bus; the rule's retries end in a dead-letter queue with an alarm.
  */
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
+  CfnConnectionGroup,
   CfnDistribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -26,7 +29,7 @@ import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterQueue } from './dead-letters.ts';
-import { hourlySchedule } from './hourly-schedule.ts';
+import { recurringSchedule } from './recurring-schedule.ts';
 
 export type EdgeProps = {
   config: StageConfig;
@@ -34,6 +37,10 @@ export type EdgeProps = {
   bus: IEventBus;
   alarms: ITopic;
   settings: EdgeSettings;
+  /** The stage's own host name for the edge (`StageConfig['edge']`); absent: the routing endpoint. */
+  hostname?: string;
+  /** The stage's Anycast static IP list for its connection group (apex domains: docs/deployment.md). */
+  anycastIpListId?: string;
   /** Where the distribution would send a request the function did not answer (it answers them all). */
   originDomainName: string;
 };
@@ -48,6 +55,11 @@ export class Edge extends Construct {
   readonly store: KeyValueStore;
   readonly function: CloudFrontFunction;
   readonly distribution: CfnDistribution;
+  readonly connectionGroup: CfnConnectionGroup;
+  /** What served domains point at: the connection group's routing endpoint (`d123.cloudfront.net`). */
+  readonly routingEndpoint: string;
+  /** What domain owners are told to point at (`EDGE_HOSTNAME`): the stage's own name, or the routing endpoint. */
+  readonly hostname: string;
   readonly sync: ApiFunction;
   readonly deadLetters: Queue;
   readonly sweep: Schedule;
@@ -92,6 +104,17 @@ export class Edge extends Construct {
         },
       },
     });
+    // "Understand how multi-tenant distributions work" (CloudFront Developer Guide): tenants are reached through
+    // a connection group's routing endpoint; one of the stage's own, so its tenants and DNS target are its own.
+    this.connectionGroup = new CfnConnectionGroup(this, 'connection-group', {
+      name: `${name}-edge`,
+      enabled: true,
+      ipv6Enabled: true,
+      ...(props.anycastIpListId ? { anycastIpListId: props.anycastIpListId } : {}),
+    });
+    this.routingEndpoint = this.connectionGroup.attrRoutingEndpoint;
+    this.hostname = props.hostname ?? this.routingEndpoint;
+
     const answersOnly =
       'Every request is answered by the viewer-request function from the key-value store: a redirect to a page the domain owner chose, or a 404 page; no origin is ever called and no data is served.';
     Validations.of(this.distribution).acknowledge(
@@ -136,6 +159,10 @@ export class Edge extends Construct {
     }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem'], { index: false });
     this.sync.addEnvironment('EDGE_KVS_ARN', this.store.keyValueStoreArn);
     this.sync.addEnvironment('EDGE_DISTRIBUTION_ID', this.distribution.attrId);
+    this.sync.addEnvironment('EDGE_CONNECTION_GROUP_ID', this.connectionGroup.attrId);
+    this.sync.addEnvironment('EDGE_TENANT_PREFIX', name);
+    // Before it creates a tenant, the sync asks DNS whether the domain points at this name.
+    this.sync.addEnvironment('EDGE_HOSTNAME', this.hostname);
     this.sync.addToRolePolicy(
       new PolicyStatement({
         actions: [
@@ -149,32 +176,54 @@ export class Edge extends Construct {
         resources: [this.store.keyValueStoreArn],
       }),
     );
+    // Each action on the resource form the Service Authorization Reference lists for it ("Actions, resources, and
+    // condition keys for Amazon CloudFront"; test/infra/cloudfront-iam.test.ts holds the table and checks this).
     const { partition, account } = Stack.of(this);
+    const tenants = `arn:${partition}:cloudfront::${account}:distribution-tenant/*`;
     this.sync.addToRolePolicy(
       new PolicyStatement({
         actions: [
           'cloudfront:GetDistributionTenantByDomain',
-          'cloudfront:CreateDistributionTenant',
           'cloudfront:UpdateDistributionTenant',
           // Whether a tenant's certificate is issued: the domain's `serving` state.
           'cloudfront:GetManagedCertificateDetails',
           // The hourly sweep deletes the disabled tenants of hosts no longer served.
           'cloudfront:DeleteDistributionTenant',
+          // CreateDistributionTenant with Tags also authorizes TagResource (the reference's API operations table).
+          'cloudfront:TagResource',
         ],
-        resources: [
-          `arn:${partition}:cloudfront::${account}:distribution/${this.distribution.attrId}`,
-          `arn:${partition}:cloudfront::${account}:distribution-tenant/*`,
-        ],
+        resources: [tenants],
+      }),
+    );
+    // The reference lists no resource type for CreateDistributionTenant: only "*" allows it.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({ actions: ['cloudfront:CreateDistributionTenant'], resources: ['*'] }),
+    );
+    // The tenant's CloudFront-managed certificate is requested from ACM by CloudFront on the caller's behalf, as
+    // AWS's own CloudFrontFullAccess policy allows it ("AWS managed policies for Amazon CloudFront"): only when
+    // CloudFront makes the call.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['acm:RequestCertificate'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
       }),
     );
     // cdk-nag names the resource as synthesized: a pseudo parameter as `<AWS::…>`, a known value as itself.
     const asNagNames = (value: string, parameter: string) => (Token.isUnresolved(value) ? `<${parameter}>` : value);
-    const tenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
+    const nagTenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
     // On the role, where the policy is (a sibling of the function, not its child).
-    Validations.of(this.sync.role as IRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${tenants}]`,
-      reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
-    });
+    Validations.of(this.sync.role as IRole).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::${nagTenants}]`,
+        reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'CreateDistributionTenant has no resource type in the Service Authorization Reference (only "*" allows it); acm:RequestCertificate is allowed only when CloudFront calls it (aws:CalledViaLast), as AWS managed CloudFrontFullAccess does.',
+      },
+    );
 
     new Rule(this, 'domain-events', {
       ruleName: `${name}-edge-sync`,
@@ -191,7 +240,8 @@ export class Edge extends Construct {
     });
 
     // Tombstones and disabled tenants of hosts no longer served, deleted once older than any sync takes.
-    this.sweep = hourlySchedule(this, 'sweep', {
+    this.sweep = recurringSchedule(this, 'sweep', {
+      every: Duration.hours(1),
       scheduleName: `${name}-edge-sweep`,
       description: 'Deletes the tombstones and disabled tenants of hosts no longer served (lib/edge/sweep.ts)',
       target: this.sync,

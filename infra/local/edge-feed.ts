@@ -1,15 +1,17 @@
 /**
  * Locally, there is no stream and no event bus: this follows every owner's change feed instead (the feed
  * heads, found with a Scan of the local table; off the request path) and syncs the host of every domain event,
- * with the same `syncHost` the AWS sync function runs for the bus's domain events. Polls every `intervalMs`,
- * so the local edge serves a change within about that long.
+ * with the same `syncHost` over the same edge (the store and tenants, on the local CloudFront) the AWS sync
+ * function runs for the bus's domain events. Polls every `intervalMs`, so the local edge serves a change within
+ * about that long.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Edge } from '#functions/edge/sync.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { eventSequenceKey, partitionOwner } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import { type EdgeStore, syncHost } from '#lib/edge/sync.ts';
+import { syncHost } from '#lib/edge/sync.ts';
 
 export type EdgeFollower = { stop: () => Promise<void>; caughtUp: () => Promise<void> };
 
@@ -17,13 +19,13 @@ const START: FeedPosition = { epoch: undefined, id: 0, since: 0 };
 
 export function followChanges(options: {
   db: Db;
-  store: EdgeStore;
+  edge: Edge;
   intervalMs?: number;
   log?: (entry: Record<string, unknown>) => void;
 }): EdgeFollower {
-  const { db, store } = options;
+  const { db, edge } = options;
   const positions = new Map<string, FeedPosition>();
-  const deps = { ...edgeSyncDeps(db), store };
+  const deps = { ...edgeSyncDeps(db), ...edge };
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
 

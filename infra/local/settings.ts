@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
 
 /** The CNAME target domains show locally: no DNS points anywhere real, `npm run dns -- --cname` serves it. */
 export const LOCAL_EDGE_HOSTNAME = 'edge.localhost';
@@ -20,7 +21,7 @@ export type LocalSettings = {
   /** The pages a served domain without its own redirects to ('' for none): as a stage's settings on AWS. */
   defaultIndexPage: string;
   defaultNotFoundPage: string;
-  /** How often the hourly jobs run (DOMAIN_CHECK_INTERVAL_SECONDS; hourly, as on AWS): re-check, edge sweep. */
+  /** How often the scheduled jobs run (DOMAIN_CHECK_INTERVAL_SECONDS; 5 minutes, as on AWS): re-check, edge sweep. */
   domainCheckIntervalMs: number;
 };
 
@@ -54,7 +55,8 @@ export function localSettings(env: Record<string, string | undefined>): LocalSet
     edgePort: portSetting(env, 'EDGE_PORT', port === 0 ? 0 : port + 1),
     defaultIndexPage: env.DEFAULT_INDEX_PAGE ?? '',
     defaultNotFoundPage: env.DEFAULT_NOT_FOUND_PAGE ?? '',
-    domainCheckIntervalMs: positiveSeconds(env, 'DOMAIN_CHECK_INTERVAL_SECONDS', 3_600) * 1_000,
+    domainCheckIntervalMs:
+      positiveSeconds(env, 'DOMAIN_CHECK_INTERVAL_SECONDS', FAST_RECHECK_INTERVAL_MS / 1_000) * 1_000,
   };
 }
 

@@ -17,7 +17,6 @@ import { type Edge, startEdge } from './edge.ts';
 import { type EdgeFollower, followChanges } from './edge-feed.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { type HourlyJobs, startHourlyJobs } from './hourly-jobs.ts';
-import { LocalKeyValueStore } from './key-value-store.ts';
 import {
   LOCAL_EDGE_HOSTNAME,
   type LocalSettings,
@@ -28,6 +27,7 @@ import {
   stackFile,
   writeLocalStack,
 } from './settings.ts';
+import { type LocalStageEdge, startStageEdge } from './stage-edge.ts';
 
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
@@ -60,8 +60,9 @@ Environment:
   DNS_RESOLVER              DNS servers domain verification asks, host:port comma-separated (default: the system's)
   CORS_ALLOWED_ORIGINS      origins a browser page may call the API from: * (default) or a comma-separated list
   DOMAIN_CHECK_INTERVAL_SECONDS
-                            how often the hourly jobs run: the re-check of the domains due (each is due an hour
-                            after its last check) and the edge's sweep (default 3600, as on AWS)
+                            how often the scheduled jobs run (default 300, as on AWS): the re-check of the domains
+                            due (each is due an hour after its last check, 5 minutes while it waits for the
+                            edge in its first 72 hours) and the edge's sweep
   EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
   CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
@@ -84,10 +85,12 @@ async function main() {
   let edge: Edge | undefined;
   let follower: EdgeFollower | undefined;
   let hourly: HourlyJobs | undefined;
+  let stageEdge: LocalStageEdge | undefined;
   const shutdown = async (code: number) => {
     await hourly?.stop();
     await follower?.stop();
     await edge?.close();
+    await stageEdge?.close();
     await gateway?.close();
     await dynamo?.stop();
     process.exit(code);
@@ -140,10 +143,13 @@ async function main() {
     // The address that reaches it from this machine (HOST=0.0.0.0 is reached on 127.0.0.1).
     const origin = `http://${connectHost(host)}:${(gateway.server.address() as AddressInfo).port}`;
     const apiUrl = `${origin}/api/v1`;
-    // The edge: the CloudFront Function over a store that follows the change feed (within a second).
-    const store = new LocalKeyValueStore();
+    // The edge: the local CloudFront (its tenants and key-value store, reached through the SDK as on AWS), kept
+    // in line with the change feed by the sync's own code, and the CloudFront Function serving from it.
+    stageEdge = await startStageEdge({ config, tenantPrefix: localTableName });
     edge = await startEdge({
-      store,
+      cloudFront: stageEdge.cloudFront,
+      kvsArn: stageEdge.kvsArn,
+      distributionId: stageEdge.distributionId,
       host,
       port: settings.edgePort,
       settings: {
@@ -152,12 +158,13 @@ async function main() {
         cacheSeconds: 60,
       },
     });
-    follower = followChanges({ db, store, intervalMs: 500, log: (entry) => console.error(JSON.stringify(entry)) });
+    const log = (entry: Record<string, unknown>) => console.error(JSON.stringify(entry));
+    follower = followChanges({ db, edge: stageEdge.edge, intervalMs: 500, log });
     // The hourly jobs EventBridge Scheduler runs on AWS (the re-check of active domains' records, the edge's
     // sweep); a table from an earlier version gets its active domains into the re-check first (the migration
     // step of deployment.md).
     await backfillDueChecks(db);
-    hourly = startHourlyJobs({ config, db, store, intervalMs: settings.domainCheckIntervalMs });
+    hourly = startHourlyJobs({ config, db, edge: stageEdge.edge, intervalMs: settings.domainCheckIntervalMs });
     const edgeUrl = `http://${connectHost(host)}:${edge.port}`;
     // Only now that the stack answers: the key tool and the walkthrough read where it is from here.
     writeLocalStack(dataDir, {
@@ -175,7 +182,7 @@ async function main() {
     console.log(`Edge (verified domains' redirects): ${edgeUrl}  (curl -si -H 'Host: <domain>' ${edgeUrl}/)`);
     console.log(`Where it runs, for scripts: ${stackFile(dataDir)}`);
     console.log(
-      `Domain verification asks ${config.dnsServers ? `DNS_RESOLVER=${config.dnsServers.join(',')}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
+      `Domain verification asks ${config.dnsResolver ? `DNS_RESOLVER=${config.dnsResolver}` : "the system's DNS resolver (set DNS_RESOLVER=host:port for another)"}`,
     );
     console.log('Try:');
     console.log(

@@ -11,11 +11,13 @@ import {
   type CheckState,
   graceOver,
   type LookupRecords,
-  RECHECK_INTERVAL_MS,
-  type RecordStatus,
+  type RecordsCheck,
+  type RouteCheck,
+  recheckIntervalMs,
   txtStatus,
 } from '#lib/domain-records.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/record.ts';
 import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
 import { newVerificationToken, VerificationMismatchError, verificationName } from '#lib/verification.ts';
@@ -35,14 +37,22 @@ import {
   unchangedItem,
   updateItem,
 } from './collection.ts';
-import { type DomainStatus, type ServingState, statusOf } from './domain-status.ts';
-import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError } from './errors.ts';
+import {
+  type DomainStatus,
+  type Serving,
+  type ServingFailure,
+  type ServingState,
+  sameServing,
+  servingOf,
+  statusOf,
+} from './domain-status.ts';
+import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError, PagesTooLarge } from './errors.ts';
 import { domainNameGuardKey, dueCheckShard, foldName, ownerDomainNameGuardKey } from './keys.ts';
 import { versionOf } from './version.ts';
 
 const kind = 'domain';
 
-export { type DomainStatus, type LookupRecords, type ServingState, statusOf };
+export { type DomainStatus, type LookupRecords, type Serving, type ServingState, servingOf, statusOf };
 
 export type DomainItem = StoredItem & {
   indexPage: string | null;
@@ -57,8 +67,13 @@ export type DomainItem = StoredItem & {
   lastCheckedAt?: string;
   /** What the checks found (absent: never checked since records were kept). */
   check?: CheckState;
-  /** Whether the edge serves the domain, as the edge sync last saw it (absent: not yet). */
-  serving?: ServingState;
+  /**
+   * Whether the edge serves the domain, as the edge sync last saw it (absent: not yet; `pending` on domains
+   * from before the serving lifecycle: `servingOf` reads it).
+   */
+  serving?: ServingState | 'pending';
+  /** Why it is not served, with `serving: 'failed'`. */
+  servingFailure?: ServingFailure;
   /** The due-check index's keys (`lib/table.ts`): active domains only. */
   gsi1pk?: string;
   gsi1sk?: string;
@@ -77,6 +92,11 @@ const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
 
 const hostOf = pageHost;
 
+/** Refuses pages the edge could not store (`lib/edge/record.ts`); `set` are the pages the request sets. */
+function assertPagesFit(pages: Pages, set: readonly PageAttribute[]) {
+  if (!pagesFit(pages)) throw new PagesTooLarge(set, pagesBytes(pages), PAGES_MAX_BYTES);
+}
+
 export const showDomain = (db: Db, owner: string, id: number) => getItem<DomainItem>(db, owner, kind, id);
 
 /** Search finds a name by its stored ASCII form or its Unicode form, computed: old items need no migration. */
@@ -90,8 +110,12 @@ export const listDomains = (db: Db, owner: string, query: ListQuery) =>
  * partition), or when it is active anywhere: the global guard must not exist. That check also catches the
  * owner's own domains stored before verification existed, which hold only the global guard.
  */
-export const storeDomain = (db: Db, owner: string, domain: NewDomain, options?: WriteOptions<DomainItem>) =>
-  insertItem<DomainItem>(
+export async function storeDomain(db: Db, owner: string, domain: NewDomain, options?: WriteOptions<DomainItem>) {
+  assertPagesFit(
+    domain,
+    pageAttributes.filter((field) => domain[field]),
+  );
+  return await insertItem<DomainItem>(
     db,
     owner,
     kind,
@@ -112,6 +136,7 @@ export const storeDomain = (db: Db, owner: string, domain: NewDomain, options?: 
     }),
     options,
   );
+}
 
 const statusName = { '#status': 'status' };
 
@@ -140,11 +165,22 @@ function releaseOf(owner: string) {
 export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions<DomainItem>) =>
   deleteItem<DomainItem>(db, owner, kind, id, releaseOf(owner), options);
 
-/** The due-check index's keys of an active domain: next due an interval after `now`. */
-const dueCheck = (owner: string, id: number, now: string) => ({
+/**
+ * The due-check index's keys of an active domain: next due an interval after `now`, sooner while it waits for
+ * its DNS or its certificate in the first days after it became active (`recheckIntervalMs`).
+ */
+const dueCheck = (owner: string, id: number, item: DomainItem, now: string) => ({
   gsi1pk: dueCheckShard(owner, id),
-  gsi1sk: new Date(Date.parse(now) + RECHECK_INTERVAL_MS).toISOString(),
+  gsi1sk: new Date(Date.parse(now) + recheckIntervalMs(servingOf(item).state, item.verifiedAt, now)).toISOString(),
 });
+
+/** A lookup's findings as a check: the TXT status against the token (none to check: absent), the routing record. */
+const checkOf = (found: Awaited<ReturnType<LookupRecords>>, token: string | undefined): RecordsCheck => ({
+  ...(token === undefined ? {} : { txt: txtStatus(found.txt, token) }),
+  ...(found.route ? routeFindings(found.route) : {}),
+});
+
+const routeFindings = (route: RouteCheck) => ({ route: route.status, flattened: route.flattened });
 
 /**
  * Looks up the domain's records and, when the TXT record holds the token, makes the domain active atomically
@@ -170,7 +206,7 @@ export async function verifyDomain(
   const token = item.verificationToken;
   if (token === undefined) return item;
   const found = await lookupRecords(item.name);
-  const check = { txt: txtStatus(found.txt, token), ...(found.route ? { route: found.route } : {}) };
+  const check = checkOf(found, token);
   if (check.txt !== 'found') {
     await recordCheck(db, owner, id, check);
     const values = found.txt.kind === 'found' ? found.txt.values : [];
@@ -185,7 +221,7 @@ export async function verifyDomain(
   }
 }
 
-type Check = { txt?: RecordStatus; route?: RecordStatus };
+type Check = RecordsCheck;
 
 /** The item with a check's findings at `now`. */
 const checked = (current: DomainItem, check: Check, now: string): DomainItem => ({
@@ -210,14 +246,19 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
     (current, now) => {
       const active = statusOf(current) === 'active';
       // A domain verified again after it returned to pending is served again only once the edge says so.
-      const { serving, ...rest } = checked(current, check, now);
+      const { serving, servingFailure, ...rest } = checked(current, check, now);
+      const next = {
+        ...rest,
+        ...(active && serving ? { serving } : {}),
+        ...(active && servingFailure ? { servingFailure } : {}),
+      };
+      const verifiedAt = active ? (current.verifiedAt ?? now) : now;
       return {
         item: {
-          ...rest,
-          ...(active && serving ? { serving } : {}),
-          ...dueCheck(owner, id, now),
+          ...next,
+          ...dueCheck(owner, id, { ...next, verifiedAt }, now),
           status: 'active',
-          verifiedAt: active ? (current.verifiedAt ?? now) : now,
+          verifiedAt,
           updatedAt: active ? current.updatedAt : now,
         },
         type: active ? 'domain.updated' : 'domain.verified',
@@ -273,16 +314,11 @@ export async function recheckDomain(
   const item = await showDomain(db, owner, id).catch(nullWhenGone);
   if (!item || statusOf(item) !== 'active') return null;
   const found = await lookupRecords(item.name);
-  const token = item.verificationToken;
-  const check: Check = {
-    ...(token === undefined ? {} : { txt: txtStatus(found.txt, token) }),
-    ...(found.route ? { route: found.route } : {}),
-  };
+  const check = checkOf(found, item.verificationToken);
   const at = new Date().toISOString();
   const after = checked(item, check, at).check ?? {};
-  const news = after.txt !== item.check?.txt || after.route !== item.check?.route || item.serving !== 'active';
-  if (!news && !txtGraceOver(item, after, at)) {
-    const due = dueCheck(owner, id, at);
+  if (!hasNews(item, after) && !txtGraceOver(item, after, at)) {
+    const due = dueCheck(owner, id, item, at);
     if (await setBookkeeping(db, owner, kind, id, versionOf(item), due))
       return { item: { ...item, ...due }, changed: false };
   }
@@ -290,9 +326,9 @@ export async function recheckDomain(
     const next = checked(current, check, time);
     if (statusOf(current) !== 'active') return { item: next };
     if (!txtGraceOver(current, next.check ?? {}, time)) {
-      return { item: { ...next, ...dueCheck(owner, id, time) } };
+      return { item: { ...next, ...dueCheck(owner, id, next, time) } };
     }
-    const { serving: _serving, gsi1pk: _pk, gsi1sk: _sk, ...pending } = next;
+    const { serving: _serving, servingFailure: _failure, gsi1pk: _pk, gsi1sk: _sk, ...pending } = next;
     return {
       item: { ...pending, status: 'pending' },
       parts: { activeName: releaseGuard(db, domainNameGuardKey(current.name), owner, id) },
@@ -302,15 +338,32 @@ export async function recheckDomain(
 }
 
 /**
- * Records whether the edge serves an active domain (the edge sync, after it applied the domain): a change
- * with its `domain.updated` when the state differs, nothing otherwise.
+ * Whether a check shows something new, so that it is a change (with its `domain.updated`, which sends the edge
+ * sync to look again): a record's status changed, or the edge has something to look at for the domain (a
+ * tenant whose certificate may be issued by now; a name that points at the edge but has no tenant yet). A
+ * domain waiting for a CNAME that is still missing, or one served or failed with nothing changed, is quiet.
  */
-export async function recordServing(db: Db, owner: string, id: number, serving: ServingState): Promise<void> {
+function hasNews(item: DomainItem, after: CheckState): boolean {
+  if (after.txt !== item.check?.txt || after.route !== item.check?.route) return true;
+  const { state } = servingOf(item);
+  return state === 'provisioning' || (state === 'waiting_for_dns' && after.route === 'found');
+}
+
+/** The serving findings as the item keeps them. */
+const servingAttributes = (serving: Serving) =>
+  serving.state === 'failed' ? { serving: serving.state, servingFailure: serving.failure } : { serving: serving.state };
+
+/**
+ * Records whether the edge serves an active domain (the edge sync, after it applied the domain): a change
+ * with its `domain.updated` when the state (or its failure) differs, nothing otherwise.
+ */
+export async function recordServing(db: Db, owner: string, id: number, serving: Serving): Promise<void> {
   const item = await showDomain(db, owner, id).catch(nullWhenGone);
-  if (!item || statusOf(item) !== 'active' || item.serving === serving) return;
-  await updateItem<DomainItem>(db, owner, kind, id, (current) => ({ item: { ...current, serving } })).catch(
-    nullWhenGone,
-  );
+  if (!item || statusOf(item) !== 'active' || sameServing(servingOf(item), serving)) return;
+  await updateItem<DomainItem>(db, owner, kind, id, (current) => {
+    const { serving: _serving, servingFailure: _failure, ...rest } = current;
+    return { item: { ...rest, ...servingAttributes(serving) } };
+  }).catch(nullWhenGone);
 }
 
 const nullWhenGone = (error: unknown) => {
@@ -342,6 +395,7 @@ export async function updateDomain(
       const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
       if (loops.length > 0) throw new PageLoopError(loops);
       const pages = Object.fromEntries(present.map((field) => [field, changes[field]]));
+      assertPagesFit({ ...current, ...pages }, present);
       return { item: { ...current, ...pages, updatedAt: now } };
     },
     options,
@@ -350,8 +404,11 @@ export async function updateDomain(
 
 /** What the edge sync reads and records (`lib/edge/sync.ts`): the domain holding a host, and its serving state. */
 export const edgeSyncDeps = (db: Db) => ({
-  activeDomain: (host: string) => activeDomainByName(db, host),
-  recordServing: (domain: { owner: string; id: number }, serving: ServingState) =>
+  activeDomain: async (host: string) => {
+    const domain = await activeDomainByName(db, host);
+    return domain && { ...domain, serving: servingOf(domain) };
+  },
+  recordServing: (domain: { owner: string; id: number }, serving: Serving) =>
     recordServing(db, domain.owner, domain.id, serving),
 });
 

@@ -85,3 +85,17 @@ export class PageLoopError extends DataError {
     super(`Page points at the domain itself: ${attributes.join(', ')}`);
   }
 }
+
+/**
+ * The pages would not fit the edge's store (`lib/edge/record.ts`): `bytes` is what they take in their ASCII
+ * form, `maxBytes` what one domain's pages may take; `attributes` are the pages the request set.
+ */
+export class PagesTooLarge extends DataError {
+  constructor(
+    readonly attributes: readonly PageAttribute[],
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super('Pages too large');
+  }
+}

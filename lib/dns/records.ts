@@ -3,25 +3,33 @@
  * verification cannot be decided without it) and the status of its routing record to the edge (a failure
  * leaves it unknown: the last status stands). Both are asked at once, under the resolver's bounds.
  */
-import { type LookupRecords, routeStatus } from '#lib/domain-records.ts';
+import { type LookupRecords, type RouteCheck, routeCheck } from '#lib/domain-records.ts';
 import { verificationName } from '#lib/verification.ts';
 import { type DnsResolver, DnsUnavailableError } from './resolver.ts';
 
-export function recordsLookup(resolver: DnsResolver, edgeHostname: string): LookupRecords {
-  async function route(name: string) {
+/** How a name routes to the edge host, or undefined when DNS did not answer. */
+export function routeLookup(
+  resolver: Pick<DnsResolver, 'lookupRoute' | 'lookupAddresses'>,
+  edgeHostname: string,
+): (name: string) => Promise<RouteCheck | undefined> {
+  return async (name) => {
     try {
       const found = await resolver.lookupRoute(name);
       // Only a flattened record (addresses, no CNAME) is compared with the edge's own addresses.
       const edgeAddresses =
         found.cname === null && found.addresses.length > 0 ? await resolver.lookupAddresses(edgeHostname) : [];
-      return routeStatus(found, edgeHostname, edgeAddresses);
+      return routeCheck(found, edgeHostname, edgeAddresses);
     } catch (error) {
       if (error instanceof DnsUnavailableError) return undefined;
       throw error;
     }
-  }
+  };
+}
+
+export function recordsLookup(resolver: DnsResolver, edgeHostname: string): LookupRecords {
+  const route = routeLookup(resolver, edgeHostname);
   return async (name) => {
-    const [txt, status] = await Promise.all([resolver.lookupTxt(verificationName(name)), route(name)]);
-    return status ? { txt, route: status } : { txt };
+    const [txt, check] = await Promise.all([resolver.lookupTxt(verificationName(name)), route(name)]);
+    return check ? { txt, route: check } : { txt };
   };
 }

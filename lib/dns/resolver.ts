@@ -4,9 +4,11 @@
  * `tries` tries, under a hard deadline (`budgetMs`) per lookup.
  */
 import { Resolver } from 'node:dns/promises';
+import { ConfigError } from '#lib/cold-start.ts';
 import type { RouteLookup } from '#lib/domain-records.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 import type { TxtLookup } from '#lib/verification.ts';
+import { DnsServersError, parseDnsServers } from './servers.ts';
 
 export type { RouteLookup, TxtLookup };
 
@@ -112,4 +114,23 @@ export function createDnsResolver({ servers, timeoutMs = 2_000, tries = 2 }: Dns
   }
 
   return { lookupTxt, lookupRoute, lookupAddresses, budgetMs };
+}
+
+/**
+ * The resolver a function's configuration names (`DNS_RESOLVER`, `DNS_TIMEOUT_MS`). The functions that ask DNS
+ * build it at cold start, so a bad `DNS_RESOLVER` fails their cold start; the others never parse it.
+ */
+export function configuredResolver(config: { dnsResolver?: string; dnsTimeoutMs: number }): DnsResolver {
+  return createDnsResolver({ servers: dnsServersOf(config), timeoutMs: config.dnsTimeoutMs });
+}
+
+/** The servers `DNS_RESOLVER` names, as the resolver takes them; undefined: the system's. */
+export function dnsServersOf(config: { dnsResolver?: string }): string[] | undefined {
+  if (config.dnsResolver === undefined) return undefined;
+  try {
+    return parseDnsServers(config.dnsResolver);
+  } catch (error) {
+    if (error instanceof DnsServersError) throw new ConfigError(`Invalid configuration: DNS_RESOLVER ${error.message}`);
+    throw error;
+  }
 }

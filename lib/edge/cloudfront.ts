@@ -4,18 +4,23 @@
  * active domain, on the stage's multi-tenant distribution, with a CloudFront-managed certificate).
  */
 import '@aws-sdk/signature-v4a';
+import { createHash } from 'node:crypto';
 import {
   CloudFrontClient,
+  CNAMEAlreadyExists,
   CreateDistributionTenantCommand,
   DeleteDistributionTenantCommand,
+  type DistributionTenant,
   EntityNotFound,
   GetDistributionTenantByDomainCommand,
   GetManagedCertificateDetailsCommand,
+  InvalidArgument,
   InvalidIfMatchVersion,
   type ManagedCertificateStatus,
   PreconditionFailed,
   ResourceNotDisabled,
   UpdateDistributionTenantCommand,
+  type UpdateDistributionTenantCommandInput,
 } from '@aws-sdk/client-cloudfront';
 import {
   CloudFrontKeyValueStoreClient,
@@ -27,7 +32,7 @@ import {
   PutKeyCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { ServingState } from '#lib/data/domain-status.ts';
+import type { Serving } from '#lib/data/domain-status.ts';
 import type { EdgeRecord } from './record.ts';
 import type { ListableEdgeStore, PurgeableTenants } from './sweep.ts';
 import { StoreChanged } from './sync.ts';
@@ -77,81 +82,152 @@ export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: s
 const FAILED_CERTIFICATES: ReadonlySet<string> = new Set(['failed', 'validation-timed-out', 'revoked', 'expired']);
 
 /**
- * Whether a tenant serves its domain: enabled, deployed and with its managed certificate issued; `failed` once
- * the certificate cannot be issued; `pending` meanwhile (the certificate waits for the CNAME to the edge).
+ * Where a tenant of this stage stands: `active` once enabled, deployed and with its managed certificate issued;
+ * `failed` once the certificate cannot be issued; `provisioning` meanwhile.
  */
 export function servingOf(
   tenant: { Enabled?: boolean; Status?: string },
   certificate: ManagedCertificateStatus | undefined,
-): ServingState {
-  if (certificate !== undefined && FAILED_CERTIFICATES.has(certificate)) return 'failed';
-  return tenant.Enabled && tenant.Status === 'Deployed' && certificate === 'issued' ? 'active' : 'pending';
+): Serving {
+  if (certificate !== undefined && FAILED_CERTIFICATES.has(certificate)) {
+    return { state: 'failed', failure: 'certificate_failed' };
+  }
+  const serves = tenant.Enabled && tenant.Status === 'Deployed' && certificate === 'issued';
+  return { state: serves ? 'active' : 'provisioning' };
 }
 
-/** A tenant's name: CloudFront allows letters, digits, dots and hyphens; a host is made of those. */
-export const tenantName = (host: string) => host;
+/**
+ * A tenant's name: the stage's prefix, then the host, so a console listing tells stages apart. CloudFront allows 3–128
+ * letters, digits, dots and hyphens, starting and ending with a letter or digit (CreateDistributionTenant,
+ * `Name`; AWS::CloudFront::DistributionTenant, "Name" pattern); a longer host keeps its start and gains a hash
+ * of the whole, so names stay unique.
+ */
+export function tenantName(prefix: string, host: string): string {
+  const name = `${prefix}-${host}`;
+  if (name.length <= TENANT_NAME_MAX) return name;
+  const hash = createHash('sha256').update(host).digest('hex').slice(0, 16);
+  return `${name.slice(0, TENANT_NAME_MAX - hash.length - 1).replace(/[.-]+$/, '')}-${hash}`;
+}
+
+const TENANT_NAME_MAX = 128;
+
+/** The stage's own CloudFront resources: its tenants live on its distribution, in its connection group. */
+export type StageEdge = {
+  /** What the stage's tenant names start with (`tenantName`). */
+  tenantPrefix: string;
+  distributionId: string;
+  connectionGroupId: string;
+  /** Whether the host's DNS points at the stage's edge now (its CNAME, or a flattened apex's addresses). */
+  pointsAtEdge(host: string): Promise<boolean>;
+};
+
+/** CloudFront's refusal of a managed certificate for a name that does not point at it (yet). */
+const isOwnershipRefusal = (error: unknown) =>
+  error instanceof InvalidArgument && /ownership|pointing/i.test(error.message);
 
 /**
- * Tenants of the distribution `distributionId`: `ensure` creates the host's tenant (or enables it again),
- * `remove` disables it (CloudFront deletes only disabled tenants, once disabled everywhere: the scheduled
- * sweep deletes disabled tenants later; meanwhile the store's tombstone already answers 404).
+ * The tenants of one stage (`EdgeTenants`, `lib/edge/sync.ts`). A tenant is found by its domain, which
+ * CloudFront lets only one tenant hold; one of another distribution or connection group (another stage in the
+ * account, say) is reported as the name being in use and never updated, disabled or deleted.
  */
-export function cloudFrontTenants(client: CloudFrontClient, distributionId: string): PurgeableTenants {
+export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): PurgeableTenants {
+  const ours = (tenant: DistributionTenant) =>
+    tenant.DistributionId === edge.distributionId && tenant.ConnectionGroupId === edge.connectionGroupId;
+
   async function find(host: string) {
     try {
       const found = await client.send(new GetDistributionTenantByDomainCommand({ Domain: host }));
-      return found.DistributionTenant ? { tenant: found.DistributionTenant, etag: found.ETag } : null;
+      const tenant = found.DistributionTenant;
+      return tenant ? { tenant, etag: found.ETag, ours: ours(tenant) } : null;
     } catch (error) {
       if (error instanceof EntityNotFound) return null;
       throw error;
     }
   }
-  async function setEnabled(host: string, enabled: boolean) {
-    const found = await find(host);
-    if (!found || found.tenant.Enabled === enabled) return found !== null;
-    await client.send(
+  type Found = NonNullable<Awaited<ReturnType<typeof find>>>;
+
+  /** Updates one of our tenants, on the condition that it has not changed since it was read (its ETag). */
+  const update = (
+    found: Found,
+    change: Pick<UpdateDistributionTenantCommandInput, 'Enabled' | 'ManagedCertificateRequest'>,
+  ) =>
+    client.send(
       new UpdateDistributionTenantCommand({
         Id: found.tenant.Id,
         DistributionId: found.tenant.DistributionId,
+        ConnectionGroupId: found.tenant.ConnectionGroupId,
         Domains: (found.tenant.Domains ?? []).map((domain) => ({ Domain: domain.Domain })),
-        Enabled: enabled,
         IfMatch: found.etag,
+        ...change,
       }),
     );
-    return true;
-  }
+
   async function certificateOf(tenantId: string | undefined) {
     const { ManagedCertificateDetails } = await client.send(
       new GetManagedCertificateDetailsCommand({ Identifier: tenantId }),
     );
     return ManagedCertificateDetails?.CertificateStatus;
   }
+
+  // A certificate CloudFront issues and renews for the host, validated over the name's DNS pointing at it.
+  const certificateRequest = (host: string) =>
+    ({ ValidationTokenHost: 'cloudfront', PrimaryDomainName: host }) as const;
+
+  /** Where one of our tenants stands now (its certificate asked for). */
+  const servingNow = async (tenant: DistributionTenant) => servingOf(tenant, await certificateOf(tenant.Id));
+
+  async function create(host: string): Promise<Serving> {
+    try {
+      await client.send(
+        new CreateDistributionTenantCommand({
+          DistributionId: edge.distributionId,
+          ConnectionGroupId: edge.connectionGroupId,
+          Name: tenantName(edge.tenantPrefix, host),
+          Domains: [{ Domain: host }],
+          Enabled: true,
+          ManagedCertificateRequest: certificateRequest(host),
+          // Which stack made it, for the console and cost reports (runtime resources get no stack tags).
+          Tags: { Items: [{ Key: 'stack', Value: edge.tenantPrefix }] },
+        }),
+      );
+    } catch (error) {
+      // CloudFront does not see the record yet (its resolvers may lag ours): the next check tries again.
+      if (isOwnershipRefusal(error)) return { state: 'waiting_for_dns' };
+      // Another distribution (or account) has the name: never ours to take.
+      if (error instanceof CNAMEAlreadyExists) return { state: 'failed', failure: 'name_in_use' };
+      throw error;
+    }
+    // Read back rather than trust the answer: CloudFront may have deployed it and issued its certificate already
+    // (the local CloudFront does at once), and nothing else would make the sync look again before the re-check.
+    const created = await find(host);
+    return created ? servingNow(created.tenant) : { state: 'provisioning' };
+  }
+
   return {
     async ensure(host) {
       const found = await find(host);
-      if (found?.tenant.Enabled) return servingOf(found.tenant, await certificateOf(found.tenant.Id));
-      if (found) {
-        await setEnabled(host, true);
-        return 'pending';
+      if (found && !found.ours) return { state: 'failed', failure: 'name_in_use' };
+      if (!found) return (await edge.pointsAtEdge(host)) ? create(host) : { state: 'waiting_for_dns' };
+      if (!found.tenant.Enabled) {
+        await update(found, { Enabled: true });
+        return { state: 'provisioning' };
       }
-      await client.send(
-        new CreateDistributionTenantCommand({
-          DistributionId: distributionId,
-          Name: tenantName(host),
-          Domains: [{ Domain: host }],
-          Enabled: true,
-          // A certificate CloudFront issues and renews for the host, validated over the CNAME to the edge.
-          ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: host },
-        }),
-      );
-      return 'pending';
+      const serving = await servingNow(found.tenant);
+      // A certificate that failed is asked for again once the name points at the edge (the owner fixed it).
+      if (serving.state === 'failed' && (await edge.pointsAtEdge(host))) {
+        await update(found, { ManagedCertificateRequest: certificateRequest(host) });
+        return { state: 'provisioning' };
+      }
+      return serving;
     },
     async remove(host) {
-      await setEnabled(host, false);
+      const found = await find(host);
+      if (found?.ours && found.tenant.Enabled) await update(found, { Enabled: false });
     },
     async purge(host) {
       const found = await find(host);
-      if (!found) return true;
+      // None, or another stage's: nothing of ours is left for this host.
+      if (!found?.ours) return true;
       // Enabled again (served), or its disabling not yet deployed: not now.
       if (found.tenant.Enabled || found.tenant.Status !== 'Deployed') return false;
       try {

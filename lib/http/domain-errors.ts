@@ -12,6 +12,7 @@ import {
   NameTaken,
   type PageAttribute,
   PageLoopError,
+  PagesTooLarge,
   QuotaReached,
   VersionMismatch,
   WriteContended,
@@ -50,8 +51,17 @@ function fromDataError(error: DataError): HttpError | null {
     const fields = error.attributes.map((attribute) => pageFields[attribute]);
     return new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
   }
+  if (error instanceof PagesTooLarge) {
+    const fields = error.attributes.map((attribute) => pageFields[attribute]);
+    const message = pagesTooLargeMessage(error.bytes, error.maxBytes);
+    return new ValidationError(Object.fromEntries(fields.map((field) => [field, [message]])));
+  }
   return null;
 }
+
+/** Why pages that parse are still refused: the edge keeps both in one value of at most 1 KB. */
+const pagesTooLargeMessage = (bytes: number, maxBytes: number) =>
+  `The index_page and not_found_page fields may take ${maxBytes} bytes together as ASCII URLs; these take ${bytes}.`;
 
 /** The HTTP error a domain error means, or null for any other error (the middleware decides those). */
 export function httpErrorOf(error: unknown): HttpError | null {

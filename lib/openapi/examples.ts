@@ -20,6 +20,7 @@ export const examples = {
     unicode_name: 'example.com',
     status: 'active',
     serving: 'active',
+    serving_error: null,
     records: [
       {
         type: 'TXT',

@@ -43,6 +43,7 @@ export const DOMAIN_READ_ONLY = [
   'unicode_name',
   'status',
   'serving',
+  'serving_error',
   'records',
   'verification',
   'verified_at',
@@ -113,13 +114,13 @@ const pageUrl = (field: string) => (encoding: Encoding) =>
   );
 
 /** A missing name is required; missing pages are none. */
-export const storeDomainBody = requestBody({
+export const storeDomainBody = /* @__PURE__ */ requestBody({
   name: required(domainName),
   index_page: optional(pageUrl('index_page'), null),
   not_found_page: optional(pageUrl('not_found_page'), null),
 });
 
-export const storeDomainSchema = v.pipe(
+export const storeDomainSchema = /* @__PURE__ */ v.pipe(
   storeDomainBody.schema,
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -147,12 +148,12 @@ export const storeDomainSchema = v.pipe(
  * The name is not accepted on update: it never changes (a form's is ignored, JSON's is a 422). Absent pages
  * stay, empty (or null) ones are cleared.
  */
-export const updateDomainBody = requestBody(
+export const updateDomainBody = /* @__PURE__ */ requestBody(
   { index_page: optional(pageUrl('index_page')), not_found_page: optional(pageUrl('not_found_page')) },
   { readOnly: DOMAIN_READ_ONLY },
 );
 
-export const updateDomainSchema = v.pipe(
+export const updateDomainSchema = /* @__PURE__ */ v.pipe(
   updateDomainBody.schema,
   v.transform(({ index_page, not_found_page }) => ({ indexPage: index_page, notFoundPage: not_found_page })),
 );

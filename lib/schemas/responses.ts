@@ -63,18 +63,42 @@ export const domainSchema = v.strictObject({
     ),
   ),
   serving: v.pipe(
-    v.picklist(['pending', 'active', 'failed']),
+    v.picklist(['pending', 'waiting_for_dns', 'provisioning', 'active', 'failed']),
     v.description(
-      'Whether the edge serves the domain to its visitors. `pending` while the domain is pending, and once ' +
-        'active until the edge has it (on AWS: its CloudFront tenant deployed and its certificate issued, which ' +
-        'needs the CNAME record; locally: within seconds); `active` when visitors get its redirects; `failed` ' +
-        'when its certificate could not be issued (check the CNAME record, then verify again).',
+      'Whether the edge serves the domain to its visitors (docs/deployment.md, "What serving says"). `pending` ' +
+        'while the domain is pending. Once active: `waiting_for_dns` until its name points at the edge (the ' +
+        'CNAME record in `records`, or at a zone apex an ALIAS): no CloudFront tenant exists yet; ' +
+        '`provisioning` while CloudFront issues its certificate and deploys its tenant (minutes; locally at ' +
+        'once); `active` when visitors get HTTPS and its redirects; `failed` when it cannot be served until ' +
+        'you act, with the reason in `serving_error`. A domain waiting for its DNS or certificate is checked ' +
+        'again every 5 minutes for 72 hours after it became active, then hourly; `POST /domains/{id}/verify` ' +
+        'checks at once.',
     ),
+  ),
+  serving_error: nullable(
+    v.strictObject({
+      code: v.pipe(
+        v.picklist(['certificate_failed', 'name_in_use', 'pages_too_large']),
+        v.description(
+          '`certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the ' +
+            'edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant ' +
+            'holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were ' +
+            'measured).',
+        ),
+      ),
+      message: v.pipe(v.string(), v.description('What to do about it, safe to show to a user.')),
+    }),
+    'Why the edge cannot serve the domain, when `serving` is `failed`; null otherwise.',
   ),
   records: v.pipe(
     v.array(
       v.strictObject({
-        type: v.picklist(['TXT', 'CNAME']),
+        type: v.pipe(
+          v.picklist(['TXT', 'CNAME', 'ALIAS']),
+          v.description(
+            "`ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): your DNS provider's ALIAS, ANAME or flattened CNAME to the value.",
+          ),
+        ),
         name: text(DNS_NAME_MAX, 'The name to create the record at.'),
         value: v.pipe(v.string(), v.description('The value the record must hold.')),
         status: v.pipe(
@@ -89,7 +113,8 @@ export const domainSchema = v.strictObject({
     v.description(
       `Every DNS record to create. The TXT record at \`${VERIFICATION_PREFIX}.<name>\` proves the domain (keep it: ` +
         'an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its ' +
-        "visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host). " +
+        "visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host: the " +
+        "record then shows as `ALIAS`, found when every address the name answers is one of the edge's). " +
         'Domains stored before verification existed have only the CNAME.',
     ),
   ),

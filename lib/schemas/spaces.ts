@@ -15,18 +15,18 @@ const name = (encoding: Encoding) =>
 const color = (encoding: Encoding) => integerBetween('color', COLORS.min, COLORS.max, encoding);
 
 /** A missing name is required; a missing (or blank, in a form) color is the default. */
-export const storeSpaceBody = requestBody({
+export const storeSpaceBody = /* @__PURE__ */ requestBody({
   name: required(name),
   color: optional(color),
 });
 
-export const storeSpaceSchema = v.pipe(
+export const storeSpaceSchema = /* @__PURE__ */ v.pipe(
   storeSpaceBody.schema,
   v.transform(({ name, color }) => ({ name, color: color ?? COLORS.default })),
 );
 
 /** Absent fields stay unchanged (a blank color in a form too); a present but empty name is rejected. */
-export const updateSpaceBody = requestBody(
+export const updateSpaceBody = /* @__PURE__ */ requestBody(
   { name: optional(name), color: optional(color) },
   { readOnly: SPACE_READ_ONLY },
 );

@@ -46,6 +46,7 @@ describe.concurrent('domains: store, show, update, delete', () => {
         unicode_name: name,
         status: 'pending',
         serving: 'pending',
+        serving_error: null,
         // What the owner creates: the TXT record that proves the domain, the CNAME to the stage's edge host.
         records: [
           {
@@ -408,6 +409,26 @@ describe.concurrent('domains: validation (422)', () => {
       expect((await api.get(path)).body.data).toEqual(domain);
     },
   );
+
+  it('refuses pages the edge could not store (over 1 KB with the record), at store and update, naming the fields set', async () => {
+    // Prepare: 235 'é' are 1,410 bytes percent-encoded, over the 978 two pages may take; 120 are 720.
+    const api = await client();
+    const long = `https://pages.example.org/${'é'.repeat(229)}`;
+    const half = `https://pages.example.org/${'é'.repeat(120)}`;
+    const message = (bytes: number) =>
+      `The index_page and not_found_page fields may take 978 bytes together as ASCII URLs; these take ${bytes}.`;
+    const halfBytes = new URL(half).href.length;
+    // Act
+    const store = await api.post(DOMAINS, { name: unique('big'), index_page: long });
+    const stored = await api.post(DOMAINS, { name: unique('big'), index_page: half });
+    const path = `${DOMAINS}/${stored.body.data.id}`;
+    const update = await api.request('PATCH', path, { form: { not_found_page: half } });
+    // Assess
+    expect(store.body).toEqual(invalid('index_page', message(new URL(long).href.length)));
+    expect(stored.status).toBe(201);
+    expect(update.body).toEqual(invalid('not_found_page', message(2 * halfBytes)));
+    expect((await api.get(path)).body.data).toEqual(stored.body.data);
+  });
 
   it('lists every invalid field, the first message leading', async () => {
     // Prepare

@@ -1,7 +1,9 @@
 /**
- * The local edge end to end: a domain stored and verified through the local gateway (against a real DNS server
- * on 127.0.0.1) is served by the edge's CloudFront Function from the local key-value store, which follows the
- * change feed; an update moves the redirect, a delete stops it. A pending claim of a name never serves.
+ * The local edge end to end, as `npm start` runs it: a domain stored and verified through the local gateway
+ * (against a real DNS server on 127.0.0.1), its CNAME pointing at the edge host name, is served by the edge's
+ * CloudFront Function from the local CloudFront's key-value store and tenant, which the sync keeps in line with
+ * the change feed (certificates issued at once, as locally there are none); an update moves the redirect, a
+ * delete stops it. A pending claim of a name never serves.
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
@@ -9,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Edge, startEdge } from '#infra/local/edge.ts';
 import { type EdgeFollower, followChanges } from '#infra/local/edge-feed.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
+import { type LocalStageEdge, startStageEdge } from '#infra/local/stage-edge.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, publish } from '#test/support/domains.ts';
@@ -20,21 +22,26 @@ const DOMAINS = '/api/v1/domains';
 let dns: DnsTestServer;
 let gateway: Gateway;
 let edge: Edge;
+let stage: LocalStageEdge;
 let follower: EdgeFollower;
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  gateway = await startTestGateway({ config: configWithDns(dns) });
-  const store = new LocalKeyValueStore();
+  const config = configWithDns(dns);
+  gateway = await startTestGateway({ config });
+  stage = await startStageEdge({ config, tenantPrefix: 'domains-spaces-test' });
   edge = await startEdge({
-    store,
+    cloudFront: stage.cloudFront,
+    kvsArn: stage.kvsArn,
+    distributionId: stage.distributionId,
     settings: { defaultIndexPage: '', defaultNotFoundPage: 'https://stage.example/missing', cacheSeconds: 60 },
   });
-  follower = followChanges({ db, store, intervalMs: 200 });
+  follower = followChanges({ db, edge: stage.edge, intervalMs: 200 });
 });
 afterAll(async () => {
   await follower?.stop();
   await edge?.close();
+  await stage?.close();
   await gateway?.close();
   await dns?.close();
 });
@@ -76,29 +83,30 @@ describe('the local edge', () => {
     client = await newClient(gateway);
   });
 
-  it('serves a verified domain within 2 s of each change: redirect, new Location, then 404 after delete', async () => {
+  it('serves a verified domain within 2 s of each change: redirect, new Location, then CloudFront’s 403 after delete', async () => {
     // Prepare: stored and not yet verified: pending, so not served.
     const name = domainName();
     const stored = await client.post(DOMAINS, { name, index_page: 'https://www.example.org/one' });
     await follower.caughtUp();
     const pending = await visit(name);
-    // Act: verify (the TXT record published), update, delete; the edge answers after each.
+    // Act: verify (the TXT record and the CNAME to the edge published), update, delete; the edge answers after each.
     publish(dns, stored.body.data);
+    dns.setCname(name, 'edge.test');
     const verified = await client.request('POST', `${DOMAINS}/${stored.body.data.id}/verify`);
     const first = await served(name, (answer) => answer.status === 302);
     const elsewhere = await visit(name.toUpperCase(), '/unknown/path');
     await client.patch(`${DOMAINS}/${stored.body.data.id}`, { index_page: 'https://www.example.org/two' });
     const moved = await served(name, (answer) => answer.location === 'https://www.example.org/two');
     await client.delete(`${DOMAINS}/${stored.body.data.id}`);
-    const gone = await served(name, (answer) => answer.status === 404);
-    // Assess
-    expect(pending.status).toBe(404);
+    const gone = await served(name, (answer) => answer.status === 403);
+    // Assess: no tenant serves a pending or deleted domain (its tenant disabled): CloudFront answers itself.
+    expect(pending.status).toBe(403);
     expect(verified.status).toBe(200);
     expect(first).toMatchObject({ status: 302, location: 'https://www.example.org/one' });
     expect(elsewhere).toMatchObject({ status: 302, location: 'https://stage.example/missing' });
     expect(moved).toMatchObject({ status: 302, location: 'https://www.example.org/two' });
-    expect(gone.status).toBe(404);
-    expect(gone.body).toContain('Not found');
+    expect(gone.status).toBe(403);
+    expect(gone.body).toContain('The request could not be satisfied');
   });
 
   it('shows its owner the records found and that the edge serves it (`serving` active once the edge has it)', async () => {
@@ -114,7 +122,7 @@ describe('the local edge', () => {
     const shown = await client.get(`${DOMAINS}/${stored.body.data.id}`);
     const events = await client.get('/api/v1/events', { type: 'domain.updated', per_page: 100 });
     // Assess
-    expect(verified.body.data).toMatchObject({ status: 'active', serving: 'pending' });
+    expect(verified.body.data).toMatchObject({ status: 'active', serving: 'provisioning' });
     expect(verified.body.data.records.map((record: { status: string }) => record.status)).toEqual(['found', 'found']);
     expect(shown.body.data).toMatchObject({ status: 'active', serving: 'active', records: verified.body.data.records });
     // Serving is a change like any other: its event says so.
@@ -131,6 +139,7 @@ describe('the local edge', () => {
     const name = domainName();
     const alice = await client.post(DOMAINS, { name, index_page: 'https://alice.example/' });
     publish(dns, alice.body.data);
+    dns.setCname(name, 'edge.test');
     await client.request('POST', `${DOMAINS}/${alice.body.data.id}/verify`);
     const bob = await newClient(gateway);
     await bob.post(DOMAINS, { name, index_page: 'https://bob.example/' });

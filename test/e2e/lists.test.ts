@@ -129,6 +129,7 @@ describe.concurrent.each(resources)('$path list', ({ path, other, nameOf }) => {
             'not_found_page',
             'records',
             'serving',
+            'serving_error',
             'status',
             'unicode_name',
             'updated_at',

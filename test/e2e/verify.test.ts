@@ -99,11 +99,11 @@ describe('the lifecycle: pending, then active once the TXT record is there', () 
     const reply = await verify(api, domain.id);
     // Assess
     expect(reply.status, reply.text).toBe(200);
-    // The TXT record is found; no CNAME to the edge yet (NXDOMAIN); the edge has not picked it up yet.
+    // The TXT record is found; no CNAME to the edge yet (NXDOMAIN): it waits for its DNS.
     expect(reply.body.data).toEqual({
       ...domain,
       status: 'active',
-      serving: 'pending',
+      serving: 'waiting_for_dns',
       records: [
         { ...domain.records[0], status: 'found' },
         { ...domain.records[1], status: 'missing' },
@@ -403,8 +403,10 @@ describe('domains stored before verification existed (the old item shape)', () =
       name,
       unicode_name: name,
       status: 'active',
-      // Served since before records were kept: the edge sync records it once it applies the domain.
-      serving: 'pending',
+      // Active since before records were kept, its CNAME never checked: it waits for its DNS as far as the API
+      // knows, until the re-check (or the edge sync) looks.
+      serving: 'waiting_for_dns',
+      serving_error: null,
       records: [{ type: 'CNAME', name, value: 'edge.test', status: 'missing' }],
       verification: null,
       verified_at: null,

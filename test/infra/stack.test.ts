@@ -30,6 +30,7 @@ import {
   routes,
   unknownPathPreflights,
 } from '#lib/routes.ts';
+import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
 /** The DynamoDB actions each function issues (read off `lib/data`), written out independently of the stack. */
@@ -63,11 +64,15 @@ const EDGE_SYNC = edgeSyncFunction.name;
 const RECHECK = domainChecksFunction.name;
 /**
  * The functions that need the edge host name: those that present domains, whose records name it (the domain
- * routes but delete, which answers with the id only; the feed's; the bus publisher), and the re-check, which
- * compares CNAME records with it.
+ * routes but delete, which answers with the id only; the feed's; the bus publisher), the re-check, which
+ * compares CNAME records with it, and the edge sync, which asks DNS whether a domain points at it before it
+ * creates the domain's tenant.
  */
 const showsDomains = (name: string) =>
-  (/-domains?$/.test(name) && name !== 'destroy-domain') || name === 'list-events' || name === PUBLISHER;
+  (/-domains?$/.test(name) && name !== 'destroy-domain') ||
+  name === 'list-events' ||
+  name === PUBLISHER ||
+  name === EDGE_SYNC;
 
 /** The source handler of a deployed function, by its id. */
 const handlerOf = (name: string) =>
@@ -176,7 +181,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
         if (name === EDGE_SYNC) {
           expect(Object.keys(env).sort(), name).toEqual(
-            ['EDGE_DISTRIBUTION_ID', 'EDGE_KVS_ARN', 'NODE_OPTIONS', 'TABLE_NAME'].sort(),
+            [
+              'EDGE_CONNECTION_GROUP_ID',
+              'EDGE_DISTRIBUTION_ID',
+              'EDGE_HOSTNAME',
+              'EDGE_KVS_ARN',
+              'EDGE_TENANT_PREFIX',
+              'NODE_OPTIONS',
+              'TABLE_NAME',
+            ].sort(),
           );
           continue;
         }
@@ -207,7 +220,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         const module = (await import(pathToFileURL(functionEntry(handlerOf(name))).href)) as {
           create: (config: Config) => unknown;
           handler: unknown;
+          /** A function with settings of its own exports the loader it binds (the edge sync). */
+          load?: (env: Record<string, string>) => Config;
         };
+        const load = module.load ?? loadConfig;
         // The publisher has no table, so no configuration of `loadConfig`'s: only its handler is checked here
         // (its one setting, EDGE_HOSTNAME, above).
         if (name === PUBLISHER) {
@@ -215,12 +231,12 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           continue;
         }
         // Act / Assess
-        expect(() => module.create(loadConfig(env)), name).not.toThrow();
+        expect(() => module.create(load(env)), name).not.toThrow();
         // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler.
         const required = (setting: string) => setting !== 'NODE_OPTIONS' && setting !== 'CORS_ALLOWED_ORIGINS';
         for (const key of Object.keys(env).filter(required)) {
           const { [key]: _removed, ...without } = env;
-          expect(() => module.create(loadConfig(without)), `${name} without ${key}`).toThrow(ConfigError);
+          expect(() => module.create(load(without)), `${name} without ${key}`).toThrow(ConfigError);
         }
       }
     });
@@ -240,26 +256,18 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   });
 
   describe('least privilege', () => {
-    /** What the edge sync does besides reading the table: write the store, manage tenants, dead-letter an event. */
+    /**
+     * What the edge sync does besides reading the table: write the store, manage tenants (each CloudFront action on
+     * the resource form AWS documents for it: cloudfront-actions.ts), dead-letter an event.
+     */
     const edgeSyncGrants = () => {
-      const store = [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))];
-      const distributionId = JSON.stringify({ 'Fn::GetAtt': [s.only('AWS::CloudFront::Distribution')[0], 'Id'] });
-      // The distribution, and its tenants (made at run time): sorted as `grants` sorts them.
-      const tenants = [
-        expect.stringContaining(':distribution-tenant/*"'),
-        expect.stringContaining(`":distribution/",${distributionId}]`),
-      ];
+      const forms: Record<ResourceForm, unknown[]> = {
+        '*': ['"*"'],
+        'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
+        'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+      };
       return {
-        'cloudfront-keyvaluestore:DeleteKey': store,
-        'cloudfront-keyvaluestore:DescribeKeyValueStore': store,
-        'cloudfront-keyvaluestore:GetKey': store,
-        'cloudfront-keyvaluestore:ListKeys': store,
-        'cloudfront-keyvaluestore:PutKey': store,
-        'cloudfront:CreateDistributionTenant': tenants,
-        'cloudfront:DeleteDistributionTenant': tenants,
-        'cloudfront:GetManagedCertificateDetails': tenants,
-        'cloudfront:GetDistributionTenantByDomain': tenants,
-        'cloudfront:UpdateDistributionTenant': tenants,
+        ...Object.fromEntries(edgeSyncActions.map((row) => [row.action, forms[row.resource]])),
         'sqs:SendMessage': [JSON.stringify(getAtt(queueNamed('edge-sync-dead-letters')))],
       };
     };
@@ -293,7 +301,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       }
     });
 
-    it('never grants Scan, a DynamoDB wildcard, or any wildcard resource outside X-Ray and the edge tenants', () => {
+    it('never grants Scan, a DynamoDB wildcard, or any wildcard resource outside X-Ray and the edge’s documented ones', () => {
       for (const [, policy] of s.ofType('AWS::IAM::Policy')) {
         const text = JSON.stringify(policy.Properties);
         expect(text).not.toMatch(/dynamodb:(\*|Scan)/);
@@ -303,19 +311,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         const wildcards = Object.entries(s.grants(roleOf(fn))).filter(([, resources]) =>
           resources.some((resource) => resource.includes('*')),
         );
-        // The edge sync's tenants are created at run time: their ids are unknown when deploying.
-        const tenants = [
-          'cloudfront:CreateDistributionTenant',
-          'cloudfront:DeleteDistributionTenant',
-          'cloudfront:GetDistributionTenantByDomain',
-          'cloudfront:GetManagedCertificateDetails',
-        ];
+        // The edge sync's tenants are created at run time (their ids are unknown when deploying), and what the
+        // Service Authorization Reference allows only on "*".
+        const tenants = edgeSyncActions.filter((row) => row.resource !== 'key-value-store').map((row) => row.action);
         expect(wildcards.map(([action]) => action).sort(), name).toEqual(
-          [
-            ...(name === EDGE_SYNC ? [...tenants, 'cloudfront:UpdateDistributionTenant'] : []),
-            'xray:PutTelemetryRecords',
-            'xray:PutTraceSegments',
-          ].sort(),
+          [...(name === EDGE_SYNC ? tenants : []), 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'].sort(),
         );
       }
     });
@@ -904,6 +904,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         'ApiUrl',
         'EdgeDistributionId',
         'EdgeHostname',
+        'EdgeRoutingEndpoint',
         'EventBusName',
         'TableName',
       ]);
@@ -1023,8 +1024,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   describe('edge', () => {
     const distribution = () => s.only('AWS::CloudFront::Distribution');
     const distributionConfig = () => distribution()[1].Properties.DistributionConfig as Record<string, unknown>;
-    /** What domain owners point their CNAME at: the stage's edge host name, else the distribution's domain name. */
-    const edgeHostname = () => config.edge.hostname ?? { 'Fn::GetAtt': [distribution()[0], 'DomainName'] };
+    const connectionGroup = () => s.only('AWS::CloudFront::ConnectionGroup');
+    const routingEndpoint = () => ({ 'Fn::GetAtt': [connectionGroup()[0], 'RoutingEndpoint'] });
+    /** What domain owners point their CNAME at: the stage's edge host name, else its routing endpoint. */
+    const edgeHostname = () => config.edge.hostname ?? routingEndpoint();
     const alarmNamed = (name: string) =>
       s
         .ofType('AWS::CloudWatch::Alarm')
@@ -1106,10 +1109,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     it('tells every function that presents domains the edge host name, and outputs it with the distribution id', () => {
       // Prepare
       const presenting = [...s.functions].filter(([name]) => showsDomains(name));
-      // Assess: the domain routes but delete, the feed, the bus publisher and the re-check
+      // Assess: the domain routes but delete, the feed, the bus publisher, the re-check and the edge sync
       const domainRoutes = routes.filter((route) => route.collection !== 'spaces' && route.action !== 'destroy');
       expect(presenting.map(([name]) => name).sort()).toEqual(
-        [...domainRoutes.map((route) => route.name), PUBLISHER, RECHECK].sort(),
+        [...domainRoutes.map((route) => route.name), PUBLISHER, RECHECK, EDGE_SYNC].sort(),
       );
       for (const [name, fn] of presenting) {
         expect((fn.Environment as { Variables: Record<string, unknown> }).Variables.EDGE_HOSTNAME, name).toEqual(
@@ -1117,7 +1120,28 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         );
       }
       s.template.hasOutput('EdgeHostname', { Value: edgeHostname() });
+      s.template.hasOutput('EdgeRoutingEndpoint', { Value: routingEndpoint() });
       s.template.hasOutput('EdgeDistributionId', { Value: { 'Fn::GetAtt': [distribution()[0], 'Id'] } });
+    });
+
+    it("has one connection group of the stage's own, whose routing endpoint the sync's tenants are created behind", () => {
+      // Prepare
+      const [groupId, group] = connectionGroup();
+      const sync = s.functions.get(EDGE_SYNC);
+      const env = (sync?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables;
+      // Assess
+      expect(group.Properties).toMatchObject({
+        Name: `domains-spaces-${stage}-edge`,
+        Enabled: true,
+        Ipv6Enabled: true,
+        ...(config.edge.anycastIpListId ? { AnycastIpListId: config.edge.anycastIpListId } : {}),
+      });
+      expect(env).toMatchObject({
+        EDGE_CONNECTION_GROUP_ID: { 'Fn::GetAtt': [groupId, 'Id'] },
+        EDGE_DISTRIBUTION_ID: { 'Fn::GetAtt': [distribution()[0], 'Id'] },
+        EDGE_TENANT_PREFIX: `domains-spaces-${stage}`,
+        EDGE_HOSTNAME: edgeHostname(),
+      });
     });
 
     it('watches the edge sync like every function: its alarms and its lines on the dashboard', () => {
@@ -1147,19 +1171,19 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       return found;
     };
 
-    it('invokes the re-check every hour with EventBridge Scheduler; a run that fails twice more goes to a queue that alarms', () => {
+    it('invokes the re-check every 5 minutes with EventBridge Scheduler; a run that fails twice more goes to a queue that alarms', () => {
       // Prepare
       const [, schedule] = scheduleNamed('domain-checks');
       const recheck = s.functions.get(RECHECK);
       const queueId = queueNamed('domain-checks-dead-letters');
       // Assess
       expect(schedule.Properties).toMatchObject({
-        ScheduleExpression: 'rate(1 hour)',
+        ScheduleExpression: 'rate(5 minutes)',
         State: 'ENABLED',
         Target: {
           Arn: getAtt(recheck?.id as string),
           DeadLetterConfig: { Arn: getAtt(queueId) },
-          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 },
         },
       });
       expect(recheck?.DeadLetterConfig).toEqual({ TargetArn: getAtt(queueId) });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsLookup } from '#lib/dns/records.ts';
+import { recordsLookup, routeLookup } from '#lib/dns/records.ts';
 import { createDnsResolver, DnsUnavailableError, MAX_LOOKUP_BUDGET_MS, type TxtLookup } from '#lib/dns/resolver.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -222,7 +222,21 @@ describe.concurrent('routing lookups against a real DNS server (the CNAME to the
     // Act
     const [found, unknown] = await Promise.all([lookup(served), lookup(failing)]);
     // Assess
-    expect(found).toEqual({ txt: { kind: 'found', values: ['token'] }, route: 'found' });
+    expect(found).toEqual({ txt: { kind: 'found', values: ['token'] }, route: { status: 'found', flattened: false } });
     expect(unknown).toEqual({ txt: { kind: 'found', values: ['token'] } });
+  });
+
+  it('checks an apex by its addresses: found when every one is the edge host’s, shown as flattened', async () => {
+    // Prepare: the edge host answers three addresses; one apex answers two of them, another one more besides.
+    const [apex, partly] = [uniqueName('apex'), uniqueName('partly')];
+    dns.setAddresses('edge.example.net', ['192.0.2.1', '192.0.2.2', '192.0.2.3']);
+    dns.setAddresses(apex, ['192.0.2.1', '192.0.2.3']);
+    dns.setAddresses(partly, ['192.0.2.1', '198.51.100.9']);
+    const route = routeLookup(resolver(), 'edge.example.net');
+    // Act
+    const [whole, part] = await Promise.all([route(apex), route(partly)]);
+    // Assess
+    expect(whole).toEqual({ status: 'found', flattened: true });
+    expect(part).toEqual({ status: 'wrong', flattened: true });
   });
 });

@@ -14,7 +14,12 @@ import { itemKey } from '#lib/data/keys.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { runDueChecks } from '#lib/domain-checks.ts';
-import { RECHECK_INTERVAL_MS, TXT_GRACE_MS } from '#lib/domain-records.ts';
+import {
+  FAST_RECHECK_INTERVAL_MS,
+  FAST_RECHECK_WINDOW_MS,
+  RECHECK_INTERVAL_MS,
+  TXT_GRACE_MS,
+} from '#lib/domain-records.ts';
 import { verificationName } from '#lib/verification.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -68,17 +73,17 @@ const missingSince = (owner: string, id: number, ms: number) =>
   );
 
 describe('dueDomains', () => {
-  it('holds an active domain from its activation, due an hour later, and no pending one', async () => {
-    // Prepare
+  it('holds an active domain from its activation, due 5 minutes later while the edge sets it up, and no pending one', async () => {
+    // Prepare: verified with its CNAME in place, not served yet (no sync ran): provisioning.
     const { owner, id } = await activeDomain();
     const pending = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
     // Act
     const now = await dueAt(new Date());
-    const inAnHour = await dueAt(new Date(Date.now() + RECHECK_INTERVAL_MS + 60_000));
+    const soon = await dueAt(new Date(Date.now() + FAST_RECHECK_INTERVAL_MS + 60_000));
     // Assess
     expect(now).not.toContain(`${owner}/${id}`);
-    expect(inAnHour).toContain(`${owner}/${id}`);
-    expect(inAnHour).not.toContain(`${owner}/${pending.id}`);
+    expect(soon).toContain(`${owner}/${id}`);
+    expect(soon).not.toContain(`${owner}/${pending.id}`);
   });
 });
 
@@ -97,17 +102,18 @@ describe('runDueChecks', () => {
     expect(checked).toMatchObject({ status: 'active', check: { txt: 'found', route: 'wrong' } });
     expect(checked.version).toBe((active.version ?? 0) + 1);
     expect(Date.parse(checked.lastCheckedAt ?? '')).toBeGreaterThan(Date.parse(active.lastCheckedAt ?? ''));
-    expect(Date.parse(checked.gsi1sk ?? '')).toBe(Date.parse(checked.lastCheckedAt ?? '') + RECHECK_INTERVAL_MS);
+    // Not served yet, and young: checked again within 5 minutes.
+    expect(Date.parse(checked.gsi1sk ?? '')).toBe(Date.parse(checked.lastCheckedAt ?? '') + FAST_RECHECK_INTERVAL_MS);
     const events = await domainEvents(owner);
     expect(events.map((event) => event.type)).toEqual(['domain.created', 'domain.verified', 'domain.updated']);
-    // Checked: not due again until its next hour.
+    // Checked: not due again until its next interval.
     expect(await dueAt(new Date())).not.toContain(`${owner}/${id}`);
   });
 
   it('only moves the next check of a served domain whose records are as they were: same version, no event', async () => {
     // Prepare: served (the edge sync recorded it), its records unchanged since verification.
     const { owner, id } = await activeDomain();
-    await recordServing(db, owner, id, 'active');
+    await recordServing(db, owner, id, { state: 'active' });
     const before = await showDomain(db, owner, id);
     const events = (await domainEvents(owner)).length;
     // Act
@@ -124,7 +130,7 @@ describe('runDueChecks', () => {
   it('records a check of a served domain once a record changes', async () => {
     // Prepare
     const { owner, id, name } = await activeDomain();
-    await recordServing(db, owner, id, 'active');
+    await recordServing(db, owner, id, { state: 'active' });
     const before = await showDomain(db, owner, id);
     dns.setCname(name, 'elsewhere.example');
     // Act
@@ -155,7 +161,7 @@ describe('runDueChecks', () => {
     const { owner, id, name } = await activeDomain();
     dns.setTxt(verificationName(name), []);
     await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
-    await recordServing(db, owner, id, 'active');
+    await recordServing(db, owner, id, { state: 'active' });
     await missingSince(owner, id, TXT_GRACE_MS + HOUR_MS);
     // Act
     const run = await runDueChecks({ db, lookupRecords, now: later(4 * HOUR_MS) });
@@ -197,6 +203,104 @@ describe('runDueChecks', () => {
     // Assess
     expect(run).toEqual({ checked: 0, changed: 0, returnedToPending: 0, failed: 0, cutShort: true });
     expect((await showDomain(db, owner, id)).version).toBe(active.version);
+  });
+});
+
+/** Moves a domain's activation back by `ms`, as if it had been verified that long ago. */
+const verifiedAgo = (owner: string, id: number, ms: number) =>
+  db.client.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: itemKey(owner, 'domain', id),
+      UpdateExpression: 'SET #verifiedAt = :at',
+      ExpressionAttributeNames: { '#verifiedAt': 'verifiedAt' },
+      ExpressionAttributeValues: { ':at': new Date(Date.now() - ms).toISOString() },
+    }),
+  );
+
+/** A domain verified with its TXT record and no CNAME yet: waiting for its DNS. */
+async function waitingDomain() {
+  const owner = newOwner();
+  const stored = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+  dns.setTxt(verificationName(stored.name), [stored.verificationToken ?? '']);
+  await verifyDomain(db, lookupRecords, owner, stored.id);
+  return { owner, id: stored.id, name: stored.name };
+}
+
+const dueIn = (item: { gsi1sk?: string; lastCheckedAt?: string }) =>
+  Date.parse(item.gsi1sk ?? '') - Date.parse(item.lastCheckedAt ?? '');
+
+describe('how often a domain waiting for the edge is checked', () => {
+  it('checks a domain waiting for its CNAME every 5 minutes, quietly while the CNAME is still missing', async () => {
+    // Prepare
+    const { owner, id } = await waitingDomain();
+    const before = await showDomain(db, owner, id);
+    const events = (await domainEvents(owner)).length;
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(FAST_RECHECK_INTERVAL_MS + 1_000) });
+    // Assess: same version, no event, due again 5 minutes after this check.
+    const after = await showDomain(db, owner, id);
+    expect(after.version).toBe(before.version);
+    expect(await domainEvents(owner)).toHaveLength(events);
+    expect(Date.parse(after.gsi1sk ?? '') - Date.now()).toBeGreaterThan(FAST_RECHECK_INTERVAL_MS - 60_000);
+    expect(Date.parse(after.gsi1sk ?? '') - Date.now()).toBeLessThanOrEqual(FAST_RECHECK_INTERVAL_MS);
+  });
+
+  it('tells the feed (and so the edge sync) once the CNAME is published', async () => {
+    // Prepare
+    const { owner, id, name } = await waitingDomain();
+    const before = await showDomain(db, owner, id);
+    dns.setCname(name, EDGE_HOSTNAME);
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(FAST_RECHECK_INTERVAL_MS + 1_000) });
+    // Assess
+    const after = await showDomain(db, owner, id);
+    expect(after).toMatchObject({ version: (before.version ?? 0) + 1, check: { route: 'found' } });
+    expect((await domainEvents(owner)).at(-1)).toMatchObject({ type: 'domain.updated' });
+    expect(dueIn(after)).toBe(FAST_RECHECK_INTERVAL_MS);
+  });
+
+  it('tells the feed at every check while the certificate is provisioning, so the sync looks again', async () => {
+    // Prepare
+    const { owner, id } = await activeDomain();
+    await recordServing(db, owner, id, { state: 'provisioning' });
+    const before = await showDomain(db, owner, id);
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(FAST_RECHECK_INTERVAL_MS + 1_000) });
+    // Assess
+    const after = await showDomain(db, owner, id);
+    expect(after.version).toBe((before.version ?? 0) + 1);
+    expect(dueIn(after)).toBe(FAST_RECHECK_INTERVAL_MS);
+  });
+
+  it('takes a domain due within the next minute, so the next 5-minute run finds one checked a moment into this one', async () => {
+    // Prepare: waiting for its CNAME, checked once: due 5 minutes after that check.
+    const { owner, id } = await waitingDomain();
+    await runDueChecks({ db, lookupRecords, now: later(FAST_RECHECK_INTERVAL_MS + 1_000) });
+    const checked = await showDomain(db, owner, id);
+    // Act: the next run starts 30 s before the domain is due.
+    const nextRun = new Date(Date.parse(checked.gsi1sk ?? '') - 30_000);
+    const run = await runDueChecks({ db, lookupRecords, now: () => nextRun });
+    // Assess
+    expect(run.checked).toBeGreaterThanOrEqual(1);
+    expect(Date.parse((await showDomain(db, owner, id)).gsi1sk ?? '')).toBeGreaterThan(
+      Date.parse(checked.gsi1sk ?? ''),
+    );
+  });
+
+  it('checks hourly once 72 hours have passed since activation, and once served', async () => {
+    // Prepare: one waiting for 72 hours, one served.
+    const old = await waitingDomain();
+    await verifiedAgo(old.owner, old.id, FAST_RECHECK_WINDOW_MS + 60_000);
+    const served = await activeDomain();
+    await recordServing(db, served.owner, served.id, { state: 'active' });
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess: both due an hour after their check.
+    for (const { owner, id } of [old, served]) {
+      const after = await showDomain(db, owner, id);
+      expect(Date.parse(after.gsi1sk ?? '') - Date.now()).toBeGreaterThan(RECHECK_INTERVAL_MS - 60_000);
+    }
   });
 });
 

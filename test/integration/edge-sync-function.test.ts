@@ -1,111 +1,176 @@
 /**
- * The edge sync function (functions/edge/sync.ts) as Lambda runs it, against DynamoDB Local, with the local
- * key-value store and recording tenants in place of CloudFront's: a domain event brings the host's entry and
- * tenant in line with the domain as it is now (whatever the event says), records `serving` on the domain, and
- * a repeat changes nothing; an event that names no domain fails (the rule retries, then dead-letters it); the
+ * The edge sync function (functions/edge/sync.ts) as Lambda runs it, against DynamoDB Local and the local
+ * CloudFront with CloudFront's rules (test/support/cloudfront-harness.ts), through the SDK clients and the edge
+ * it builds from its settings (`cloudFrontEdge`): a domain event brings the host's entry and tenant in line
+ * with the domain as it is now (whatever the event says), records `serving` on the domain, and a repeat changes
+ * nothing; a domain whose DNS does not point at the edge yet waits without a tenant; pages the store would
+ * refuse are never sent; an event that names no domain fails (the rule retries, then dead-letters it); the
  * scheduled sweep deletes what a deleted domain left behind, once old enough.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { create, type SyncEvent } from '#functions/edge/sync.ts';
-import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import type { ServingState } from '#lib/data/domain-status.ts';
-import { destroyDomain, type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/client-cloudfront';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudFrontEdge, create, type SyncEvent } from '#functions/edge/sync.ts';
+import {
+  destroyDomain,
+  type LookupRecords,
+  servingOf,
+  showDomain,
+  storeDomain,
+  verifyDomain,
+} from '#lib/data/domains.ts';
+import { itemKey } from '#lib/data/keys.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
-import type { PurgeableTenants } from '#lib/edge/sweep.ts';
-import { config, db } from '#test/support/database.ts';
+import type { EdgeConfig } from '#lib/edge/settings.ts';
+import type { SweepResult } from '#lib/edge/sweep.ts';
+import { type CloudFrontHarness, cloudFrontHarness } from '#test/support/cloudfront-harness.ts';
+import { db } from '#test/support/database.ts';
+import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
+import { configWithDns } from '#test/support/domains.ts';
 
-/** Tenants that answer `serving` as set, recording every call. */
-function recordingTenants(serving: ServingState = 'pending') {
-  const calls: string[] = [];
-  const tenants: PurgeableTenants = {
-    ensure: async (host) => {
-      calls.push(`ensure ${host}`);
-      return serving;
-    },
-    remove: async (host) => void calls.push(`remove ${host}`),
-    purge: async (host) => {
-      calls.push(`purge ${host}`);
-      return true;
-    },
+let dns: DnsTestServer;
+let cf: CloudFrontHarness;
+let config: EdgeConfig;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  cf = await cloudFrontHarness({ dns });
+  // The sync's settings as the stack sets them: the stage's store, distribution and group; its edge host name.
+  config = {
+    ...configWithDns(dns),
+    edgeHostname: cf.connectionGroup.routingEndpoint,
+    edgeKvsArn: cf.store.arn,
+    edgeDistributionId: cf.distribution.id,
+    edgeConnectionGroupId: cf.connectionGroup.id,
+    edgeTenantPrefix: 'domains-spaces-test',
   };
-  return { tenants, calls };
-}
+});
+afterAll(async () => {
+  await cf?.close();
+  await dns?.close();
+});
+
+/** The function as Lambda builds it from its settings, over the harness's clients; `now` shifts its clock. */
+const syncFunction = (now?: () => number) => {
+  const edge = cloudFrontEdge(config, cf.clients);
+  return create(config, db, now ? { ...edge, now } : edge);
+};
 
 /** A domain event as the rule delivers it; only the name matters to the sync (it reads the rest itself). */
 const eventFor = (owner: string, name: string, type = 'domain.updated'): SyncEvent =>
   ({ 'detail-type': type, detail: { id: '000000000001', type, owner, data: { name } } }) as unknown as SyncEvent;
 
-/** Verifies a new domain of a new owner, its TXT record found. */
-async function activeDomain() {
+/** Verifies a new domain of a new owner, its TXT record found; its CNAME to the edge too unless told. */
+async function activeDomain({ pointed = true, indexPage = 'https://a.example/' } = {}) {
   const owner = `owner-${randomUUID()}`;
   const name = `sync-${randomUUID().slice(0, 8)}.example`;
-  const stored = await storeDomain(db, owner, { name, indexPage: 'https://a.example/', notFoundPage: null });
+  const stored = await storeDomain(db, owner, { name, indexPage, notFoundPage: null });
   const found: LookupRecords = async () => ({ txt: { kind: 'found', values: [stored.verificationToken ?? ''] } });
   await verifyDomain(db, found, owner, stored.id);
+  if (pointed) cf.pointAt(name);
   return { owner, name, id: stored.id };
 }
+
+const callsFor = (name: string) =>
+  cf.cloudFront.calls.filter((call) => call.input.Domain === name || call.input.Key === name);
 
 describe('the edge sync function', () => {
   it('serves an active domain, creates its tenant and records its serving state; a repeat changes nothing', async () => {
     // Prepare
     const { owner, name, id } = await activeDomain();
-    const store = new LocalKeyValueStore();
-    const { tenants, calls } = recordingTenants('pending');
-    const sync = create(config, db, { store, tenants });
+    const sync = syncFunction();
     // Act
     const first = await sync(eventFor(owner, name, 'domain.verified'));
     const version = (await showDomain(db, owner, id)).version;
     const repeat = await sync(eventFor(owner, name, 'domain.verified'));
     // Assess
     expect([first, repeat]).toEqual(['written', 'unchanged']);
-    expect(await store.get(name, { format: 'json' })).toMatchObject({ s: 'active', i: 'https://a.example/', n: '' });
-    expect(calls).toEqual([`ensure ${name}`, `ensure ${name}`]);
+    expect(JSON.parse(cf.cloudFront.kvsValue(cf.store.arn, name) ?? '')).toMatchObject({
+      s: 'active',
+      i: 'https://a.example/',
+      n: '',
+    });
     const shown = await showDomain(db, owner, id);
-    expect(shown.serving).toBe('pending');
+    expect(shown.serving).toBe('provisioning');
     expect(shown.version).toBe(version); // the repeat found the state recorded already
+    expect(cf.cloudFront.calls.filter((call) => call.operation === 'CreateDistributionTenant')).toHaveLength(1);
+  });
+
+  it('waits for DNS: no tenant and no CreateDistributionTenant call while the name does not point at the edge', async () => {
+    // Prepare
+    const { owner, name, id } = await activeDomain({ pointed: false });
+    // Act
+    await syncFunction()(eventFor(owner, name, 'domain.verified'));
+    // Assess
+    expect(servingOf(await showDomain(db, owner, id)).state).toBe('waiting_for_dns');
+    expect(callsFor(name).map((call) => call.operation)).not.toContain('CreateDistributionTenant');
+    expect(
+      callsFor(name).filter(
+        (call) =>
+          call.status >= 400 && call.operation !== 'GetKey' && call.operation !== 'GetDistributionTenantByDomain',
+      ),
+    ).toEqual([]);
+  });
+
+  it('never sends a record over the store’s 1 KB: the domain is `failed` (pages_too_large), and the event succeeds', async () => {
+    // Prepare: pages the API would refuse now, written as an older version stored them.
+    const { owner, name, id } = await activeDomain();
+    const long = `https://pages.example.org/${'é'.repeat(229)}`;
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: itemKey(owner, 'domain', id),
+        UpdateExpression: 'SET indexPage = :page, notFoundPage = :page',
+        ExpressionAttributeValues: { ':page': long },
+      }),
+    );
+    // Act
+    const outcome = await syncFunction()(eventFor(owner, name));
+    // Assess
+    expect(outcome).toBe('unfit');
+    expect(await showDomain(db, owner, id)).toMatchObject({ serving: 'failed', servingFailure: 'pages_too_large' });
+    expect(callsFor(name).filter((call) => call.operation === 'PutKey')).toEqual([]);
   });
 
   it('follows the domain as it is now, not the event: a late event of a deleted domain leaves a tombstone', async () => {
     // Prepare
     const { owner, name, id } = await activeDomain();
-    const store = new LocalKeyValueStore();
-    const { tenants, calls } = recordingTenants();
-    const sync = create(config, db, { store, tenants });
+    const sync = syncFunction();
     await sync(eventFor(owner, name, 'domain.verified'));
     await destroyDomain(db, owner, id);
     // Act: the verified event again (late), then the deleted one
     await sync(eventFor(owner, name, 'domain.verified'));
     await sync(eventFor(owner, name, 'domain.deleted'));
-    // Assess
-    expect(await store.get(name, { format: 'json' })).toMatchObject({ s: 'none' });
-    expect(calls.slice(1)).toEqual([`remove ${name}`, `remove ${name}`]);
+    // Assess: a tombstone, and the tenant disabled (once: the second finds it disabled already)
+    expect(JSON.parse(cf.cloudFront.kvsValue(cf.store.arn, name) ?? '')).toMatchObject({ s: 'none' });
+    const updates = cf.cloudFront.calls.filter((call) => call.operation === 'UpdateDistributionTenant');
+    expect(updates.at(-1)).toMatchObject({ status: 200 });
+    expect(cf.cloudFront.servingTenant(name)).toBeNull();
   });
 
   it('fails an event that names no domain, for the rule to retry and dead-letter', async () => {
     // Prepare
-    const sync = create(config, db, { store: new LocalKeyValueStore(), tenants: recordingTenants().tenants });
     const nameless = { detail: { id: '000000000009', type: 'domain.updated', owner: 'acme', data: {} } };
     // Act / Assess
-    await expect(sync(nameless as unknown as SyncEvent)).rejects.toThrow(/names no domain/);
+    await expect(syncFunction()(nameless as unknown as SyncEvent)).rejects.toThrow(/names no domain/);
   });
 
   it('sweeps, when scheduled, the tombstone and tenant a deleted domain left, once older than any sync', async () => {
-    // Prepare
+    // Prepare: served, deleted, its disabling deployed.
     const { owner, name, id } = await activeDomain();
-    const store = new LocalKeyValueStore();
-    const { tenants, calls } = recordingTenants();
-    await create(config, db, { store, tenants })(eventFor(owner, name));
+    await syncFunction()(eventFor(owner, name));
     await destroyDomain(db, owner, id);
-    await create(config, db, { store, tenants })(eventFor(owner, name, 'domain.deleted'));
-    const later = create(config, db, { store, tenants, now: () => Date.now() + TOMBSTONE_TTL_MS + 60_000 });
+    await syncFunction()(eventFor(owner, name, 'domain.deleted'));
+    cf.cloudFront.deployPending();
     // Act
-    const soon = await create(config, db, { store, tenants })({ action: 'sweep' });
-    const swept = await later({ action: 'sweep' });
-    // Assess
-    expect(soon).toEqual({ swept: 0, kept: 0 });
-    expect(swept).toEqual({ swept: 1, kept: 0 });
-    expect(calls.at(-1)).toBe(`purge ${name}`);
-    expect(store.size).toBe(0);
+    const soon = await syncFunction()({ action: 'sweep' });
+    const swept = await syncFunction(() => Date.now() + TOMBSTONE_TTL_MS + 60_000)({ action: 'sweep' });
+    // Assess: this file's other deleted hosts may be swept with it
+    expect(cf.cloudFront.kvsValue(cf.store.arn, name)).toBeNull();
+    expect(soon).toMatchObject({ swept: 0 });
+    expect((swept as SweepResult).swept).toBeGreaterThanOrEqual(1);
+    const lookup = cf.clients.cloudFront.send(new GetDistributionTenantByDomainCommand({ Domain: name }));
+    await expect(lookup).rejects.toBeInstanceOf(EntityNotFound);
   });
 });

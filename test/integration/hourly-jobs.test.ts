@@ -1,13 +1,13 @@
 /**
- * `npm start`'s hourly jobs (infra/local/hourly-jobs.ts), on a short interval against DynamoDB Local and a DNS
- * server on 127.0.0.1: each run re-checks the active domains due (here one from before the re-check existed,
- * which the backfill makes due at once) and sweeps the local edge store's old tombstones; stopping waits for
- * the run in flight.
+ * `npm start`'s scheduled jobs (infra/local/hourly-jobs.ts), on a short interval against DynamoDB Local, a DNS
+ * server on 127.0.0.1 and the stage's edge on the local CloudFront: each run re-checks the active domains due
+ * (here one from before the re-check existed, which the backfill makes due at once) and sweeps the edge's old
+ * tombstones; stopping waits for the run in flight.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startHourlyJobs } from '#infra/local/hourly-jobs.ts';
-import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
+import { startStageEdge } from '#infra/local/stage-edge.ts';
 import { backfillDueChecks } from '#lib/data/domain-checks.ts';
 import { showDomain } from '#lib/data/domains.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
@@ -23,7 +23,7 @@ afterAll(() => dns?.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("npm start's hourly jobs", () => {
+describe("npm start's scheduled jobs", () => {
   it('re-check the domains due and sweep old tombstones, run after run, until stopped', async () => {
     // Prepare: a domain from before the re-check, made due; its CNAME at the edge; an old tombstone and a new one.
     const owner = `owner-${randomUUID()}`;
@@ -32,12 +32,14 @@ describe("npm start's hourly jobs", () => {
     await backfillDueChecks(db);
     const config = configWithDns(dns);
     dns.setCname(name, config.edgeHostname ?? '');
-    const store = new LocalKeyValueStore();
+    const stage = await startStageEdge({ config, tenantPrefix: 'domains-spaces-test' });
+    onTestFinished(() => stage.close());
+    const { store } = stage.edge;
     const old = { s: 'none', t: Date.now() - TOMBSTONE_TTL_MS - 1_000 } as const;
     await store.put('gone.example', old, (await store.read('gone.example')).etag);
     await store.put('recent.example', { s: 'none', t: Date.now() }, (await store.read('recent.example')).etag);
     // Act
-    const jobs = startHourlyJobs({ config, db, store, intervalMs: 100 });
+    const jobs = startHourlyJobs({ config, db, edge: stage.edge, intervalMs: 100 });
     await sleep(1_000);
     await jobs.stop();
     // Assess

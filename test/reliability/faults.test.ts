@@ -11,7 +11,7 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
@@ -280,7 +280,17 @@ describe('the SDK retry quota', () => {
   });
 });
 
+/**
+ * For the suites that count a transaction's attempts: the harness's random cancellations (FAITHFUL) would add an
+ * attempt now and then, so they are off there, and every retry is one the test injected.
+ */
+function withoutRandomCancellations() {
+  beforeEach(() => harness?.configure({ conflicts: FAITHFUL.conflicts && { ...FAITHFUL.conflicts, randomRate: 0 } }));
+  afterEach(() => harness?.configure({ conflicts: FAITHFUL.conflicts }));
+}
+
 describe('a failed write is never reported as done and leaves no partial state', () => {
+  withoutRandomCancellations();
   it.each(writeCases)('$name: DynamoDB fails every attempt → 503, nothing changed', async (writeCase) => {
     // Prepare
     const client = await owner();
@@ -314,6 +324,7 @@ describe('a failed write is never reported as done and leaves no partial state',
 });
 
 describe('a verification whose transaction answer is lost', () => {
+  withoutRandomCancellations();
   it('is retried with the same token: active once, 200, the name held', async () => {
     // Prepare
     const client = await owner();
@@ -366,6 +377,7 @@ describe('transaction conflicts', () => {
 });
 
 describe('a write between the two steps of a rename', () => {
+  withoutRandomCancellations();
   it('a color set after the rename read the space is kept and answered: 200 equals the show', async () => {
     // Prepare
     const client = await owner();

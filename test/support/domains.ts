@@ -13,12 +13,12 @@ import type { DnsTestServer } from './dns-server.ts';
 
 /** The test configuration, with the DNS settings as the environment would give them. */
 export function configWithDns(dns: DnsTestServer, settings: { DNS_TIMEOUT_MS?: string } = {}): Config {
-  const { dnsServers, dnsTimeoutMs } = loadConfig({
+  const { dnsResolver, dnsTimeoutMs } = loadConfig({
     TABLE_NAME: config.tableName,
     DNS_RESOLVER: dns.address,
     ...settings,
   });
-  return { ...config, dnsServers, dnsTimeoutMs };
+  return { ...config, dnsResolver, dnsTimeoutMs };
 }
 
 /** A domain as the API shows it: enough to publish its record. */

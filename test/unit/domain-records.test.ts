@@ -33,8 +33,14 @@ describe('the routing record', () => {
     [
       'a flattened record (ALIAS) to the edge’s addresses',
       { cname: null, addresses: ['192.0.2.9', '192.0.2.1'] },
-      ['192.0.2.1'],
+      ['192.0.2.1', '192.0.2.9', '192.0.2.44'],
       'found',
+    ],
+    [
+      'a flattened record with one address that is not the edge’s',
+      { cname: null, addresses: ['192.0.2.9', '192.0.2.1'] },
+      ['192.0.2.1'],
+      'wrong',
     ],
     ['addresses that are not the edge’s', { cname: null, addresses: ['198.51.100.7'] }, ['192.0.2.1'], 'wrong'],
   ] as const)('%s is %s', (_, lookup, edgeAddresses, expected) => {

@@ -33,7 +33,7 @@ const keysOf = async (store: LocalKeyValueStore) => {
 function tenantsThat(purged: Record<string, boolean> = {}) {
   const calls: string[] = [];
   const tenants: PurgeableTenants = {
-    ensure: async () => 'active',
+    ensure: async () => ({ state: 'active' }),
     remove: async () => undefined,
     purge: async (host) => {
       calls.push(host);

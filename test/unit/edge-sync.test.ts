@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import type { ServingState } from '#lib/data/domain-status.ts';
+import type { Serving } from '#lib/data/domain-status.ts';
 import { servingOf } from '#lib/edge/cloudfront.ts';
 import { type EdgeTenants, type ServedDomain, StoreChanged, syncHost } from '#lib/edge/sync.ts';
 
@@ -21,12 +21,13 @@ function controlledRead() {
 }
 
 const host = 'example.com';
-const active = (index: string, serving?: ServingState): Pages => ({
+const waiting: Serving = { state: 'waiting_for_dns' };
+const active = (index: string, serving: Serving = waiting): Pages => ({
   owner: 'acme',
   id: 7,
   indexPage: index,
   notFoundPage: null,
-  ...(serving ? { serving } : {}),
+  serving,
 });
 
 describe('syncing a host', () => {
@@ -120,7 +121,7 @@ describe('syncing a host', () => {
     const tenants: EdgeTenants = {
       ensure: async (name) => {
         calls.push(`ensure ${name}`);
-        return 'pending';
+        return { state: 'provisioning' };
       },
       remove: async (name) => void calls.push(`remove ${name}`),
     };
@@ -133,17 +134,16 @@ describe('syncing a host', () => {
 });
 
 describe('recording whether the edge serves a domain', () => {
-  type Recorded = { id: number; serving: ServingState };
+  type Recorded = { id: number; serving: Serving };
   const recorder = () => {
     const recorded: Recorded[] = [];
     return {
       recorded,
-      recordServing: async (domain: ServedDomain, serving: ServingState) =>
-        void recorded.push({ id: domain.id, serving }),
+      recordServing: async (domain: ServedDomain, serving: Serving) => void recorded.push({ id: domain.id, serving }),
     };
   };
 
-  it('locally (no tenants) records `active` once the store serves the domain, and only when it changed', async () => {
+  it('without tenants (the store alone) records `active` once the store serves the domain, and only when it changed', async () => {
     // Prepare
     const store = new LocalKeyValueStore();
     const { recorded, recordServing } = recorder();
@@ -153,19 +153,27 @@ describe('recording whether the edge serves a domain', () => {
       host,
     );
     await syncHost(
-      { activeDomain: async () => active('https://a.example/', 'active'), store, recordServing, now: () => 2 },
+      {
+        activeDomain: async () => active('https://a.example/', { state: 'active' }),
+        store,
+        recordServing,
+        now: () => 2,
+      },
       host,
     );
     // Assess
-    expect(recorded).toEqual([{ id: 7, serving: 'active' }]);
+    expect(recorded).toEqual([{ id: 7, serving: { state: 'active' } }]);
   });
 
-  it('on AWS records what the tenant says (pending until its certificate is issued), and nothing for a host not served', async () => {
+  it('with tenants records what they say (provisioning until the certificate is issued), and nothing for a host not served', async () => {
     // Prepare
     const store = new LocalKeyValueStore();
     const { recorded, recordServing } = recorder();
-    const states: ServingState[] = ['pending', 'active'];
-    const tenants: EdgeTenants = { ensure: async () => states.shift() ?? 'failed', remove: async () => undefined };
+    const states: Serving[] = [{ state: 'provisioning' }, { state: 'active' }];
+    const tenants: EdgeTenants = {
+      ensure: async () => states.shift() ?? { state: 'failed', failure: 'certificate_failed' },
+      remove: async () => undefined,
+    };
     // Act
     await syncHost(
       { activeDomain: async () => active('https://a.example/'), store, tenants, recordServing, now: () => 1 },
@@ -173,7 +181,7 @@ describe('recording whether the edge serves a domain', () => {
     );
     await syncHost(
       {
-        activeDomain: async () => active('https://a.example/', 'pending'),
+        activeDomain: async () => active('https://a.example/', { state: 'provisioning' }),
         store,
         tenants,
         recordServing,
@@ -184,24 +192,25 @@ describe('recording whether the edge serves a domain', () => {
     await syncHost({ activeDomain: async () => null, store, tenants, recordServing, now: () => 3 }, host);
     // Assess
     expect(recorded).toEqual([
-      { id: 7, serving: 'pending' },
-      { id: 7, serving: 'active' },
+      { id: 7, serving: { state: 'provisioning' } },
+      { id: 7, serving: { state: 'active' } },
     ]);
   });
 });
 
 describe('a CloudFront tenant’s serving state', () => {
+  const failed = { state: 'failed', failure: 'certificate_failed' };
   it.each([
-    [{ Enabled: true, Status: 'Deployed' }, 'issued', 'active'],
-    [{ Enabled: true, Status: 'InProgress' }, 'issued', 'pending'],
-    [{ Enabled: true, Status: 'Deployed' }, 'pending-validation', 'pending'],
-    [{ Enabled: false, Status: 'Deployed' }, 'issued', 'pending'],
-    [{ Enabled: true, Status: 'Deployed' }, undefined, 'pending'],
-    [{ Enabled: true, Status: 'Deployed' }, 'validation-timed-out', 'failed'],
-    [{ Enabled: true, Status: 'InProgress' }, 'failed', 'failed'],
-    [{ Enabled: true, Status: 'Deployed' }, 'revoked', 'failed'],
-    [{ Enabled: true, Status: 'Deployed' }, 'expired', 'failed'],
-  ] as const)('tenant %o with certificate %s serves: %s', (tenant, certificate, expected) => {
-    expect(servingOf(tenant, certificate)).toBe(expected);
+    [{ Enabled: true, Status: 'Deployed' }, 'issued', { state: 'active' }],
+    [{ Enabled: true, Status: 'InProgress' }, 'issued', { state: 'provisioning' }],
+    [{ Enabled: true, Status: 'Deployed' }, 'pending-validation', { state: 'provisioning' }],
+    [{ Enabled: false, Status: 'Deployed' }, 'issued', { state: 'provisioning' }],
+    [{ Enabled: true, Status: 'Deployed' }, undefined, { state: 'provisioning' }],
+    [{ Enabled: true, Status: 'Deployed' }, 'validation-timed-out', failed],
+    [{ Enabled: true, Status: 'InProgress' }, 'failed', failed],
+    [{ Enabled: true, Status: 'Deployed' }, 'revoked', failed],
+    [{ Enabled: true, Status: 'Deployed' }, 'expired', failed],
+  ] as const)('tenant %o with certificate %s serves: %o', (tenant, certificate, expected) => {
+    expect(servingOf(tenant, certificate)).toEqual(expected);
   });
 });

@@ -39,7 +39,8 @@ const publish = create({ edgeHostname: 'edge.example.net' });
 /** An event written before domains showed records: the feed gives it both, from what it holds. */
 const upgraded = {
   ...domain,
-  serving: 'pending',
+  serving: 'waiting_for_dns',
+  serving_error: null,
   records: [
     { ...domain.verification, status: 'found' },
     { type: 'CNAME', name: 'xn--bcher-kva.de', value: 'edge.example.net', status: 'missing' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { functionSizing } from '#infra/function-sizing.ts';
 import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/config.ts';
-import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { configuredResolver, createDnsResolver, dnsServersOf } from '#lib/dns/resolver.ts';
 import {
   holdsToken,
   mismatchMessage,
@@ -54,17 +54,27 @@ describe('DNS settings', () => {
     // Act
     const config = load({});
     // Assess
-    expect(config).not.toHaveProperty('dnsServers');
+    expect(dnsServersOf(config)).toBeUndefined();
     expect(config.dnsTimeoutMs).toBe(2_000);
-    expect(load({ DNS_RESOLVER: ' ' })).not.toHaveProperty('dnsServers');
+    expect(dnsServersOf(load({ DNS_RESOLVER: ' ' }))).toBeUndefined();
   });
 
   it('read DNS_RESOLVER as host:port entries and DNS_TIMEOUT_MS up to 2000', () => {
     // Act
     const config = load({ DNS_RESOLVER: '127.0.0.1:5353, [::1]:53,10.0.0.2', DNS_TIMEOUT_MS: '250' });
     // Assess
-    expect(config.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53', '10.0.0.2:53']);
+    expect(dnsServersOf(config)).toEqual(['127.0.0.1:5353', '[::1]:53', '10.0.0.2:53']);
     expect(config.dnsTimeoutMs).toBe(250);
+  });
+
+  it('refuse a DNS_RESOLVER that is not IP:port entries when a function that asks DNS builds its resolver (its cold start)', () => {
+    // Prepare: the other functions never parse it
+    const config = load({ DNS_RESOLVER: 'dns.example:53' });
+    // Act / Assess
+    expect(() => configuredResolver(config)).toThrow(ConfigError);
+    expect(() => configuredResolver(config)).toThrow(
+      /^Invalid configuration: DNS_RESOLVER must be a comma-separated list/,
+    );
   });
 
   it('bound a lookup, its retry included, to half the function timeout at the longest setting', () => {
@@ -81,9 +91,10 @@ describe('DNS settings', () => {
     [{ DNS_RESOLVER: '127.0.0.1:99999' }, /DNS_RESOLVER must be .*no valid port/],
     [{ DNS_TIMEOUT_MS: '2001' }, /DNS_TIMEOUT_MS must be at most 2000/],
     [{ DNS_TIMEOUT_MS: '0' }, /DNS_TIMEOUT_MS must be a positive integer/],
-  ])('refuse %o with a message naming the setting', (env, message) => {
-    // Act / Assess
-    expect(() => load(env)).toThrow(ConfigError);
-    expect(() => load(env)).toThrow(message);
+  ])('refuse %o with a message naming the setting (at the cold start of a function that asks DNS)', (env, message) => {
+    // Act / Assess: loading and building the resolver, as such a function's create() does
+    const coldStart = () => configuredResolver(load(env));
+    expect(coldStart).toThrow(ConfigError);
+    expect(coldStart).toThrow(message);
   });
 });

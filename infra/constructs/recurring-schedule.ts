@@ -1,19 +1,20 @@
 /**
- * An EventBridge Scheduler schedule that invokes one function every hour, with a role of its own (not the
+ * An EventBridge Scheduler schedule that invokes one function at a fixed rate, with a role of its own (not the
  * stack-wide one Scheduler targets share) that may invoke that function and send to its dead-letter queue.
- * A run that fails is retried twice; one not delivered within the hour is superseded by the next.
+ * A run that fails is retried twice; one not delivered within its interval is superseded by the next.
  */
-import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
 
-export type HourlyScheduleProps = {
+export type RecurringScheduleProps = {
   scheduleName: string;
+  /** How often it runs. */
+  every: Duration;
   description: string;
   target: IFunction;
   deadLetterQueue: IQueue;
@@ -21,8 +22,8 @@ export type HourlyScheduleProps = {
   input?: Record<string, unknown>;
 };
 
-export function hourlySchedule(scope: Construct, id: string, props: HourlyScheduleProps): Schedule {
-  const { scheduleName, description, target, deadLetterQueue, input } = props;
+export function recurringSchedule(scope: Construct, id: string, props: RecurringScheduleProps): Schedule {
+  const { scheduleName, description, every, target, deadLetterQueue, input } = props;
   const role = new Role(scope, `${id}-role`, {
     assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
       conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
@@ -38,13 +39,12 @@ export function hourlySchedule(scope: Construct, id: string, props: HourlySchedu
   return new Schedule(scope, id, {
     scheduleName,
     description,
-    // The domains' re-check interval: the one hour every scheduled job here runs on.
-    schedule: ScheduleExpression.rate(Duration.millis(RECHECK_INTERVAL_MS)),
+    schedule: ScheduleExpression.rate(every),
     target: new LambdaInvoke(target, {
       role,
       deadLetterQueue,
       retryAttempts: 2,
-      maxEventAge: Duration.hours(1),
+      maxEventAge: every,
       ...(input ? { input: ScheduleTargetInput.fromObject(input) } : {}),
     }),
   });

@@ -1,0 +1,180 @@
+/**
+ * CloudFront KeyValueStore's data plane (REST-JSON, API version 2022-07-26): DescribeKeyValueStore, GetKey,
+ * PutKey, DeleteKey, UpdateKeys and ListKeys, each with the rules of its page in the Amazon CloudFront API
+ * Reference (https://docs.aws.amazon.com/cloudfront/latest/APIReference/API_kvs_PutKey.html and siblings) and
+ * the store's quotas. Every write is conditional on the store's ETag (`If-Match`) and gives the store a new one.
+ */
+import { type Answer, keyValueStore as errors } from './errors.ts';
+import { type Account, ids, type KeyValueStore } from './model.ts';
+
+/**
+ * Quotas on key value stores (CloudFront Developer Guide, "Quotas",
+ * https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/cloudfront-limits.html, and "File format for
+ * key-value pairs", https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/kvs-with-functions-create-s3-kvp.html):
+ * a store holds at most 5 MB, a key at most 512 bytes, a value at most 1 KB. Measured here in UTF-8 bytes; the
+ * store's size is its keys' and values' bytes, and "5 MB" is taken as 5 × 1,024 × 1,024 (neither is documented).
+ */
+export const LIMITS = {
+  keyBytes: 512,
+  valueBytes: 1024,
+  storeBytes: 5 * 1024 * 1024,
+  /**
+   * UpdateKeys: "AWS has a default quota of 50 keys or a 3 MB payload, whichever is reached first" (Terraform AWS
+   * provider, aws_cloudfrontkeyvaluestore_keys_exclusive `max_batch_size`; the limit CloudFront enforces).
+   */
+  batchKeys: 50,
+  batchBytes: 3 * 1024 * 1024,
+  /** ListKeys, MaxResults: "The default is 10 and maximum allowed page is 50." Valid range 1–50. */
+  pageDefault: 10,
+  pageMax: 50,
+} as const;
+
+export type KeyValueStoreRequest = {
+  kvsArn: string;
+  key?: string;
+  ifMatch?: string;
+  query: URLSearchParams;
+  body: string;
+};
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+const sizeOf = (store: KeyValueStore) =>
+  [...store.items].reduce((sum, [key, value]) => sum + bytes(key) + bytes(value), 0);
+const counts = (store: KeyValueStore) => ({ ItemCount: store.items.size, TotalSizeInBytes: sizeOf(store) });
+const json = (body: unknown, etag?: string): Answer => ({
+  status: 200,
+  headers: { 'content-type': 'application/json', ...(etag ? { etag } : {}) },
+  body: JSON.stringify(body),
+});
+
+/**
+ * Key and value sizes: ValidationException (400, "Validation failed."). Which exception a size quota gets is not
+ * documented; chosen: the request's own validation error, as for the API's length constraints (Key: 1–1,024).
+ */
+function checkKey(key: string | undefined): string {
+  if (key === undefined || key.length === 0) throw errors.validation('The key must not be empty.');
+  if (bytes(key) > LIMITS.keyBytes) throw errors.validation(`The key is longer than ${LIMITS.keyBytes} bytes.`);
+  return key;
+}
+
+function checkValue(value: unknown): string {
+  if (typeof value !== 'string') throw errors.validation('The value must be a string.');
+  if (bytes(value) > LIMITS.valueBytes) throw errors.validation(`The value is longer than ${LIMITS.valueBytes} bytes.`);
+  return value;
+}
+
+function parseJson(body: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = body === '' ? {} : JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {}
+  throw errors.validation('The request body is not a JSON object.');
+}
+
+/** The list token: the last key of the page before (base64url); the store's order is by key, in UTF-8 bytes. */
+const tokenOf = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
+const byKey = ([a]: [string, string], [b]: [string, string]) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+export function keyValueStoreOperations(account: Account) {
+  function storeOf(arn: string): KeyValueStore {
+    const store = account.stores.get(arn);
+    if (!store) throw errors.resourceNotFound('Resource was not found.');
+    return store;
+  }
+
+  /**
+   * A write: `If-Match` is required ("The current version (ETag) of the key value store", Required: Yes; its
+   * absence's error is not documented, chosen ValidationException) and must be the store's current ETag, else
+   * ConflictException (409, "Resource is not in expected state."); the store's size stays within its quota, else
+   * ServiceQuotaExceededException (402, "Limit exceeded."). All or nothing (UpdateKeys); a new ETag after.
+   */
+  function write(store: KeyValueStore, ifMatch: string | undefined, apply: (items: Map<string, string>) => void) {
+    if (!ifMatch) throw errors.validation('The If-Match header is required.');
+    if (ifMatch !== store.etag) throw errors.conflict('Resource is not in expected state.');
+    const items = new Map(store.items);
+    apply(items);
+    if (sizeOf({ ...store, items }) > LIMITS.storeBytes) throw errors.serviceQuotaExceeded('Limit exceeded.');
+    store.items = items;
+    store.etag = ids.keyValueStoreEtag();
+    store.lastModified = new Date();
+    return json(counts(store), store.etag);
+  }
+
+  /** Not documented: deleting a key the store does not hold; chosen ResourceNotFoundException (404). */
+  function deleteFrom(items: Map<string, string>, key: string) {
+    if (!items.delete(key)) throw errors.resourceNotFound('Resource was not found.');
+  }
+
+  return {
+    async DescribeKeyValueStore({ kvsArn }: KeyValueStoreRequest) {
+      const store = storeOf(kvsArn);
+      const seconds = (date: Date) => date.getTime() / 1000;
+      const described = { ...counts(store), KvsARN: store.arn, Created: seconds(store.created) };
+      return json({ ...described, LastModified: seconds(store.lastModified), Status: 'READY' }, store.etag);
+    },
+
+    /** GetKey: a key the store does not hold is ResourceNotFoundException (404). */
+    async GetKey({ kvsArn, key }: KeyValueStoreRequest) {
+      const store = storeOf(kvsArn);
+      const value = key === undefined ? undefined : store.items.get(key);
+      if (key === undefined || value === undefined) throw errors.resourceNotFound('Resource was not found.');
+      return json({ Key: key, Value: value, ...counts(store) });
+    },
+
+    async PutKey({ kvsArn, key, ifMatch, body }: KeyValueStoreRequest) {
+      const store = storeOf(kvsArn);
+      const checkedKey = checkKey(key);
+      const value = checkValue(parseJson(body).Value);
+      return write(store, ifMatch, (items) => items.set(checkedKey, value));
+    },
+
+    async DeleteKey({ kvsArn, key, ifMatch }: KeyValueStoreRequest) {
+      const store = storeOf(kvsArn);
+      const checkedKey = checkKey(key);
+      return write(store, ifMatch, (items) => deleteFrom(items, checkedKey));
+    },
+
+    /** UpdateKeys: "Puts or deletes multiple key-value pairs in a single, all-or-nothing operation." */
+    async UpdateKeys({ kvsArn, ifMatch, body }: KeyValueStoreRequest) {
+      const store = storeOf(kvsArn);
+      const request = parseJson(body);
+      const puts = Array.isArray(request.Puts) ? (request.Puts as { Key?: string; Value?: unknown }[]) : [];
+      const deletes = Array.isArray(request.Deletes) ? (request.Deletes as { Key?: string }[]) : [];
+      // Batch limits (LIMITS.batchKeys, batchBytes); their exception is not documented, chosen ValidationException.
+      if (puts.length + deletes.length > LIMITS.batchKeys) {
+        throw errors.validation(`At most ${LIMITS.batchKeys} keys can be updated at once.`);
+      }
+      if (bytes(body) > LIMITS.batchBytes) throw errors.validation('The request payload is larger than 3 MB.');
+      const putPairs = puts.map((put) => [checkKey(put.Key), checkValue(put.Value)] as const);
+      const deleteKeys = deletes.map((each) => checkKey(each.Key));
+      return write(store, ifMatch, (items) => {
+        for (const [key, value] of putPairs) items.set(key, value);
+        for (const key of deleteKeys) deleteFrom(items, key);
+      });
+    },
+
+    /** ListKeys: pages of `MaxResults` (1–50, default 10), continued with `NextToken`. */
+    async ListKeys({ kvsArn, query }: KeyValueStoreRequest) {
+      const store = storeOf(kvsArn);
+      const max = Number(query.get('MaxResults') ?? LIMITS.pageDefault);
+      if (!Number.isInteger(max) || max < 1 || max > LIMITS.pageMax) {
+        throw errors.validation(`MaxResults must be between 1 and ${LIMITS.pageMax}.`);
+      }
+      const token = query.get('NextToken');
+      const sorted = [...store.items].sort(byKey);
+      // Not documented: a token this store did not give; chosen ValidationException.
+      const after = token === null ? undefined : Buffer.from(token, 'base64url').toString('utf8');
+      if (token !== null && (token === '' || tokenOf(after ?? '') !== token)) {
+        throw errors.validation('The NextToken is not valid.');
+      }
+      const rest =
+        after === undefined
+          ? sorted
+          : sorted.filter(([key]) => Buffer.compare(Buffer.from(key), Buffer.from(after)) > 0);
+      const page = rest.slice(0, max);
+      const last = page.at(-1);
+      const next = rest.length > max && last ? { NextToken: tokenOf(last[0]) } : {};
+      return json({ Items: page.map(([Key, Value]) => ({ Key, Value })), ...next });
+    },
+  } satisfies Record<string, (request: KeyValueStoreRequest) => Promise<Answer>>;
+}

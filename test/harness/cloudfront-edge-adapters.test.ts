@@ -1,0 +1,231 @@
+/**
+ * The edge's AWS side (lib/edge/cloudfront.ts: the store and tenant adapters the sync and the sweep call) against
+ * the local CloudFront, through the same SDK clients it builds on AWS: a tenant is created only once its host's
+ * DNS points at the stage's routing endpoint, in the stage's connection group and distribution; what each call
+ * asks of CloudFront is accepted by CloudFront's rules; another stage's tenant is never touched.
+ */
+import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/client-cloudfront';
+import { describe, expect, it } from 'vitest';
+import { routeLookup } from '#lib/dns/records.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { cloudFrontStore, cloudFrontTenants, type StageEdge } from '#lib/edge/cloudfront.ts';
+import type { EdgeRecord } from '#lib/edge/record.ts';
+import { StoreChanged } from '#lib/edge/sync.ts';
+import type { CloudFrontHarness } from '#test/support/cloudfront-harness.ts';
+import type { DnsTestServer } from '#test/support/dns-server.ts';
+import { failure, harness, uniqueHost } from './cloudfront-support.ts';
+
+/** The stage's tenants, its DNS check asking the test DNS server whether a host points at its routing endpoint. */
+function stageTenants(cf: CloudFrontHarness & { dns: DnsTestServer }, overrides: Partial<StageEdge> = {}) {
+  const route = routeLookup(
+    createDnsResolver({ servers: [cf.dns.address], timeoutMs: 500, tries: 1 }),
+    cf.connectionGroup.routingEndpoint,
+  );
+  return cloudFrontTenants(cf.clients.cloudFront, {
+    distributionId: cf.distribution.id,
+    connectionGroupId: cf.connectionGroup.id,
+    tenantPrefix: 'domains-spaces-test',
+    pointsAtEdge: async (host) => (await route(host))?.status === 'found',
+    ...overrides,
+  });
+}
+
+const failedCalls = (cf: CloudFrontHarness) =>
+  cf.cloudFront.calls.filter((call) => call.status >= 400).map((call) => `${call.operation} ${call.errorCode}`);
+
+describe('cloudFrontTenants', () => {
+  it('waits for DNS without calling CreateDistributionTenant, then creates the tenant in the stage’s group once the CNAME is there', async () => {
+    // Prepare
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    // Act
+    const before = await tenants.ensure(host);
+    cf.pointAt(host);
+    const created = await tenants.ensure(host);
+    const found = await cf.clients.cloudFront.send(new GetDistributionTenantByDomainCommand({ Domain: host }));
+    // Assess
+    expect(before).toEqual({ state: 'waiting_for_dns' });
+    expect(created).toEqual({ state: 'provisioning' });
+    expect(found.DistributionTenant).toMatchObject({
+      DistributionId: cf.distribution.id,
+      ConnectionGroupId: cf.connectionGroup.id,
+      Name: `domains-spaces-test-${host}`,
+      Enabled: true,
+      Tags: { Items: [{ Key: 'stack', Value: 'domains-spaces-test' }] },
+    });
+    expect(cf.cloudFront.calls.filter((call) => call.operation === 'CreateDistributionTenant')).toHaveLength(1);
+    expect(failedCalls(cf)).toEqual([
+      'GetDistributionTenantByDomain EntityNotFound', // the first look: no tenant yet
+      'GetDistributionTenantByDomain EntityNotFound', // the second, before it creates one
+    ]);
+  });
+
+  it('is provisioning until deployed and certified, active then; disables on remove, and purges once deployed', async () => {
+    // Prepare
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    cf.pointAt(host);
+    await tenants.ensure(host);
+    // Act
+    cf.cloudFront.deployPending();
+    const deployedOnly = await tenants.ensure(host);
+    cf.cloudFront.issueCertificate(host);
+    cf.cloudFront.deployPending();
+    const active = await tenants.ensure(host);
+    const served = cf.cloudFront.servingTenant(host);
+    await tenants.remove(host);
+    const servedAfterRemove = cf.cloudFront.servingTenant(host);
+    const purgedWhileDeploying = await tenants.purge(host);
+    cf.cloudFront.deployPending();
+    const purged = await tenants.purge(host);
+    const gone = await failure(cf.clients.cloudFront.send(new GetDistributionTenantByDomainCommand({ Domain: host })));
+    // Assess
+    expect(deployedOnly).toEqual({ state: 'provisioning' });
+    expect(active).toEqual({ state: 'active' });
+    expect(served).toMatchObject({ distributionId: cf.distribution.id, connectionGroupId: cf.connectionGroup.id });
+    expect(servedAfterRemove).toBeNull();
+    expect([purgedWhileDeploying, purged]).toEqual([false, true]);
+    expect(gone).toBeInstanceOf(EntityNotFound);
+  });
+
+  it('creates an apex’s tenant once its addresses are all the routing endpoint’s (an ALIAS flattened)', async () => {
+    // Prepare
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const apex = `apex-${uniqueHost()}`;
+    const [first] = cf.addressesOf(cf.connectionGroup.routingEndpoint);
+    // Act
+    cf.dns.setAddresses(apex, [first ?? '', '198.51.100.7']);
+    const partly = await tenants.ensure(apex);
+    cf.pointApexAt(apex);
+    const created = await tenants.ensure(apex);
+    // Assess
+    expect(partly).toEqual({ state: 'waiting_for_dns' });
+    expect(created).toEqual({ state: 'provisioning' });
+    expect(failedCalls(cf).filter((call) => call.startsWith('Create'))).toEqual([]);
+  });
+
+  it('reports a failed certificate, and asks for a new one once the name points at the edge again', async () => {
+    // Prepare
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    cf.pointAt(host);
+    await tenants.ensure(host);
+    cf.cloudFront.failCertificate(host, 'validation-timed-out');
+    cf.pointAt(host, 'elsewhere.example.net');
+    // Act
+    const failed = await tenants.ensure(host);
+    cf.pointAt(host);
+    const retried = await tenants.ensure(host);
+    // Assess
+    expect(failed).toEqual({ state: 'failed', failure: 'certificate_failed' });
+    expect(retried).toEqual({ state: 'provisioning' });
+    expect(cf.cloudFront.calls.filter((call) => call.operation === 'UpdateDistributionTenant')).toMatchObject([
+      { status: 200 },
+    ]);
+  });
+
+  it('never touches another stage’s tenant for the same host: the name is in use, and remove and purge leave it', async () => {
+    // Prepare: another stage's distribution (in its own connection group) serves the host.
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    const otherStage = cf.cloudFront.createDistribution();
+    const otherGroup = cf.cloudFront.createConnectionGroup({ name: 'other-edge' });
+    const other = cf.cloudFront.seedTenant({
+      distributionId: otherStage.id,
+      connectionGroupId: otherGroup.id,
+      domains: [host],
+    });
+    cf.pointAt(host);
+    // Act
+    const serving = await tenants.ensure(host);
+    await tenants.remove(host);
+    const purged = await tenants.purge(host);
+    // Assess
+    expect(serving).toEqual({ state: 'failed', failure: 'name_in_use' });
+    expect(purged).toBe(true); // nothing of this stage's is left for the host: its tombstone may go
+    const writes = cf.cloudFront.calls.filter((call) => !call.operation.startsWith('Get'));
+    expect(writes).toEqual([]);
+    expect(cf.cloudFront.servingTenant(host)?.id).toBe(other.id);
+  });
+
+  it('takes a tenant of its own distribution in another connection group for another stage’s too', async () => {
+    // Prepare: the same distribution, the default connection group: not made by this stage's sync.
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    cf.cloudFront.seedTenant({ distributionId: cf.distribution.id, domains: [host] });
+    // Act
+    const serving = await tenants.ensure(host);
+    await tenants.remove(host);
+    // Assess
+    expect(serving).toEqual({ state: 'failed', failure: 'name_in_use' });
+    expect(cf.cloudFront.calls.filter((call) => call.operation === 'UpdateDistributionTenant')).toEqual([]);
+  });
+
+  it('reports a name held by another distribution’s alias (CNAMEAlreadyExists) as in use, without throwing', async () => {
+    // Prepare
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    cf.cloudFront.createDistribution({ connectionMode: 'direct', aliases: [host] });
+    cf.pointAt(host);
+    // Act
+    const serving = await tenants.ensure(host);
+    // Assess
+    expect(serving).toEqual({ state: 'failed', failure: 'name_in_use' });
+    expect(failedCalls(cf)).toContain('CreateDistributionTenant CNAMEAlreadyExists');
+  });
+
+  it('waits for DNS when CloudFront does not see the record yet, though the stage’s resolver does', async () => {
+    // Prepare: our check says yes; CloudFront's (the harness's DNS) finds nothing.
+    const cf = await harness();
+    const tenants = stageTenants(cf, { pointsAtEdge: async () => true });
+    const host = uniqueHost();
+    // Act
+    const serving = await tenants.ensure(host);
+    // Assess
+    expect(serving).toEqual({ state: 'waiting_for_dns' });
+    expect(failedCalls(cf)).toContain('CreateDistributionTenant InvalidArgument');
+  });
+
+  it('rides out CloudFront’s throttling with the adaptive retries the sync function configures', async () => {
+    // Prepare
+    const cf = await harness({ maxAttempts: 6, retryMode: 'adaptive' });
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    cf.pointAt(host);
+    cf.cloudFront.throttleNext('CreateDistributionTenant', 2);
+    // Act
+    const serving = await tenants.ensure(host);
+    // Assess
+    expect(serving).toEqual({ state: 'provisioning' });
+    expect(failedCalls(cf).filter((call) => call.endsWith('Throttling'))).toHaveLength(2);
+  });
+});
+
+describe('cloudFrontStore', () => {
+  it('reads with the store ETag, puts on it, and turns a conflict into StoreChanged', async () => {
+    // Prepare
+    const cf = await harness();
+    const store = cloudFrontStore(cf.clients.keyValueStore, cf.store.arn);
+    const record: EdgeRecord = { s: 'active', i: 'https://www.example.org/', n: '', t: 1 };
+    // Act
+    const empty = await store.read('shop.example.com');
+    await store.put('shop.example.com', record, empty.etag);
+    const stale = await failure(store.put('shop.example.com', record, empty.etag));
+    const written = await store.read('shop.example.com');
+    const keys = [];
+    for await (const entry of store.keys()) keys.push(entry);
+    // Assess
+    expect(empty.value).toBeNull();
+    expect(stale).toBeInstanceOf(StoreChanged);
+    expect(written.value).toEqual(record);
+    expect(keys).toEqual([{ key: 'shop.example.com', value: JSON.stringify(record) }]);
+    expect(cf.cloudFront.kvsValue(cf.store.arn, 'shop.example.com')).toBe(JSON.stringify(record));
+  });
+});

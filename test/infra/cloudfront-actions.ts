@@ -1,0 +1,82 @@
+/**
+ * Every CloudFront, KeyValueStore and ACM action the edge sync's code needs, with the resource type the Service
+ * Authorization Reference lists for it: the specification the edge sync's policy is checked against
+ * (cloudfront-iam.test.ts, stack.test.ts), written from AWS's pages, not from the construct.
+ *
+ * Sources (read 2026-11-26):
+ * - "Actions, resources, and condition keys for Amazon CloudFront",
+ *   https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazoncloudfront.html: the Actions
+ *   table's "Resource types" column ("If there is no value for this column, you must specify all resources
+ *   ("*") in the Resource element of your policy statement"), and its API operations table, which lists the
+ *   actions an API call authorizes (CreateDistributionTenant: CreateDistributionTenant, GetVpcOrigin,
+ *   TagResource).
+ * - "Actions, resources, and condition keys for Amazon CloudFront KeyValueStore",
+ *   https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazoncloudfrontkeyvaluestore.html:
+ *   every data-plane action on `key-value-store*`.
+ * - "AWS managed policies for Amazon CloudFront" (CloudFront Developer Guide), CloudFrontFullAccess, updated
+ *   2025-04-28 "to request a managed certificate from ACM": `acm:RequestCertificate` on "*" with
+ *   `aws:CalledViaLast = cloudfront.amazonaws.com`. The reference lists no ACM action for
+ *   CreateDistributionTenant or UpdateDistributionTenant; AWS's own policy is the evidence that CloudFront asks
+ *   ACM for the tenant's certificate with the caller's permissions.
+ */
+
+/** The resource forms the reference gives these actions. */
+export type ResourceForm = '*' | 'distribution-tenant' | 'key-value-store';
+
+export type ActionRow = {
+  action: string;
+  resource: ResourceForm;
+  /** The API call the code makes that needs it (`Command` class name), or why it is needed without its own call. */
+  calledBy: string;
+  condition?: Record<string, Record<string, string>>;
+};
+
+export const edgeSyncActions: readonly ActionRow[] = [
+  // Actions table: no resource type.
+  { action: 'cloudfront:CreateDistributionTenant', resource: '*', calledBy: 'CreateDistributionTenantCommand' },
+  // Actions table: distribution-tenant* (required).
+  {
+    action: 'cloudfront:GetDistributionTenantByDomain',
+    resource: 'distribution-tenant',
+    calledBy: 'GetDistributionTenantByDomainCommand',
+  },
+  {
+    action: 'cloudfront:UpdateDistributionTenant',
+    resource: 'distribution-tenant',
+    calledBy: 'UpdateDistributionTenantCommand',
+  },
+  {
+    action: 'cloudfront:DeleteDistributionTenant',
+    resource: 'distribution-tenant',
+    calledBy: 'DeleteDistributionTenantCommand',
+  },
+  {
+    action: 'cloudfront:GetManagedCertificateDetails',
+    resource: 'distribution-tenant',
+    calledBy: 'GetManagedCertificateDetailsCommand',
+  },
+  // API operations table: CreateDistributionTenant authorizes TagResource (the sync tags tenants at creation);
+  // its resource types include distribution-tenant. (GetVpcOrigin is for distributions with VPC origins: none.)
+  {
+    action: 'cloudfront:TagResource',
+    resource: 'distribution-tenant',
+    calledBy: 'CreateDistributionTenantCommand (Tags)',
+  },
+  // CloudFrontFullAccess: CloudFront requests the managed certificate from ACM.
+  {
+    action: 'acm:RequestCertificate',
+    resource: '*',
+    calledBy: 'CreateDistributionTenantCommand (ManagedCertificateRequest)',
+    condition: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
+  },
+  // KeyValueStore: key-value-store* (required), the stage's store.
+  {
+    action: 'cloudfront-keyvaluestore:DescribeKeyValueStore',
+    resource: 'key-value-store',
+    calledBy: 'DescribeKeyValueStoreCommand',
+  },
+  { action: 'cloudfront-keyvaluestore:GetKey', resource: 'key-value-store', calledBy: 'GetKeyCommand' },
+  { action: 'cloudfront-keyvaluestore:PutKey', resource: 'key-value-store', calledBy: 'PutKeyCommand' },
+  { action: 'cloudfront-keyvaluestore:DeleteKey', resource: 'key-value-store', calledBy: 'DeleteKeyCommand' },
+  { action: 'cloudfront-keyvaluestore:ListKeys', resource: 'key-value-store', calledBy: 'ListKeysCommand' },
+];

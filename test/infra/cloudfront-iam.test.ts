@@ -1,0 +1,87 @@
+/**
+ * The edge sync's CloudFront permissions as AWS documents them (cloudfront-actions.ts): every action the code
+ * calls is granted on exactly the resource form the Service Authorization Reference lists for it ("*" where it
+ * lists none), nothing else CloudFront-, KeyValueStore- or ACM-related is granted, and the table names every
+ * CloudFront call the code makes. The policy is read from a synthesized stack with the edge construct.
+ */
+import { readFileSync } from 'node:fs';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Edge } from '#infra/constructs/edge.ts';
+import { stages } from '#infra/stages.ts';
+import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+let statements: Statement[];
+let storeId: string;
+
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'iam-test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const table = new Table(stack, 'table', {
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+    sortKey: { name: 'sk', type: AttributeType.STRING },
+  });
+  const { hostname: _hostname, anycastIpListId: _list, ...settings } = stages.prod.edge;
+  const edge = new Edge(stack, 'edge', {
+    config: stages.prod,
+    table,
+    bus: new EventBus(stack, 'bus'),
+    alarms: new Topic(stack, 'alarms'),
+    settings,
+    originDomainName: 'api.example.com',
+  });
+  const template = Template.fromStack(stack).toJSON() as {
+    Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+  };
+  const roleId = stack.getLogicalId(edge.sync.role?.node.defaultChild as never);
+  storeId = stack.getLogicalId(edge.store.node.defaultChild as never);
+  statements = Object.values(template.Resources)
+    .filter((resource) => resource.Type === 'AWS::IAM::Policy')
+    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+});
+
+/** What each resource form is in this template. */
+function expectedResource(form: ResourceForm): unknown {
+  if (form === '*') return '*';
+  if (form === 'key-value-store') return { 'Fn::GetAtt': [storeId, 'Arn'] };
+  return { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution-tenant/*']] };
+}
+
+const edgeRelated = (action: string) => /^(cloudfront|cloudfront-keyvaluestore|acm):/.test(action);
+
+describe("the edge sync's CloudFront permissions", () => {
+  it.each(edgeSyncActions)('grants $action on its documented resource form ($resource), and only there', (row) => {
+    // Prepare
+    const granting = statements.filter((statement) => [statement.Action].flat().includes(row.action));
+    // Assess
+    expect(granting, row.action).toHaveLength(1);
+    const [statement] = granting as [Statement];
+    expect(statement.Effect).toBe('Allow');
+    expect([statement.Resource].flat()).toEqual([expectedResource(row.resource)]);
+    expect(statement.Condition).toEqual(row.condition);
+  });
+
+  it('grants nothing CloudFront-, KeyValueStore- or ACM-related besides the table', () => {
+    // Act
+    const granted = statements.flatMap((statement) => [statement.Action].flat()).filter(edgeRelated);
+    // Assess
+    expect(granted.sort()).toEqual(edgeSyncActions.map((row) => row.action).sort());
+  });
+
+  it('has a row for every CloudFront call the code makes, and no row for a call it does not make', () => {
+    // Prepare: the SDK commands lib/edge/cloudfront.ts sends
+    const source = readFileSync('lib/edge/cloudfront.ts', 'utf8');
+    const called = new Set([...source.matchAll(/new (\w+Command)\(/g)].map((match) => match[1]));
+    // Act
+    const documented = new Set(edgeSyncActions.map((row) => row.calledBy.split(' ')[0]));
+    // Assess
+    expect([...called].sort()).toEqual([...documented].sort());
+  });
+});
