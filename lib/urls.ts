@@ -6,26 +6,23 @@
 /** The host a page URL points at, as a stored domain name is written (`example.com.` is `example.com`). */
 export const pageHost = (url: string) => new URL(url).hostname.replace(/\.$/, '');
 
-/**
- * Why a value is not a page: not an absolute http(s) URL, one with spaces in it, with a user name or password,
- * or longer than the limit once written as its href.
- */
-export type PageProblem = 'invalid' | 'spaces' | 'credentials' | 'long';
+/** Why a value is not a page: not an absolute http(s) URL, one with spaces in it, or with a user name or password. */
+export type PageProblem = 'invalid' | 'spaces' | 'credentials';
 
 /**
  * A page as it is stored and shown: the `href` of the absolute http or https URL the value parses to (ASCII:
- * the host in punycode, the rest percent-encoded, a path at least `/`), of at most `max` characters, or what is
- * wrong with it. A value with
+ * the host in punycode, the rest percent-encoded, a path at least `/`), or what is wrong with it. (How long
+ * the hrefs of a domain's pages may be together is the edge's limit: `lib/edge/record.ts`.) A value with
  * spaces inside is refused rather than encoded (`a b` was meant as two words, or is a paste gone wrong), and so
  * is one with credentials (a redirect must not carry them, and `https://bank.example@evil.example/` would
  * read as another host).
  */
-export function parsePage(value: string, max: number): { href: string } | { problem: PageProblem } {
+export function parsePage(value: string): { href: string } | { problem: PageProblem } {
   const url = webUrl(value);
   if (!url) return { problem: 'invalid' };
   if (/\s/u.test(value)) return { problem: 'spaces' };
   if (url.username !== '' || url.password !== '') return { problem: 'credentials' };
-  return url.href.length > max ? { problem: 'long' } : { href: url.href };
+  return { href: url.href };
 }
 
 /** The absolute http(s) URL a value parses to, or undefined. */

@@ -319,9 +319,9 @@ export interface components {
       verified_at: string | null;
       /** @description Null until the first verification that got an answer from DNS. */
       last_checked_at: string | null;
-      /** @description Absolute http(s) URL of the index page, or null. */
+      /** @description Absolute http(s) URL of the index page, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
       index_page: string | null;
-      /** @description Absolute http(s) URL to redirect to when a page is not found, or null. */
+      /** @description Absolute http(s) URL to redirect to when a page is not found, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
       not_found_page: string | null;
       /**
        * Format: date-time
@@ -497,9 +497,9 @@ export interface components {
         verified_at: string | null;
         /** @description Null until the first verification that got an answer from DNS. */
         last_checked_at: string | null;
-        /** @description Absolute http(s) URL of the index page, or null. */
+        /** @description Absolute http(s) URL of the index page, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
         index_page: string | null;
-        /** @description Absolute http(s) URL to redirect to when a page is not found, or null. */
+        /** @description Absolute http(s) URL to redirect to when a page is not found, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
         not_found_page: string | null;
         /**
          * Format: date-time
@@ -566,12 +566,12 @@ export interface components {
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -584,12 +584,12 @@ export interface components {
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -597,12 +597,12 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `serving_error`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -610,12 +610,12 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateDomainForm: {
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`; at most 255 characters in that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';

@@ -12,6 +12,7 @@
  * tool that generates values from the patterns gets them accepted (`test/unit/request-schemas.test.ts`).
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
+import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { collectionNames, collections, type Kind } from '#lib/routes.ts';
 import { PAGE_URL_MAX, storeDomainBody, updateDomainBody } from '#lib/schemas/domains.ts';
 import { characterClass, type Encoding, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
@@ -141,8 +142,9 @@ const pageField = (what: string, mode: Mode, encoding: Encoding): JsonSchema => 
     `Absolute http or https URL ${what}, parsed as the URL standard does (WHATWG): refused (422 on the field) ` +
     'when it does not parse, holds a space or a control character, or carries a user name or password. It is ' +
     "stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters " +
-    `percent-encoded, \`https://example.com\` as \`https://example.com/\`; at most ${PAGE_URL_MAX} characters in ` +
-    'that form. The pattern states that form in ASCII; the service also takes what it normalizes into it (a ' +
+    `percent-encoded, \`https://example.com\` as \`https://example.com/\`. At most ${PAGE_URL_MAX} characters as ` +
+    `sent; in that form a domain's two pages may take ${PAGES_MAX_BYTES} bytes together (the edge keeps both in one ` +
+    '1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a ' +
     'URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the ' +
     `field, which the schema cannot state). An empty string${encoding === 'json' ? ' or null' : ''} ` +
     `means none${mode === 'update' ? ' and clears it; absent: unchanged' : ''}.`,

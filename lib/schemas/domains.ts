@@ -91,14 +91,13 @@ const pageProblems: Record<PageProblem, string> = {
   invalid: 'be a valid http or https URL',
   spaces: 'not contain spaces',
   credentials: 'not contain a user name or password',
-  // Over the limit once stored as a URL's href (a Unicode host in punycode, the rest percent-encoded).
-  long: `not be greater than ${PAGE_URL_MAX} characters as a URL (percent-encoded)`,
 };
 
 /**
- * An absolute http(s) URL, parsed as the URL standard does (WHATWG, Node's `URL`), without spaces, control
- * characters or credentials; stored as its `href` (ASCII), of at most `PAGE_URL_MAX` characters, so the edge's
- * `Location` is always valid. Empty (or JSON null) means none.
+ * An absolute http(s) URL of at most `PAGE_URL_MAX` characters, parsed as the URL standard does (WHATWG,
+ * Node's `URL`), without spaces, control characters or credentials; stored as its `href` (ASCII), so the edge's
+ * `Location` is always valid (the data layer then checks that a domain's two hrefs fit the edge's value:
+ * `lib/edge/record.ts`). Empty (or JSON null) means none.
  */
 const pageUrl = (field: string) => (encoding: Encoding) =>
   v.pipe(
@@ -106,7 +105,7 @@ const pageUrl = (field: string) => (encoding: Encoding) =>
     maxCharacters(field, PAGE_URL_MAX),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       if (dataset.value === null) return null;
-      const page = parsePage(dataset.value, PAGE_URL_MAX);
+      const page = parsePage(dataset.value);
       if ('href' in page) return page.href;
       addIssue({ message: `The ${label(field)} field must ${pageProblems[page.problem]}.` });
       return NEVER;
