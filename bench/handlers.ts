@@ -72,9 +72,9 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
   },
   'store-space (Idempotency-Key)': {
     calls: 4,
-    rounds: 2,
+    rounds: 3,
     reason:
-      'As store-space, with GetItem of the key’s record in the same first round trip; the transaction also puts the record (the answer, recorded with the write).',
+      'GetItem of the key’s record in parallel with GetItem of the feed head; the id only then (UpdateItem), as a request whose key has a record is a replay, which must use up no id; then the transaction, which also puts the record (the answer, recorded with the write). A replay is the first round trip alone.',
   },
   'store-domain': {
     calls: 3,

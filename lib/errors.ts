@@ -22,6 +22,8 @@ export const errorCatalogue = {
   notFound: { status: 404, message: 'Resource not found.' },
   /** A path the API has, with a method it does not have; the answer's `Allow` names the path's methods. */
   methodNotAllowed: { status: 405, message: 'Method Not Allowed.' },
+  /** `Accept` excludes `application/json`, the only media type the API answers in. */
+  notAcceptable: { status: 406, message: 'Not Acceptable. The API answers application/json only.' },
   /** A request with the same idempotency key is still being processed. */
   conflict: {
     status: 409,
@@ -34,7 +36,7 @@ export const errorCatalogue = {
     message:
       'The feed cursor has expired or belongs to an earlier copy of the feed. Re-list the resources, then read the feed again from the start.',
   },
-  /** `If-Match` does not match the stored version. */
+  /** `If-Match` does not match the stored version, or `If-None-Match` does (or is `*`) on a change. */
   preconditionFailed: { status: 412, message: 'The resource has been modified.' },
   payloadTooLarge: { status: 413, message: 'The request body is too large.' },
   unsupportedMediaType: { status: 415, message: 'Unsupported Media Type.' },
@@ -152,6 +154,13 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
+/** `Accept` excludes JSON: the answer would be one the client said it cannot take. */
+export class NotAcceptableError extends HttpError {
+  constructor() {
+    super(...kindArgs('notAcceptable'));
+  }
+}
+
 /** A change-feed cursor that can no longer be served: the client re-lists and starts over. */
 export class GoneError extends HttpError {
   constructor() {
@@ -159,7 +168,8 @@ export class GoneError extends HttpError {
   }
 }
 
-/** A conditional request (`If-Match`) that does not match the stored version. */
+/** A conditional request whose precondition does not hold: `If-Match` names no current version, or
+ * `If-None-Match` names the current one (`*`: any). */
 export class PreconditionFailedError extends HttpError {
   constructor() {
     super(...kindArgs('preconditionFailed'));

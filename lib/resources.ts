@@ -11,6 +11,7 @@ import type { SpaceItem } from '#lib/data/spaces.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, EventList, Space } from '#lib/schemas/responses.ts';
+import { storedPage } from '#lib/urls.ts';
 import { verificationName } from '#lib/verification.ts';
 
 export type {
@@ -88,8 +89,9 @@ export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
     : null,
   verified_at: item.verifiedAt ?? null,
   last_checked_at: item.lastCheckedAt ?? null,
-  index_page: item.indexPage ?? null,
-  not_found_page: item.notFoundPage ?? null,
+  // As stored since pages are normalized; older pages normalized as they are read (`storedPage`).
+  index_page: storedPage(item.indexPage),
+  not_found_page: storedPage(item.notFoundPage),
   created_at: item.createdAt,
   updated_at: item.updatedAt,
 });
@@ -97,12 +99,18 @@ export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
 export const deleted = (object: Deleted['object'], id: number): Deleted => ({ id, object, deleted: true, status: 200 });
 
 /**
- * A domain as an older event answered it, before domains showed their records and serving: given both, from
- * what it holds (its status and verification record; nothing was checked or served yet as far as it tells).
+ * A domain as an older event answered it: its pages as they are shown now (`storedPage`), and, from before
+ * domains showed their records and serving, given both from what it holds (its status and verification record;
+ * nothing was checked or served yet as far as it tells).
  */
 function upgradedAnswer(answered: unknown, stage: Stage): unknown {
-  if (!answered || typeof answered !== 'object' || 'records' in answered) return answered;
-  const domain = answered as Domain;
+  if (!answered || typeof answered !== 'object') return answered;
+  const domain: Domain = {
+    ...(answered as Domain),
+    index_page: storedPage((answered as Domain).index_page),
+    not_found_page: storedPage((answered as Domain).not_found_page),
+  };
+  if ('records' in answered) return domain;
   const txtFound = domain.status === 'active' && domain.verified_at !== null;
   const { verification } = domain;
   return {

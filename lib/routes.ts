@@ -244,6 +244,30 @@ export const apiPaths: readonly ApiPath[] = /* @__PURE__ */ (() => {
   }));
 })();
 
+/** Every method some path of the API answers: what a preflight on a path the API does not have allows. */
+export const apiMethods: readonly AllowedMethod[] = /* @__PURE__ */ methodOrder.filter((method) =>
+  apiPaths.some((entry) => entry.methods.includes(method)),
+);
+
+/** Whether a concrete path is the API's base path or under it. */
+export const underApi = (path: string): boolean => path === apiBasePath || path.startsWith(`${apiBasePath}/`);
+
+/**
+ * A path the API does not have, under its base path, still answers the CORS preflight (so a browser sends the
+ * request and shows its 404, instead of failing the fetch); its `Allow` is `OPTIONS`, what such a path answers.
+ * On API Gateway it takes a resource: the base path itself, and a greedy `{proxy+}` under it and under each path
+ * of the table without a `{…}` child (a resource may have one variable child), so every path under the base path
+ * has one; the rest of a greedy resource's methods answer as an unknown path does (404).
+ */
+export const unknownPathPreflights: readonly string[] = /* @__PURE__ */ (() => {
+  const resources = [apiBasePath, ...apiPaths.map((entry) => entry.path)];
+  const parent = (path: string) => path.slice(0, path.lastIndexOf('/'));
+  const greedy = resources
+    .filter((path) => !resources.some((child) => parent(child) === path && child.endsWith('}')))
+    .map((path) => `${path}/{proxy+}`);
+  return [...(apiPaths.some((entry) => entry.path === apiBasePath) ? [] : [apiBasePath]), ...greedy];
+})();
+
 /** A concrete path's `{param}` values when it matches the template, the way API Gateway resolves them. */
 function matchTemplate(templatePath: string, path: string): Record<string, string> | undefined {
   const segments = path.split('/');

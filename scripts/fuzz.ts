@@ -1,13 +1,16 @@
 /**
  * `npm run fuzz`: a property-based run of the OpenAPI document against a running stack (`npm start`), the
- * Schemathesis way, with fast-check. For every operation of the document it generates requests: valid ones
- * from the request schemas and parameters (every combination of optional fields, odd but valid Unicode) and
- * invalid ones (wrong JSON types, unknown and read-only fields, lengths one past the limit, forbidden
- * characters, missing fields, bad ids, cursors and preconditions), each as a fresh owner with a key of its own.
- * A case fails on any 5xx, on any answer the document does not allow (status, headers, body: the e2e checker,
- * `test/support/openapi.ts`), on a status its request should not get (a valid body refused, an invalid one
- * taken), on a 2xx whose resource differs from a following GET or from what was sent, and on a refused request
- * that changed something. Bounded in cases and time; loopback addresses only.
+ * Schemathesis way, with fast-check. For every operation of the document (each its share of the cases) it
+ * generates requests: valid ones from the request schemas and parameters (every combination of optional
+ * fields, values generated from the patterns themselves, odd but valid Unicode, the forms the descriptions
+ * tolerate) and invalid ones (wrong JSON types, unknown and read-only fields, lengths one past the limit,
+ * forbidden characters, missing fields, bad ids, cursors and preconditions), now and then without a key, with an
+ * `Accept` that excludes JSON, `If-None-Match` on a change or a byte order mark, each as a fresh owner with a key
+ * of its own. A case fails on any 5xx, on any answer the document does not allow (status, headers, body: the e2e
+ * checker, `test/support/openapi.ts`), on a status its request should not get (a valid body refused, an invalid
+ * one taken), on a 2xx whose resource differs from a following GET or from what was sent, on a 201 whose
+ * `Location` or replay is wrong, and on a refused request that changed something. Bounded in cases and time;
+ * loopback addresses only (docs/api.md maps its checks to Schemathesis').
  *
  * The engine (`fuzz`) is also what `test/contract/fuzz.test.ts` runs, bounded, in `npm test`.
  */
@@ -19,12 +22,13 @@ import { localSettings, readLocalStack } from '#infra/local/settings.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { acceptsJson } from '#lib/http/headers.ts';
 import { domainNamePattern, pagePattern, spaceNamePattern } from '#lib/openapi/requests.ts';
 import { DOMAIN_READ_ONLY, normalizeDomainName } from '#lib/schemas/domains.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { SPACE_READ_ONLY } from '#lib/schemas/spaces.ts';
-import { pageHost } from '#lib/urls.ts';
+import { pageHost, storedPage } from '#lib/urls.ts';
 import {
   ContractError,
   checkResponse,
@@ -65,8 +69,8 @@ type Operation = {
   /** As the document writes it: `/spaces/{id}`. */
   path: string;
   collection: 'spaces' | 'domains' | undefined;
-  action: 'list' | 'store' | 'show' | 'update' | 'destroy' | 'verify' | 'events' | 'document' | 'other';
-  /** For `other`: the methods the path does not have (405), and OPTIONS (the preflight). */
+  action: 'list' | 'store' | 'show' | 'update' | 'destroy' | 'verify' | 'events' | 'document' | 'other' | 'unknown';
+  /** For `other`: the methods the path does not have (405), and OPTIONS (the preflight); for `unknown`, any. */
   others?: string[];
   query: Parameter[];
   /** The body's schema per media type, by JSON pointer. */
@@ -100,6 +104,18 @@ function otherMethods(): Operation[] {
   }));
 }
 
+/** Paths under the base path the document does not have: OPTIONS is the preflight, anything else 404. */
+const unknownPaths: Operation = {
+  id: 'paths the API does not have',
+  method: 'OPTIONS',
+  path: '/nothing/{id}',
+  collection: undefined,
+  action: 'unknown',
+  query: [],
+  bodies: {},
+  others: ['OPTIONS', 'OPTIONS', 'GET', 'POST', 'DELETE'],
+};
+
 function operations(): Operation[] {
   return [
     ...documentOperations().map(({ path, method, operation }) => {
@@ -132,6 +148,7 @@ function operations(): Operation[] {
       return operationEntry;
     }),
     ...otherMethods(),
+    unknownPaths,
   ];
 }
 
@@ -166,44 +183,68 @@ const label = fc
     fc.constantFrom(...'abcdefxyz0123456789'),
   )
   .map(([first, middle, last]) => `${first}${middle}${last}`);
-const idnLabel = fc.constantFrom('bücher', 'münchen', '例え', 'ελληνικά', 'xn--bcher-kva');
 
 /** The longest valid domain name: 239 characters, so that its verification name fits in DNS's 253. */
 const LONGEST_DOMAIN = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(47)].join('.');
 
-/** Valid domain names: two to four labels, the last made of letters; now and then an IDN label, or the longest. */
+/** Valid domain names: two to four labels, the last made of letters; now and then the longest. */
 const domainLabels = fc
-  .tuple(
-    fc.array(fc.oneof({ weight: 5, arbitrary: label }, { weight: 1, arbitrary: idnLabel }), {
-      minLength: 1,
-      maxLength: 3,
-    }),
-    fc.constantFrom('com', 'net', 'org', 'example', 'de', 'Io'),
-  )
+  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'net', 'org', 'example', 'de', 'Io'))
   .map(([labels, top]) => [...labels, top].join('.'));
 const domainName = fc.oneof(
   { weight: 9, arbitrary: domainLabels },
   { weight: 1, arbitrary: fc.constant(LONGEST_DOMAIN) },
 );
 
-/** Valid pages: http(s) URLs, with a path, query or fragment now and then, or of the longest length (255). */
+/** Valid pages: http(s) URLs as they are stored (their href), with a path, query or fragment, or the longest. */
 const pageUrl = fc.oneof(
   {
     weight: 9,
     arbitrary: fc
       .webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true })
-      .filter((value) => count(value) <= 255 && URL.canParse(value)),
+      .filter((value) => URL.canParse(value))
+      .map((value) => new URL(value).href)
+      .filter((value) => count(value) <= 255),
   },
   { weight: 1, arbitrary: fc.constant(`https://www.example.org/${'p'.repeat(255 - 24)}`) },
 );
 
+/**
+ * Values of a pattern as a schema-driven tool generates them (Hypothesis' `from_regex`, fast-check's
+ * `stringMatching`), besides the curated ones: every value a pattern allows must be taken.
+ */
+const fromPattern = (pattern: string, curated: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 3, arbitrary: curated }, { weight: 2, arbitrary: fc.stringMatching(new RegExp(pattern, 'u')) });
+
 /** Generators for the patterns the document states, by the pattern itself. */
 const byPattern: Record<string, fc.Arbitrary<string>> = {
-  [spaceNamePattern()]: spaceName,
-  [domainNamePattern()]: domainName,
-  [pagePattern()]: pageUrl,
+  [spaceNamePattern()]: fromPattern(spaceNamePattern(), spaceName),
+  [domainNamePattern()]: fromPattern(domainNamePattern(), domainName),
+  [pagePattern()]: fromPattern(pagePattern(), pageUrl),
   [FEED_CURSOR_PATTERN]: fc.constantFrom('0', '000000000000'),
   '^[1-6]?$': fc.constantFrom('', '1', '2', '3', '4', '5', '6'),
+};
+
+/**
+ * What the descriptions say the service takes beyond the patterns (tolerated forms), as a store sends them:
+ * an IDN in Unicode or punycode, a last label that starts with a digit, a page without a path, in Unicode, or
+ * on an IP address. Each must be taken (and stored in its canonical form).
+ */
+const tolerated = {
+  name: fc.constantFrom(
+    'bücher.example',
+    'xn--mnchen-3ya.example',
+    '例え.jp',
+    'ελληνικά.example',
+    'shop.1a',
+    ' Padded.example ',
+  ),
+  page: fc.constantFrom(
+    'https://www.example.org',
+    'https://bücher.example/straße?q=ä',
+    'http://127.0.0.1:8080/x',
+    'HTTPS://WWW.EXAMPLE.ORG/A',
+  ),
 };
 
 /** A value valid for a JSON Schema of the kinds the document's requests use. */
@@ -404,6 +445,14 @@ type Case = {
   confirm?: boolean;
   /** Another method than the operation's (`other`). */
   method?: string;
+  /** An `Accept` header; one that excludes JSON is answered 406, whatever else the request holds. */
+  accept?: string;
+  /** A byte order mark before the body: read past. */
+  bom?: boolean;
+  /** `If-None-Match` on a change of an existing item: `*`, or its current ETag (412 either way). */
+  noneMatch?: '*' | 'current';
+  /** Sent without a key: 401 on every operation (but the document's). */
+  noKey?: boolean;
 };
 
 /** The fields a client never writes, per collection: the schemas' own lists. */
@@ -415,7 +464,16 @@ function queryArbitrary(op: Operation, valid: boolean): fc.Arbitrary<{ query: Re
   const parameters = op.query.filter((parameter) => parameter.name !== 'cursor');
   const values = Object.fromEntries(
     parameters.map((parameter) => {
-      const arbitrary = parameter.name === 'page' ? fc.integer({ min: 1, max: 5 }) : arbitraryOf(parameter.schema);
+      const arbitrary =
+        parameter.name === 'page'
+          ? fc.integer({ min: 1, max: 5 })
+          : parameter.name === 'search'
+            ? // Now and then longer than any name: it must match nothing (never every item).
+              fc.oneof(
+                { weight: 4, arbitrary: arbitraryOf(parameter.schema) },
+                fc.string({ minLength: 256, maxLength: 400 }),
+              )
+            : arbitraryOf(parameter.schema);
       return [parameter.name, fc.option(arbitrary.map(String), { nil: undefined })];
     }),
   );
@@ -436,7 +494,11 @@ function queryArbitrary(op: Operation, valid: boolean): fc.Arbitrary<{ query: Re
       odd
         .filter((after) => !new RegExp(FEED_CURSOR_PATTERN).test(after.trim()))
         .map((after) => ({ query: { after }, note: `after ${JSON.stringify(after)}` })),
-      fc.string({ minLength: 65, maxLength: 80 }).map((type) => ({ query: { type }, note: 'type one too long' })),
+      // Longer than 64 once trimmed (as the service reads it): spaces around a shorter one make it valid.
+      fc
+        .string({ minLength: 65, maxLength: 80 })
+        .filter((type) => type.trim().length > 64)
+        .map((type) => ({ query: { type }, note: 'type one too long' })),
     );
   }
   return odd
@@ -444,20 +506,37 @@ function queryArbitrary(op: Operation, valid: boolean): fc.Arbitrary<{ query: Re
     .map((cursor) => ({ query: { cursor }, note: `cursor ${JSON.stringify(cursor)}` }));
 }
 
+/** `Accept` values: none most of the time, else ones that admit JSON and ones that exclude it. */
+const ACCEPT = fc.oneof(
+  { weight: 12, arbitrary: fc.constant(undefined) },
+  fc.constantFrom(
+    'application/json',
+    '*/*',
+    'application/*',
+    'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'application/xml',
+    'text/plain',
+    'application/json;q=0, */*',
+  ),
+);
+
 function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
-  if (op.action === 'other') {
-    return fc.constantFrom(...(op.others ?? [])).map((method) => ({
-      op,
-      valid: true,
-      note: method,
-      id: 'existing' as const,
-      rawId: '1',
-      query: {},
-      headers: {},
-      publish: false,
-      conditional: false,
-      method,
-    }));
+  if (op.action === 'other' || op.action === 'unknown') {
+    return fc
+      .tuple(fc.constantFrom(...(op.others ?? [])), fc.stringMatching(/^[a-z0-9]{1,8}(\/[a-z0-9]{1,8}){0,2}$/))
+      .map(([method, rest]) => ({
+        op,
+        valid: true,
+        note: op.action === 'unknown' ? `${method} /nothing/${rest}` : method,
+        id: 'existing' as const,
+        // An id where the path has one; under a path the API does not have, anything.
+        rawId: op.action === 'unknown' ? rest : '1',
+        query: {},
+        headers: {},
+        publish: false,
+        conditional: false,
+        method,
+      }));
   }
   const base = fc.record({
     valid: fc.boolean(),
@@ -468,6 +547,21 @@ function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
     conditional: fc.boolean(),
     idempotencyKey: fc.option(fc.uuid(), { nil: undefined }),
     encoding: fc.constantFrom<Encoding>('json', 'json', 'form'),
+    accept: ACCEPT,
+    bom: fc.integer({ min: 0, max: 9 }).map((draw) => draw === 0),
+    noneMatch: fc.constantFrom<Case['noneMatch']>(
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      '*',
+      'current',
+    ),
+    noKey: fc.integer({ min: 0, max: 19 }).map((draw) => draw === 0),
+    tolerate: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
+    toleratedName: tolerated.name,
+    toleratedPage: tolerated.page,
   });
   return base.chain((b) => {
     const hasId = op.path.includes('{id}');
@@ -476,19 +570,41 @@ function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
     const headers: Record<string, string> = {};
     const writes = op.method !== 'GET' && op.method !== 'HEAD';
     if (writes && b.idempotencyKey) headers['Idempotency-Key'] = b.idempotencyKey;
-    const common = { op, id, rawId, publish: b.publish, conditional: b.conditional, headers };
+    if (b.accept !== undefined) headers.Accept = b.accept;
+    const changes = op.action === 'update' || op.action === 'destroy';
+    const common = {
+      op,
+      id,
+      rawId,
+      publish: b.publish,
+      conditional: b.conditional,
+      headers,
+      ...(b.bom ? { bom: true } : {}),
+      ...(b.noKey ? { noKey: true } : {}),
+      ...(b.accept !== undefined ? { accept: b.accept } : {}),
+      ...(changes && b.valid && b.noneMatch ? { noneMatch: b.noneMatch } : {}),
+    };
     const body = op.bodies[b.encoding];
     if (body) {
       const bodies = validBody(body);
       if (b.valid) {
-        return bodies.map((value) => ({
-          ...common,
-          valid: true,
-          note: `valid ${b.encoding} body`,
-          encoding: b.encoding,
-          body: formOf(value, b.encoding),
-          query: {},
-        }));
+        // Now and then a store of a form the descriptions say is taken besides the patterns' (an IDN, a page
+        // without a path, in Unicode, on an IP address).
+        const tolerate = b.tolerate && op.action === 'store';
+        return bodies.map((value) => {
+          const sent =
+            tolerate && op.collection === 'domains'
+              ? { ...value, name: b.toleratedName, index_page: b.toleratedPage }
+              : value;
+          return {
+            ...common,
+            valid: true,
+            note: tolerate && op.collection === 'domains' ? 'tolerated store body' : `valid ${b.encoding} body`,
+            encoding: b.encoding,
+            body: formOf(sent, b.encoding),
+            query: {},
+          };
+        });
       }
       return bodies.chain((value) =>
         (b.encoding === 'json'
@@ -577,8 +693,12 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
   }
   const seed = options.seed ?? Date.now() % 2 ** 31;
   const ops = operations();
-  const arbitrary = fc.oneof(...ops.map(caseArbitrary));
-  const cases = fc.sample(arbitrary, { numRuns: options.runs, seed });
+  // Every operation its share of the cases, interleaved: which operations are covered does not depend on chance.
+  const perOperation = Math.ceil(options.runs / ops.length);
+  const samples = ops.map((op, index) => fc.sample(caseArbitrary(op), { numRuns: perOperation, seed: seed + index }));
+  const cases = Array.from({ length: perOperation }, (_, round) => samples.map((each) => each[round] as Case))
+    .flat()
+    .slice(0, options.runs);
   const report: FuzzReport = { seed, cases: 0, requests: 0, ms: 0, statuses: {}, failures: [], environment: [] };
   const started = performance.now();
   const tally = (id: string, status: number | string) => {
@@ -588,14 +708,14 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
   };
 
   async function send(
-    key: string,
+    key: string | undefined,
     method: string,
     path: string,
     init: { body?: string; type?: string; headers?: Record<string, string> } = {},
   ): Promise<Reply> {
     const url = `${target.apiUrl}${path}`;
     const headers = {
-      Authorization: `Bearer ${key}`,
+      ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
       ...(init.type ? { 'Content-Type': init.type } : {}),
       ...init.headers,
     };
@@ -656,12 +776,14 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     if (item && c.conditional && op.action === 'show') headers['If-None-Match'] = item.etag;
     if (item && c.conditional && (op.action === 'update' || op.action === 'destroy') && c.valid)
       headers['If-Match'] = item.etag;
+    if (item && c.noneMatch) headers['If-None-Match'] = c.noneMatch === '*' ? '*' : item.etag;
     const verification = item?.data.verification as { name: string; value: string } | undefined;
     if (op.action === 'verify' && verification && c.publish && target.publishTxt) {
       target.publishTxt(verification.name, [verification.value]);
     }
-    const reply = await send(key, method, `${path}${query ? `?${query}` : ''}`, {
-      ...(c.body !== undefined && c.encoding ? { body: encode(c.encoding, c.body), type: MEDIA[c.encoding] } : {}),
+    const body = c.body !== undefined && c.encoding ? `${c.bom ? '\uFEFF' : ''}${encode(c.encoding, c.body)}` : '';
+    const reply = await send(c.noKey ? undefined : key, method, `${path}${query ? `?${query}` : ''}`, {
+      ...(c.body !== undefined && c.encoding ? { body, type: MEDIA[c.encoding] } : {}),
       headers,
     });
     tally(op.id, reply.status);
@@ -683,6 +805,32 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     const show = async (id: unknown) => send(key, 'GET', itemPath(id));
     const data = (reply.body as { data?: Record<string, unknown> } | undefined)?.data;
 
+    // A search longer than any name matches nothing: never every item.
+    const search = c.query.search?.trim();
+    if (reply.status === 200 && search !== undefined && [...search].length > 255 && op.method === 'GET') {
+      const { data: listed } = reply.body as { data: unknown[] };
+      if (listed.length !== 0) fail(`a search of ${search.length} characters listed ${listed.length} items`);
+    }
+    // A 201 says where the stored resource is; a replay of its request (same key) answers it again, storing
+    // nothing and taking no id.
+    if (reply.status === 201) {
+      const location = reply.headers.get('location') ?? '';
+      const id = (reply.body as { data: { id: number } }).data.id;
+      if (new URL(location, target.apiUrl).pathname !== `${new URL(target.apiUrl).pathname}/${kind}/${id}`) {
+        fail(`Location ${location} is not the stored item's`);
+      }
+      if (c.headers['Idempotency-Key']) {
+        const again = await send(key, method, path, { body, type: MEDIA[c.encoding ?? 'json'], headers });
+        if (again.status !== 201 || again.headers.get('idempotent-replayed') !== 'true' || again.text !== reply.text) {
+          fail(`a replay of the store answered ${again.status} ${again.text.slice(0, 200)}`);
+        }
+        const next = await send(key, 'POST', `/${kind}`, {
+          body: JSON.stringify(kind === 'spaces' ? { name: 'After the replay' } : { name: `next-${id}.example.net` }),
+          type: MEDIA.json,
+        });
+        if ((next.body as { data?: { id: number } }).data?.id !== id + 1) fail('a replay used up an id');
+      }
+    }
     // A 2xx that wrote: a following GET answers the same resource (and ETag), with what was sent.
     if (reply.status === 201 || (reply.status === 200 && (op.action === 'update' || op.action === 'verify'))) {
       const shown = await show(data?.id);
@@ -746,7 +894,13 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
 function expectedStatuses(c: Case, published: boolean): number[] {
   const { op } = c;
   if (op.action === 'other') return c.method === 'OPTIONS' ? [204] : [405];
+  if (op.action === 'unknown') return c.method === 'OPTIONS' ? [204] : [404];
   if (op.action === 'document') return [200];
+  // The gateway asks for the key first; a handler then refuses an Accept that excludes JSON before anything else.
+  if (c.noKey) return [401];
+  if (!acceptsJson(c.accept)) return [406];
+  // If-None-Match on a change of an existing item (its ETag, or `*`): 412, nothing changes.
+  if (c.noneMatch && c.id === 'existing') return [412];
   // An id the owner does not have is a 404, whatever the body; a bad Idempotency-Key is refused before any lookup.
   if (c.id !== 'existing') return c.note.startsWith('Idempotency-Key') ? [404, 422] : [404];
   switch (op.action) {
@@ -797,10 +951,11 @@ function appliedWrongly(
     else checks.push(['color', Number(color)]);
   } else {
     if (!before && typeof body.name === 'string') checks.push(['name', normalizeDomainName(body.name)]);
+    // A page is stored as its WHATWG URL href (ASCII, percent-encoded, dot segments resolved).
     for (const field of ['index_page', 'not_found_page']) {
       const page = body[field];
       if (page === undefined) checks.push([field, before ? before[field] : null]);
-      else checks.push([field, page === null || String(page).trim() === '' ? null : String(page).trim()]);
+      else checks.push([field, page === null || String(page).trim() === '' ? null : storedPage(String(page).trim())]);
     }
     if (before) checks.push(['name', before.name]);
   }

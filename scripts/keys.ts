@@ -157,9 +157,12 @@ async function main() {
     case 'revoke': {
       const revoked = prefix();
       if (!(await revokeApiKey(db, revoked))) fail(`No key with prefix ${revoked}.`);
-      console.log(
-        `Revoked ${revoked}. It is refused within the authorizer cache period (the stage's authorizerCacheTtl).`,
-      );
+      // The cache that still holds the key's answer: the local gateway's, or a stage's API Gateway's.
+      const deployed = values.table !== undefined && values.endpoint === undefined;
+      const period = deployed
+        ? "the stage's authorizerCacheTtl in infra/stages.ts"
+        : 'AUTH_CACHE_TTL_SECONDS of npm start, 60 s by default';
+      console.log(`Revoked ${revoked}. It is refused within the authorizer cache period (${period}).`);
       return;
     }
   }

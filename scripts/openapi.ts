@@ -10,7 +10,7 @@ import { dirname, relative } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { buildDocument } from '#lib/openapi/document.ts';
 import { eventBusSchema } from '#lib/openapi/event-schema.ts';
-import { buildDocsPage, DOCS_PAGE_FILE, EVENT_SCHEMA_FILE, OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { buildDocsPage, DOCS_PAGE_FILE, documentText, EVENT_SCHEMA_FILE, OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { CLIENT_SCHEMA_FILE, clientSchemaSource } from '../client/scripts/schema.ts';
 
 const shown = (file: string) => relative(process.cwd(), file);
@@ -53,7 +53,7 @@ for (const [file, content] of [
   [EVENT_SCHEMA_FILE, eventBusSchema()],
 ] as const) {
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`);
+  await writeFile(file, documentText(content));
   await format(file);
   console.log(`Wrote ${file}`);
 }

@@ -54,7 +54,7 @@ export interface paths {
     get: operations['showDomain'];
     /**
      * Update a domain (PUT)
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `domains:write` scope (403 without it).
      */
@@ -62,7 +62,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a domain
-     * @description Deletes the domain; its id is never used again. Deleting an active domain frees its name for any owner to verify. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     * @description Deletes the domain; its id is never used again. Deleting an active domain frees its name for any owner to verify. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
      *
      *     Needs the `domains:write` scope (403 without it).
      */
@@ -77,7 +77,7 @@ export interface paths {
     head: operations['showDomainHead'];
     /**
      * Update a domain
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `domains:write` scope (403 without it).
      */
@@ -156,7 +156,7 @@ export interface paths {
     get: operations['showSpace'];
     /**
      * Update a space (PUT)
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `spaces:write` scope (403 without it).
      */
@@ -164,7 +164,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a space
-     * @description Deletes the space; its id is never used again. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     * @description Deletes the space; its id is never used again. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
      *
      *     Needs the `spaces:write` scope (403 without it).
      */
@@ -179,7 +179,7 @@ export interface paths {
     head: operations['showSpaceHead'];
     /**
      * Update a space
-     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
      *
      *     Needs the `spaces:write` scope (403 without it).
      */
@@ -319,9 +319,9 @@ export interface components {
       verified_at: string | null;
       /** @description Null until the first verification that got an answer from DNS. */
       last_checked_at: string | null;
-      /** @description Absolute http(s) URL of the index page, or null. */
+      /** @description Absolute http(s) URL of the index page, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
       index_page: string | null;
-      /** @description Absolute http(s) URL to redirect to when a page is not found, or null. */
+      /** @description Absolute http(s) URL to redirect to when a page is not found, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
       not_found_page: string | null;
       /**
        * Format: date-time
@@ -497,9 +497,9 @@ export interface components {
         verified_at: string | null;
         /** @description Null until the first verification that got an answer from DNS. */
         last_checked_at: string | null;
-        /** @description Absolute http(s) URL of the index page, or null. */
+        /** @description Absolute http(s) URL of the index page, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
         index_page: string | null;
-        /** @description Absolute http(s) URL to redirect to when a page is not found, or null. */
+        /** @description Absolute http(s) URL to redirect to when a page is not found, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null. */
         not_found_page: string | null;
         /**
          * Format: date-time
@@ -561,17 +561,17 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreDomainRequest: {
       /**
-       * @description A DNS hostname with at least two labels, the last not a number, stored lowercased; Unicode names are checked by IDNA (UTS #46) and stored in punycode, of at most 239 characters in that form so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Refused when this owner already has the name, or when it is active under another owner.
+       * @description A DNS hostname with at least two labels, stored lowercased. The pattern states the ASCII names: labels of letters, digits and hyphens (none at either end, nor in both the third and fourth places), the last starting with a letter. The service also takes a Unicode name (an IDN), checked by IDNA (UTS #46) and stored in punycode, or its punycode (`xn--`) form, and a last label that starts with a digit but is no number (`example.1a`); of at most 239 characters in ASCII so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Refused when this owner already has the name, or when it is active under another owner.
        * @example example.com
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -579,17 +579,17 @@ export interface components {
     /** @description Other fields are ignored. */
     StoreDomainForm: {
       /**
-       * @description A DNS hostname with at least two labels, the last not a number, stored lowercased; Unicode names are checked by IDNA (UTS #46) and stored in punycode, of at most 239 characters in that form so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Refused when this owner already has the name, or when it is active under another owner.
+       * @description A DNS hostname with at least two labels, stored lowercased. The pattern states the ASCII names: labels of letters, digits and hyphens (none at either end, nor in both the third and fourth places), the last starting with a letter. The service also takes a Unicode name (an IDN), checked by IDNA (UTS #46) and stored in punycode, or its punycode (`xn--`) form, and a last label that starts with a digit but is no number (`example.1a`); of at most 239 characters in ASCII so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Refused when this owner already has the name, or when it is active under another owner.
        * @example example.com
        */
       name: string;
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -597,12 +597,12 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `serving_error`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -610,12 +610,12 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateDomainForm: {
       /**
-       * @description Absolute http or https URL of the index page, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, not on the domain itself (which the schema cannot state: a 422 on the field); it must parse as a URL (WHATWG). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -623,7 +623,7 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreSpaceRequest: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either).
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text).
        * @example Marketing
        */
       name: string;
@@ -637,7 +637,7 @@ export interface components {
     /** @description Other fields are ignored. */
     StoreSpaceForm: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either).
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text).
        * @example Marketing
        */
       name: string;
@@ -651,7 +651,7 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateSpaceRequest: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Absent: unchanged.
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Absent: unchanged.
        * @example Marketing
        */
       name?: string;
@@ -664,7 +664,7 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateSpaceForm: {
       /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either). Absent: unchanged.
+       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Absent: unchanged.
        * @example Marketing
        */
       name?: string;
@@ -760,6 +760,27 @@ export interface components {
         };
       };
     };
+    /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+    NotAcceptable: {
+      headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "message": "Not Acceptable. The API answers application/json only.",
+         *       "status": 406
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          status?: 406;
+        };
+      };
+    };
     /** @description Defensive: the `Idempotency-Key` was taken by a concurrent request whose outcome could not be read back; retry after `Retry-After` seconds (the retry answers that outcome). A repeat of a request still running normally waits for it and answers its outcome. */
     Conflict: {
       headers: {
@@ -803,7 +824,7 @@ export interface components {
         };
       };
     };
-    /** @description `If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed. */
+    /** @description `If-Match` names no current version of the resource (its `ETag`): it changed since it was read; or `If-None-Match` names the current one, or is `*` (the resource exists). Nothing was changed. */
     PreconditionFailed: {
       headers: {
         'X-Request-Id': components['headers']['RequestId'];
@@ -972,7 +993,7 @@ export interface components {
      * @example 7
      */
     Id: number;
-    /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+    /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
     ListSearch: string;
     /** @description The field `search` looks in. An invalid value falls back to the default. */
     ListSearchBy: 'name';
@@ -987,8 +1008,8 @@ export interface components {
     /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
     ListCursor: string;
     /**
-     * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
-     * @example v1.1764064642000.42.1764064642
+     * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`, such as `v1.1764064642000.42.1764064642`: use the one the feed gave you, as it names that feed's epoch), or the `id` of the last event you have (which cannot tell a restored feed from the one you read; `0`: from the start). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
+     * @example 0
      */
     EventsAfter: string;
     /** @description Events per page. An invalid value falls back to the default. */
@@ -998,16 +1019,15 @@ export interface components {
      * @example domain.
      */
     EventsType: string;
-    /**
-     * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-     * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-     */
+    /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
     IdempotencyKey: string;
     /**
-     * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-     * @example "3"
+     * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+     * @example *
      */
     IfMatch: string;
+    /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+    IfNoneMatchChange: string;
     /**
      * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
      * @example "3"
@@ -1105,6 +1125,11 @@ export interface components {
      * @example "3"
      */
     ETag: string;
+    /**
+     * @description Where the stored resource is: the path the request called (as the API's host saw it, a stage included) and the new id, a reference relative to the URL the request called (RFC 9110 §10.2.2).
+     * @example /api/v1/spaces/7
+     */
+    Location: string;
     /** @description Present (`true`) when this is the recorded answer of an earlier request with the same `Idempotency-Key`: nothing was written again. */
     IdempotentReplayed: 'true';
   };
@@ -1115,7 +1140,7 @@ export interface operations {
   listDomains: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -1206,6 +1231,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -1216,10 +1242,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -1227,10 +1250,11 @@ export interface operations {
     };
     requestBody: components['requestBodies']['StoreDomain'];
     responses: {
-      /** @description The stored domain. */
+      /** @description The stored domain; `Location` is its URL. */
       201: {
         headers: {
           ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -1281,6 +1305,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -1293,7 +1318,7 @@ export interface operations {
   listDomainsHead: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -1336,6 +1361,16 @@ export interface operations {
       };
       /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
       403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -1463,6 +1498,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -1473,14 +1509,13 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-         * @example "3"
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
          */
         'If-Match'?: components['parameters']['IfMatch'];
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1549,6 +1584,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -1564,14 +1600,13 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-         * @example "3"
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
          */
         'If-Match'?: components['parameters']['IfMatch'];
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1609,6 +1644,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
@@ -1690,6 +1726,16 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
@@ -1729,14 +1775,13 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-         * @example "3"
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
          */
         'If-Match'?: components['parameters']['IfMatch'];
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1805,6 +1850,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -1819,10 +1865,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -1890,6 +1933,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -1900,7 +1944,7 @@ export interface operations {
   listSpaces: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -1965,6 +2009,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -1975,10 +2020,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -1986,10 +2028,11 @@ export interface operations {
     };
     requestBody: components['requestBodies']['StoreSpace'];
     responses: {
-      /** @description The stored space. */
+      /** @description The stored space; `Location` is its URL. */
       201: {
         headers: {
           ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -2014,6 +2057,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -2026,7 +2070,7 @@ export interface operations {
   listSpacesHead: {
     parameters: {
       query?: {
-        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form). An invalid value falls back to the default. */
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
         search?: components['parameters']['ListSearch'];
         /** @description The field `search` looks in. An invalid value falls back to the default. */
         search_by?: components['parameters']['ListSearchBy'];
@@ -2069,6 +2113,16 @@ export interface operations {
       };
       /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
       403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
@@ -2170,6 +2224,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -2180,14 +2235,13 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-         * @example "3"
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
          */
         'If-Match'?: components['parameters']['IfMatch'];
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -2230,6 +2284,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -2245,14 +2300,13 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-         * @example "3"
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
          */
         'If-Match'?: components['parameters']['IfMatch'];
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -2290,6 +2344,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
@@ -2371,6 +2426,16 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
       429: {
         headers: {
@@ -2410,14 +2475,13 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
-         * @example "3"
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
          */
         'If-Match'?: components['parameters']['IfMatch'];
-        /**
-         * @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).
-         * @example 9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b
-         */
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -2460,6 +2524,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
@@ -2474,8 +2539,8 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
-         * @example v1.1764064642000.42.1764064642
+         * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`, such as `v1.1764064642000.42.1764064642`: use the one the feed gave you, as it names that feed's epoch), or the `id` of the last event you have (which cannot tell a restored feed from the one you read; `0`: from the start). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
+         * @example 0
          */
         after?: components['parameters']['EventsAfter'];
         /** @description Events per page. An invalid value falls back to the default. */
@@ -2598,6 +2663,7 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
       410: components['responses']['Gone'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
@@ -2609,8 +2675,8 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
-         * @example v1.1764064642000.42.1764064642
+         * @description Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`, such as `v1.1764064642000.42.1764064642`: use the one the feed gave you, as it names that feed's epoch), or the `id` of the last event you have (which cannot tell a restored feed from the one you read; `0`: from the start). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.
+         * @example 0
          */
         after?: components['parameters']['EventsAfter'];
         /** @description Events per page. An invalid value falls back to the default. */
@@ -2649,6 +2715,16 @@ export interface operations {
       };
       /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
       403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];

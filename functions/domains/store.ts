@@ -2,19 +2,23 @@ import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { type DomainItem, storeDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { created, httpHandler } from '#lib/http/handler.ts';
+import { type ApiRequest, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
 import { storeDomainSchema } from '#lib/schemas/domains.ts';
 import { validate } from '#lib/schemas/validate.ts';
 
-/** The answer to a store, also recorded with the write for a retry with the same Idempotency-Key. */
-const replyFor = (stage: Stage) => (item: DomainItem) =>
-  created({ data: presentDomain(item, stage) }, etagHeaders(item));
+/**
+ * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
+ * Idempotency-Key.
+ */
+const replyFor = (stage: Stage, request: ApiRequest) => (item: DomainItem) =>
+  created({ data: presentDomain(item, stage) }, { ...etagHeaders(item), ...locationHeaders(request, item.id) });
 
 export const create = (config: Config, db = createDb(config)) => {
-  const reply = replyFor(presentationStage(config));
+  const stage = presentationStage(config);
   return httpHandler(async (request) => {
+    const reply = replyFor(stage, request);
     const input = validate(storeDomainSchema, request.body());
     return reply(await storeDomain(db, request.owner, input, idempotent(request, reply)));
   });

@@ -16,13 +16,16 @@ const NOT_FOUND_HTML =
   '<!doctype html><html><head><meta charset="utf-8"><title>Not found</title></head>' +
   '<body><h1>Not found</h1><p>Nothing is served at this address.</p></body></html>';
 
-/** The host a visitor asked for: lower case, without a port or a trailing dot; '' when it is no DNS name. */
+/**
+ * The host a visitor asked for: lower case, without a port or the one trailing dot of a fully qualified name;
+ * '' when it is no DNS name (`name..` is none: an empty label).
+ */
 function hostOf(request) {
   const header = request.headers.host;
   let host = header ? String(header.value).trim().toLowerCase() : '';
   const colon = host.indexOf(':');
   if (colon !== -1) host = host.slice(0, colon);
-  while (host.endsWith('.')) host = host.slice(0, -1);
+  if (host.endsWith('.')) host = host.slice(0, -1);
   // Browsers send an IDN host in its ASCII form (punycode), which is how the store keys it.
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host) ? host : '';
 }

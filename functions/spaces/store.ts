@@ -2,17 +2,22 @@ import { atColdStart, type Config } from '#lib/config.ts';
 import { type SpaceItem, storeSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { created, httpHandler } from '#lib/http/handler.ts';
+import { type ApiRequest, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { presentSpace } from '#lib/resources.ts';
 import { storeSpaceSchema } from '#lib/schemas/spaces.ts';
 import { validate } from '#lib/schemas/validate.ts';
 
-/** The answer to a store, also recorded with the write for a retry with the same Idempotency-Key. */
-const reply = (item: SpaceItem) => created({ data: presentSpace(item) }, etagHeaders(item));
+/**
+ * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
+ * Idempotency-Key.
+ */
+const replyTo = (request: ApiRequest) => (item: SpaceItem) =>
+  created({ data: presentSpace(item) }, { ...etagHeaders(item), ...locationHeaders(request, item.id) });
 
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
+    const reply = replyTo(request);
     const input = validate(storeSpaceSchema, request.body());
     return reply(await storeSpace(db, request.owner, input, idempotent(request, reply)));
   });

@@ -1,7 +1,8 @@
 /**
  * The REST API (v1): the shared route table's resources and methods, each a Lambda proxy integration
  * behind the REQUEST authorizer (HEAD beside every GET), and what API Gateway answers itself, on every path of
- * the table: the CORS preflight (OPTIONS), 405 with `Allow` for any other method, the OpenAPI document, and its
+ * the table: the CORS preflight (OPTIONS; on any other path under the base path too), 405 with `Allow` for any
+ * other method, the OpenAPI document, and its
  * gateway responses in the API's JSON error contract; each with `X-Request-Id` and the CORS headers.
  */
 import { readFileSync } from 'node:fs';
@@ -43,7 +44,15 @@ import {
   preflightHeaders,
 } from '#lib/http/headers.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
-import { type ApiPath, apiPaths, documentRoute, type Route, routeMethods } from '#lib/routes.ts';
+import {
+  type ApiPath,
+  apiMethods,
+  apiPaths,
+  documentRoute,
+  type Route,
+  routeMethods,
+  unknownPathPreflights,
+} from '#lib/routes.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export type RestApiProps = {
@@ -199,12 +208,22 @@ export class Api extends Construct {
     const document = readFileSync(OPENAPI_FILE, 'utf8');
     for (const path of apiPaths) {
       const resource = this.restApi.root.resourceForPath(path.path);
-      this.publicMethods.push(this.preflight(resource, path, allowed), this.methodNotAllowed(resource, path, allowed));
+      this.publicMethods.push(
+        this.preflight(resource, path.methods, path.methods, allowed),
+        this.methodNotAllowed(resource, path, allowed),
+      );
       if (path.path === documentRoute.path) {
         for (const method of routeMethods(documentRoute)) {
           this.publicMethods.push(this.document(resource, method, document, allowed));
         }
       }
+    }
+
+    // Paths the API does not have answer the preflight too (`unknownPathPreflights`): a browser then sends the
+    // request and reads its 404, where a refused preflight would fail the fetch.
+    for (const path of unknownPathPreflights) {
+      const resource = this.restApi.root.resourceForPath(path);
+      this.publicMethods.push(this.preflight(resource, ['OPTIONS'], apiMethods, allowed));
     }
 
     const mapped = gatewayHeaders(allowed);
@@ -279,12 +298,21 @@ export class Api extends Construct {
     return resource.addMethod(method, integration, options);
   }
 
-  /** The CORS preflight on a path: 204, its methods for an allowed origin, nothing of CORS for another. */
-  private preflight(resource: IResource, path: ApiPath, allowed: AllowedOrigins): Method {
+  /**
+   * The CORS preflight on a path: 204, `Allow` (its methods), and for an allowed origin the methods a page may
+   * send there (its own; on a path the API does not have, every method of the API, so the page gets the 404);
+   * nothing of CORS for another origin.
+   */
+  private preflight(
+    resource: IResource,
+    allow: readonly string[],
+    methods: readonly string[],
+    allowed: AllowedOrigins,
+  ): Method {
     return this.mock(resource, 'OPTIONS', {
       statusCode: 204,
-      headers: { Allow: path.methods.join(', ') },
-      cors: corsOf(allowed, (origin) => preflightHeaders(allowed, origin, path.methods)),
+      headers: { Allow: allow.join(', ') },
+      cors: corsOf(allowed, (origin) => preflightHeaders(allowed, origin, methods)),
       body: '',
     });
   }

@@ -21,7 +21,7 @@ import {
 } from '#lib/gateway-responses.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
-import { authorizerHandler, documentRoute, matchPath, matchRoute } from '#lib/routes.ts';
+import { apiMethods, authorizerHandler, documentRoute, matchPath, matchRoute, underApi } from '#lib/routes.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,
@@ -175,7 +175,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (page) return answer(page.statusCode, page.headers, page.body);
     }
     const path = matchPath(url.pathname);
-    if (!path) return gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+    if (!path) {
+      // The preflight of a path the API does not have, under its base path: the request then gets its 404.
+      if (method === 'OPTIONS' && underApi(url.pathname))
+        return answer(204, { Allow: 'OPTIONS', ...preflightHeaders(allowed, requestOrigin, apiMethods) });
+      return gatewayResponse('MISSING_AUTHENTICATION_TOKEN');
+    }
     const allow = path.methods.join(', ');
     // The CORS preflight: on every path, without a key.
     if (method === 'OPTIONS')

@@ -56,24 +56,41 @@ export type IdempotentRequest<Result> = {
   outcome: (result: Result) => RecordedOutcome;
 };
 
-/** What a request adds to a write: its preconditions and its idempotency key. */
-export type WriteOptions<Result> = { ifMatch?: VersionMatch; idempotency?: IdempotentRequest<Result> };
+/**
+ * What a request adds to a write: its preconditions (the versions If-Match allows, those If-None-Match refuses)
+ * and its idempotency key.
+ */
+export type WriteOptions<Result> = {
+  ifMatch?: VersionMatch;
+  ifNoneMatch?: VersionMatch;
+  idempotency?: IdempotentRequest<Result>;
+};
 
 /** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
 export type ChangeEvent = { type: EventType; kind: Kind; item: StoredItem; version: number };
 
-/** One attempt's write: its named parts, its event, what it answers, and what a failed condition means. */
-export type ChangePlan<Result> = {
-  parts: Parts;
-  event: ChangeEvent;
-  result: Result;
-  /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
-  failure: (failed: ReadonlySet<string>) => Error | 'retry';
-};
+/**
+ * One attempt's write: its named parts, its event, what it answers, and what a failed condition means; or
+ * nothing to write (`unchanged`: the change changes nothing), which answers `result` without a write, an event
+ * or an idempotency record.
+ */
+export type ChangePlan<Result> =
+  | {
+      parts: Parts;
+      event: ChangeEvent;
+      result: Result;
+      /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
+      failure: (failed: ReadonlySet<string>) => Error | 'retry';
+    }
+  | { unchanged: true; result: Result };
 
-/** A change: what it reads on each attempt, and the write it plans from that. */
+/**
+ * A change: what it reads on each attempt, and the write it plans from that. `read` may wait for
+ * `recorded()`, whether the request's idempotency key already has a record (read in the same round trip): a store
+ * takes its id only when it has none, so a replay uses up no id.
+ */
 export type ChangeSteps<State, Result> = {
-  read: () => Promise<State>;
+  read: (recorded: () => Promise<boolean>) => Promise<State>;
   plan: (state: State, now: Date) => ChangePlan<Result>;
 };
 
@@ -216,12 +233,16 @@ async function attemptChange<State, Result>(
   steps: ChangeSteps<State, Result>,
 ): Promise<Attempt<Result>> {
   const { idempotency } = options;
+  // Every attempt: an earlier one may have committed though its answer was lost (the SDK retried it, and the
+  // retry was cancelled), and then the record, not the state, says what to answer.
+  const recordRead = idempotency ? readRecord(db, owner, idempotency) : Promise.resolve(undefined);
+  const headRead = readFeedHead(db, owner);
+  // What `read` may wait for: the record, once the first round trip (the record and the head) is over.
+  const recorded = () => Promise.all([recordRead, headRead]).then(([found]) => found !== undefined);
   const [state, head, record]: [Settled<State>, FeedHead, Record<string, unknown> | undefined] = await Promise.all([
-    settle(steps.read()),
-    readFeedHead(db, owner),
-    // Every attempt: an earlier one may have committed though its answer was lost (the SDK retried it, and
-    // the retry was cancelled), and then the record, not the state, says what to answer.
-    idempotency ? readRecord(db, owner, idempotency) : undefined,
+    settle(steps.read(recorded)),
+    headRead,
+    recordRead,
   ]);
   // A request already answered is answered again, whatever the state is now (a retried delete finds no item).
   if (record && idempotency) replay(record, idempotency as IdempotentRequest<unknown>);
@@ -229,6 +250,7 @@ async function attemptChange<State, Result>(
   // After the reads: an event's time is never before the change it follows committed.
   const now = new Date();
   const plan = steps.plan(state.value, now);
+  if ('unchanged' in plan) return { done: true, result: plan.result };
   const own = Object.keys(plan.parts);
   if (own.some((name) => RESERVED_PARTS.has(name))) throw new Error(`A change's part is named ${own.join(', ')}`);
   const outcome = await transact(db, {

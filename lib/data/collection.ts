@@ -2,6 +2,7 @@
  * What spaces and domains share: id allocation, the per-owner counter, guarded inserts, updates and deletes
  * (each one change: `changes.ts`), and listing by Query (never Scan) in id or name order.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
@@ -18,6 +19,7 @@ import {
   type Kind,
   nameSortKey,
   ownerPartition,
+  SEARCH_MAX,
   sequenceKey,
 } from './keys.ts';
 import { paginateQuery, queryItems, type StartKey } from './query.ts';
@@ -105,7 +107,7 @@ export async function unchangedItem<Item extends StoredItem>(
   options: WriteOptions<Item>,
 ): Promise<Item> {
   const current = await getItem<Item>(db, owner, kind, id);
-  assertVersion(options.ifMatch, versionOf(current));
+  assertVersion(options.ifMatch, versionOf(current), options.ifNoneMatch);
   return current;
 }
 
@@ -179,8 +181,8 @@ function claimPart(db: Db, owner: string, kind: Kind, id: number, claim: Claims[
 
 /**
  * Writes the item (version 1), its claims (name guards) and the counter in one change with its event and the
- * request's idempotency record: all or nothing. The id is taken once, with the change's first reads; retries
- * reuse it.
+ * request's idempotency record: all or nothing. The id is taken once, with the change's first reads (with an
+ * idempotency key, once the key is known to have no record: a replay takes none); retries reuse it.
  */
 export async function insertItem<Item extends StoredItem>(
   db: Db,
@@ -190,14 +192,19 @@ export async function insertItem<Item extends StoredItem>(
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
   options: WriteOptions<Item> = {},
 ): Promise<Item> {
-  let allocated: Promise<number> | undefined;
+  let allocated: Promise<number | null> | undefined;
   return commitChange(db, owner, options, {
-    // Taken once, in the first round trip (with the feed head); every attempt reuses it.
-    read: () => {
-      allocated ??= allocateId(db, owner, kind);
+    // Taken once, in the first round trip (with the feed head); every attempt reuses it. With a key, after the
+    // key's record is read (a second round trip), and none when it has one: the change then replays its answer.
+    read: (recorded) => {
+      allocated ??= options.idempotency
+        ? recorded().then((found) => (found ? null : allocateId(db, owner, kind)))
+        : allocateId(db, owner, kind);
       return allocated;
     },
-    plan: (id, now) => {
+    plan: (allocatedId, now) => {
+      if (allocatedId === null) throw new Error(`A store of ${kind} planned without an id`);
+      const id = allocatedId;
       const fields = build(id, now.toISOString());
       const item = {
         ...itemKey(owner, kind, id),
@@ -247,9 +254,14 @@ export type ItemChange<Item> = {
   type?: EventType;
 };
 
+/** Whether `next` is `current` but for the time of the change (`updatedAt`): then nothing changes. */
+const unchangedBy = <Item extends StoredItem>(current: Item, next: Item) =>
+  isDeepStrictEqual({ ...next, updatedAt: current.updatedAt }, current);
+
 /**
- * Changes an item: reads it, checks If-Match against its version, lets `apply` compute the item after the
- * change, and writes it with its event in one change conditional on the version read. A concurrent change
+ * Changes an item: reads it, checks If-Match (and If-None-Match) against its version, lets `apply` compute the
+ * item after the change, and writes it with its event in one change conditional on the version read. A change
+ * that leaves the item as it is writes nothing: no new version, no event, no idempotency record. A concurrent change
  * makes it read again, and If-Match is checked again on that read, so it always holds for the version the
  * write was conditional on.
  */
@@ -265,8 +277,10 @@ export function updateItem<Item extends StoredItem>(
     read: () => getItem<Item>(db, owner, kind, id),
     plan: (current, now) => {
       const read = versionOf(current);
-      assertVersion(options.ifMatch, read);
+      assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const next = apply(current, now.toISOString());
+      // A change that changes nothing (the values it sets are the ones the item has) writes nothing.
+      if (next.parts === undefined && unchangedBy(current, next.item)) return { unchanged: true, result: current };
       const item = { ...next.item, version: read + 1 };
       const unchanged = versionCondition(read);
       return {
@@ -312,7 +326,7 @@ export async function deleteItem<Item extends StoredItem>(
     read: () => getItem<Item>(db, owner, kind, id),
     plan: (item) => {
       const read = versionOf(item);
-      assertVersion(options.ifMatch, read);
+      assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const unchanged = versionCondition(read);
       const { guards, state } = releaseOf(item);
       const guardParts = Object.fromEntries(
@@ -429,7 +443,7 @@ async function searchItems<Item>(
 /**
  * One page of an owner's collection. The first page and cursor pages read about `perPage` items,
  * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection,
- * matching the folded name or, when given, `match`.
+ * matching the folded name or, when given, `match` (a search longer than `SEARCH_MAX` matches nothing).
  */
 export async function listItems<Item>(
   db: Db,
@@ -440,6 +454,8 @@ export async function listItems<Item>(
 ): Promise<ListResult<Item>> {
   const input = baseQuery(db, owner, kind, query);
   const search = foldName(query.search);
+  // Longer than any name: it matches none (never every item), without walking the collection.
+  if ([...search].length > SEARCH_MAX) return { items: [], total: 0 };
   if (search !== '') return searchItems<Item>(db, input, { ...query, search }, match);
 
   const { after, page, perPage } = query;

@@ -121,5 +121,11 @@ export const ownerApiKeyKey = (owner: string, prefix: string): TableKey => ({
   sk: `APIKEY#${prefix}`,
 });
 
+/**
+ * The longest search that can match a name: no name is longer (a space's is at most 32 characters, a domain's
+ * 253 in ASCII and no more in Unicode). A longer search matches nothing, and is answered so without a read.
+ */
+export const SEARCH_MAX = 255;
+
 /** Case-insensitive identity of a name: used for uniqueness, search and name order. */
 export const foldName = (name: string) => name.normalize('NFC').toLowerCase();

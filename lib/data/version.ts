@@ -15,9 +15,13 @@ export function versionMatches(match: VersionMatch | undefined, version: number)
   return match === undefined || match === 'any' || match.includes(version);
 }
 
-/** Throws `VersionMismatch` when If-Match does not hold for this version. */
-export function assertVersion(match: VersionMatch | undefined, version: number): void {
+/**
+ * Throws `VersionMismatch` when a change's preconditions do not hold for this version (RFC 9110 §13.2.2):
+ * If-Match must name it (or be `*`), If-None-Match must not (`*`: the resource exists, so it never holds).
+ */
+export function assertVersion(match: VersionMatch | undefined, version: number, noneMatch?: VersionMatch): void {
   if (!versionMatches(match, version)) throw new VersionMismatch();
+  if (noneMatch !== undefined && versionMatches(noneMatch, version)) throw new VersionMismatch();
 }
 
 /** A write's condition that the item still has the version read (`#version`, `:version`). */

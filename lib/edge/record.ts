@@ -3,6 +3,7 @@
  * record of an active domain, or a tombstone once it is not active, each stamped with when its state was read
  * (`t`, ms), so that a sync that read an older state never overwrites a newer one. Pure.
  */
+import { storedPage } from '#lib/urls.ts';
 
 /** An active domain: its pages ('' for none: the stage's default applies). */
 export type ActiveRecord = { s: 'active'; i: string; n: string; t: number };
@@ -22,9 +23,10 @@ export type Pages = { indexPage?: string | null; notFoundPage?: string | null };
 
 /**
  * A page as the store keeps it, and as a `Location` header carries it: the URL as WHATWG URL serializes it,
- * which is ASCII (an IDN host in punycode, the rest percent-encoded), so its size in bytes is its length.
+ * which is ASCII (an IDN host in punycode, the rest percent-encoded), so its size in bytes is its length; a
+ * page stored before pages were normalized is read the same way (`storedPage`: its href, without credentials).
  */
-export const asciiPage = (page: string | null | undefined): string => (page ? new URL(page).href : '');
+export const asciiPage = (page: string | null | undefined): string => storedPage(page) ?? '';
 
 /** The record of a host, from the domain that holds it active (null: none does), read at `t`. */
 export function edgeRecordOf(domain: Pages | null, t: number): EdgeRecord {

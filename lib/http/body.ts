@@ -7,6 +7,8 @@ import { asForm } from '#lib/schemas/fields.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+const BYTE_ORDER_MARK = '\uFEFF';
+
 export type Fields = Record<string, unknown>;
 
 /**
@@ -60,7 +62,9 @@ export function parseBody(body: string | null, isBase64Encoded: boolean, content
   if (body === null || body === '') return Object.create(null);
   const bytes = Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
   if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  const decoded = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  // A byte order mark before the body is read past, as RFC 8259 §8.1 lets a JSON parser do (and a form alike).
+  const text = decoded.startsWith(BYTE_ORDER_MARK) ? decoded.slice(1) : decoded;
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType === 'application/x-www-form-urlencoded') return parseForm(text);
   if (mediaType === 'application/json') return parseJson(text);

@@ -1,7 +1,8 @@
 /**
  * Conditional requests (RFC 9110 §13): a resource's version is its strong entity tag, `"<version>"`. If-Match
- * on a change is handed to the data layer, which makes its write conditional on a version that matched;
- * If-None-Match on a show answers 304 when the representation is the one the client has.
+ * and If-None-Match on a change are handed to the data layer, which makes its write conditional on a version
+ * that satisfied them (412 otherwise: `If-None-Match: *` on an existing resource never does); If-None-Match on
+ * a show answers 304 when the representation is the one the client has.
  */
 import type { WriteOptions } from '#lib/data/changes.ts';
 import { type VersionMatch, versionOf } from '#lib/data/version.ts';
@@ -39,10 +40,26 @@ export function ifMatch(request: ApiRequest): VersionMatch | undefined {
   return tags.filter((entry) => !entry.weak && /^\d{1,15}$/.test(entry.tag)).map((entry) => Number(entry.tag));
 }
 
-/** The preconditions a change (PUT, PATCH, DELETE) passes to the data layer. */
+/**
+ * If-None-Match on a change as the versions it refuses (weak comparison, RFC 9110 §13.1.2): `*` refuses any,
+ * for the resource exists; a malformed value refuses none.
+ */
+export function ifNoneMatch(request: ApiRequest): VersionMatch | undefined {
+  const value = header(request.event.headers, 'if-none-match');
+  if (value === undefined) return undefined;
+  const tags = parseEntityTags(value);
+  if (tags === '*') return 'any';
+  return tags.filter((entry) => /^\d{1,15}$/.test(entry.tag)).map((entry) => Number(entry.tag));
+}
+
+/** The preconditions a change (PUT, PATCH, DELETE) passes to the data layer: If-Match, then If-None-Match. */
 export function preconditions<Result>(request: ApiRequest): WriteOptions<Result> {
   const match = ifMatch(request);
-  return match === undefined ? {} : { ifMatch: match };
+  const noneMatch = ifNoneMatch(request);
+  return {
+    ...(match === undefined ? {} : { ifMatch: match }),
+    ...(noneMatch === undefined ? {} : { ifNoneMatch: noneMatch }),
+  };
 }
 
 /** Whether If-None-Match names the item's current version (weak comparison), or is `*`. */

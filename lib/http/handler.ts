@@ -4,10 +4,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type Config, configure } from '#lib/config.ts';
 import { MAX_ID } from '#lib/data/keys.ts';
 import { IdempotentReplay } from '#lib/data/outcome.ts';
-import { NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
+import { NotAcceptableError, NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 import { type Fields, parseBody } from './body.ts';
-import { header } from './headers.ts';
+import { acceptsJson, header } from './headers.ts';
 import { corsResponder, errorResponder, type Reply, replySerializer } from './middleware.ts';
 
 export type ApiRequest = {
@@ -55,6 +55,15 @@ export const created = (body: unknown, headers?: Headers): Reply => ({
   body,
   ...(headers && { headers }),
 });
+/**
+ * A created item's `Location` (RFC 9110 §10.2.2): the collection's path as the client called it (stage and base
+ * path included, as API Gateway saw it), and the id; a relative reference, which a client resolves against the
+ * URL it called, whatever host or proxy it went through.
+ */
+export const locationHeaders = ({ event }: ApiRequest, id: number) => ({
+  Location: `${event.requestContext?.path ?? event.path}/${id}`,
+});
+
 export const notModified = (headers: Headers): Reply => ({ statusCode: 304, body: undefined, headers });
 
 /** A request whose idempotency key was already used for it: the recorded answer, marked as a replay. */
@@ -77,6 +86,8 @@ export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
     .use(errorResponder())
     .use(replySerializer())
     .handler(async (event) => {
+      // Every answer is JSON: one the client says it cannot take is refused before anything is done.
+      if (!acceptsJson(header(event.headers, 'accept'))) throw new NotAcceptableError();
       const request = requestFrom(event);
       const reply = await handle(request).catch((error) => {
         if (error instanceof IdempotentReplay) return replayed(error);

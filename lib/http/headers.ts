@@ -17,6 +17,28 @@ export function header(
 }
 
 /**
+ * Whether an `Accept` header admits `application/json`, the one media type the API answers in (RFC 9110
+ * §12.5.1): the most specific range that covers it (`application/json`, else `application/*`, else `*\/*`)
+ * decides, with a quality above 0. No header, or one without any media range (`type/subtype`), admits anything.
+ */
+export function acceptsJson(value: string | undefined): boolean {
+  let ranges = 0;
+  let best = -1;
+  let quality = 1;
+  for (const entry of (value ?? '').toLowerCase().split(',')) {
+    const [range = '', ...parameters] = entry.split(';').map((part) => part.trim());
+    if (!/^[^\s/]+\/[^\s/]+$/.test(range)) continue;
+    ranges++;
+    const rank = ['*/*', 'application/*', 'application/json'].indexOf(range);
+    if (rank <= best) continue;
+    best = rank;
+    const weight = parameters.find((parameter) => parameter.startsWith('q='))?.slice(2);
+    quality = weight === undefined || Number.isNaN(Number(weight)) ? 1 : Number(weight);
+  }
+  return ranges === 0 || (best >= 0 && quality > 0);
+}
+
+/**
  * The origins whose pages may call the API from a browser: `*` (any), or a list of origins
  * (`https://app.example.com`). Keys are bearer tokens a page must hold itself, never cookies, so no answer
  * ever carries `Access-Control-Allow-Credentials`, and `*` lends a page nothing it does not already have.

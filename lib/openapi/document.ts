@@ -51,26 +51,30 @@ JSON is strict: a field has its JSON type (\`"color": 3\`, not \`"3"\`), \`null\
 nullable (a domain's pages: none), and a field the body does not list answers 422 on that field (\`The colour
 field is not allowed.\`; a field of the resource that a client never writes, such as a domain's \`name\` on an
 update: \`The name field cannot be changed.\`). A form is lenient: strings, a blank field for none (or the
-default), other fields ignored. Either way a name refuses control, invisible and bidi control characters.
+default), other fields ignored. Either way a name refuses control, invisible and bidi control characters, and
+a byte order mark at the start of a body is read past.
 
 **Answers.** Every answer is JSON, errors included: \`{"message": "...", "status": 404}\`, and a 422 adds
-\`errors\` with the messages by field. 429 and 503 carry \`Retry-After\`.
+\`errors\` with the messages by field; a request whose \`Accept\` excludes \`application/json\` answers 406. 429
+and 503 carry \`Retry-After\`. A store answers 201 with where the new resource is in \`Location\`.
 
-**Lists.** The list query's invalid values fall back to their defaults. Follow \`links.next\` (it carries a
+**Lists.** The list query's invalid values fall back to their defaults (as phpShort's do); a \`search\` is always
+applied: one longer than any name matches nothing. Follow \`links.next\` (it carries a
 cursor) to page through; \`page\` alone also works, at the cost of a walk over the pages before it.
 
 **Retries and concurrent edits.** A write (store, update, delete, verify) with an \`Idempotency-Key\` can be
 retried safely: the repeat answers the first answer (\`Idempotent-Replayed: true\`) and writes nothing. A write
 that keeps losing races with the same owner's other writes for 4 seconds answers 503 with \`Retry-After\`,
-having written nothing. Every resource answers its version in
-\`ETag\`; \`If-Match\` on an update or delete applies it only to that version (else 412), and \`If-None-Match\`
-on a show answers 304 while it is unchanged.
+having written nothing. A show, store or update answers the resource's version in \`ETag\`; \`If-Match\` on an
+update or delete applies it only to that version (else 412), \`If-None-Match\` there only to another one (\`*\`:
+412, the resource exists), and \`If-None-Match\` on a show answers 304 while it is unchanged. An update that
+changes nothing writes nothing (the same version, no event).
 
 **HTTP conventions.** Every answer carries \`X-Request-Id\` (quote it when reporting a problem), and, for a
 request from an allowed origin (any, by default), \`Access-Control-Allow-Origin\` and
 \`Access-Control-Expose-Headers\` (${CORS_EXPOSE_HEADERS.map((name) => `\`${name}\``).join(', ')}).
-\`HEAD\` is answered on every \`GET\` path: the same status and headers, no body. \`OPTIONS\` on any path is a
-CORS preflight: 204, no key needed, \`Allow\`, and for an allowed origin \`Access-Control-Allow-Methods\` (the
+\`HEAD\` is answered on every \`GET\` path: the same status and headers, no body. \`OPTIONS\` on any path under
+the base path is a CORS preflight (on one the API does not have too, so that a page reads its 404): 204, no key needed, \`Allow\`, and for an allowed origin \`Access-Control-Allow-Methods\` (the
 path's methods), \`Access-Control-Allow-Headers\` (${CORS_ALLOW_HEADERS.join(', ')}) and
 \`Access-Control-Max-Age\` (${CORS_MAX_AGE_SECONDS} seconds). A method a path does not have answers 405 with \`Allow\` (the path's methods) and
 \`${JSON.stringify(METHOD_NOT_ALLOWED)}\`; a path the API does not have answers 404. In this document: each path's

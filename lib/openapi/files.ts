@@ -12,6 +12,26 @@ export const EVENT_SCHEMA_FILE = root('docs/events/event.v1.schema.json');
 /** Built on demand by `npm run openapi` (git-ignored): a self-contained page, scripts inlined. */
 export const DOCS_PAGE_FILE = root('docs/api.html');
 
+/**
+ * A generated document as its file holds it: JSON, two-space indented, every character nobody could see in an
+ * editor (controls but the newlines between lines, format characters, separators, unassigned and private-use code points, Hangul fillers: the
+ * patterns list some) written as a `\\u` escape (a surrogate pair beyond the BMP), the rest as itself. Any JSON
+ * parser reads the same strings.
+ */
+export function documentText(content: unknown): string {
+  const escaped = (character: string) =>
+    [...character]
+      .flatMap((each) => {
+        const code = each.codePointAt(0) as number;
+        if (code <= 0xffff) return [code];
+        const offset = code - 0x10000;
+        return [0xd800 + (offset >> 10), 0xdc00 + (offset & 0x3ff)];
+      })
+      .map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`)
+      .join('');
+  return `${JSON.stringify(content, null, 2).replace(/(?![ \n])[\p{C}\p{Z}\u115F\u1160\u3164\uFFA0]/gu, escaped)}\n`;
+}
+
 const REDOCLY = root('node_modules/.bin/redocly');
 /** Keep the tool offline: no usage reports, no update checks. */
 /** Redocly without telemetry or update notices; the rest of the caller's environment passes through. */

@@ -41,11 +41,18 @@ const documented = (name: Collection): Documented => {
   return { name, single: kind, title, tag, item: examples[kind] };
 };
 
-const ALWAYS: ErrorName[] = ['Unauthenticated', 'Forbidden', 'TooManyRequests', 'ServerError', 'ServiceUnavailable'];
+const ALWAYS: ErrorName[] = [
+  'Unauthenticated',
+  'Forbidden',
+  'NotAcceptable',
+  'TooManyRequests',
+  'ServerError',
+  'ServiceUnavailable',
+];
 const WITH_BODY: ErrorName[] = ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed'];
 
 /** Response headers by their component name; `Idempotent-Replayed` is named as it is sent. */
-const headerNames = { ETag: 'ETag', IdempotentReplayed: 'Idempotent-Replayed' } as const;
+const headerNames = { ETag: 'ETag', Location: 'Location', IdempotentReplayed: 'Idempotent-Replayed' } as const;
 type HeaderName = keyof typeof headerNames;
 
 const success = (description: string, content: object, more: HeaderName[] = []) => ({
@@ -73,7 +80,9 @@ type Spec = {
 };
 
 const IF_MATCH_NOTE =
-  ' With `If-Match`, only if the resource still has one of the versions it names (its `ETag`): otherwise 412 and nothing changes.';
+  ' With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with ' +
+  '`If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and ' +
+  'nothing changes.';
 
 const IDEMPOTENCY_NOTE =
   ' With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers ' +
@@ -105,10 +114,11 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
     success: [
       201,
       {
-        ...success(`The stored ${c.single}.`, jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }), [
-          'ETag',
-          'IdempotentReplayed',
-        ]),
+        ...success(
+          `The stored ${c.single}; \`Location\` is its URL.`,
+          jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }),
+          ['ETag', 'Location', 'IdempotentReplayed'],
+        ),
         links: itemLinks(c),
       },
     ],
@@ -126,10 +136,10 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   }),
   update: (c, method) => ({
     summary: method === 'PATCH' ? `Update a ${c.single}` : `Update a ${c.single} (PUT)`,
-    description: `A partial update: absent fields are unchanged. PUT and PATCH behave the same.${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE}`,
+    description: `A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (\`ETag\`) and \`updated_at\`, no event.${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE}`,
     success: [200, success(`The updated ${c.single}.`, single(c), ['ETag', 'IdempotentReplayed'])],
     errors: ['NotFound', ...WITH_BODY, 'Conflict', 'PreconditionFailed'],
-    parameters: ['IfMatch', 'IdempotencyKey'],
+    parameters: ['IfMatch', 'IfNoneMatchChange', 'IdempotencyKey'],
     more: { requestBody: requestBody(`Update${c.title}`) },
   }),
   destroy: (c) => ({
@@ -142,7 +152,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
       ]),
     ],
     errors: ['NotFound', 'Conflict', 'PreconditionFailed', 'ValidationFailed'],
-    parameters: ['IfMatch', 'IdempotencyKey'],
+    parameters: ['IfMatch', 'IfNoneMatchChange', 'IdempotencyKey'],
   }),
   verify: (c) => ({
     summary: `Verify a ${c.single}`,

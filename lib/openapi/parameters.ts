@@ -20,8 +20,11 @@ type QueryName = keyof typeof listQuerySchema.entries;
 
 const query: Record<QueryName, { description: string; schema: JsonSchema }> = {
   search: {
-    description: 'Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form).',
-    schema: { type: 'string', maxLength: SEARCH_MAX },
+    description:
+      'Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is ' +
+      `longer than ${SEARCH_MAX} characters, so a longer search matches nothing: the page is empty (it is never ` +
+      'ignored).',
+    schema: { type: 'string' },
   },
   search_by: { description: 'The field `search` looks in.', schema: { type: 'string', enum: [...SEARCH_BY_OPTIONS] } },
   sort_by: {
@@ -54,7 +57,8 @@ export function parameters(): Record<string, Record<string, unknown>> {
         name,
         in: 'query',
         required: false,
-        description: name === 'cursor' ? description : `${description} ${FALLBACK_NOTE}`,
+        // A cursor is checked (422); a search is always applied; the others fall back, as phpShort's do.
+        description: name === 'cursor' || name === 'search' ? description : `${description} ${FALLBACK_NOTE}`,
         schema: fallback === undefined ? base : { ...base, default: fallback },
       },
     ];
@@ -81,9 +85,10 @@ const eventParameters = {
     in: 'query',
     required: false,
     description:
-      'Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`), or the `id` of the last event you have (which cannot tell a restored feed from the one you read). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.',
+      "Where to continue: the cursor of `links.next` (`v1.<epoch>.<id>.<time>`, such as `v1.1764064642000.42.1764064642`: use the one the feed gave you, as it names that feed's epoch), or the `id` of the last event you have (which cannot tell a restored feed from the one you read; `0`: from the start). Absent: from the oldest event kept. Anything else: 422. An expired cursor, or one from another epoch of the feed: 410.",
     schema: { type: 'string', pattern: FEED_CURSOR_PATTERN },
-    example: 'v1.1764064642000.42.1764064642',
+    // An example a tool may send again and again, on any owner's feed: the start (a cursor's epoch is one feed's).
+    example: '0',
   },
   EventsPerPage: {
     name: 'per_page',
@@ -116,18 +121,27 @@ const headerParameters = {
     in: 'header',
     required: false,
     description:
-      "Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a UUID, say), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422).",
-    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-    example: '9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+      "Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on.",
+    // Printable ASCII, space to tilde; none at either end, as HTTP trims it from a header's value.
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]([ -~]*[!-~])?$' },
   },
   IfMatch: {
     name: 'If-Match',
     in: 'header',
     required: false,
     description:
-      'Change the resource only if its current version is one of these `ETag`s (or `*`: any). Otherwise 412, and nothing changes; checked in the same conditional write as the change.',
+      'Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.',
     schema: { type: 'string' },
-    example: '"3"',
+    // The example works whenever it is sent again: a fixed version would be stale after the first change.
+    example: '*',
+  },
+  IfNoneMatchChange: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`.',
+    schema: { type: 'string' },
   },
   IfNoneMatch: {
     name: 'If-None-Match',

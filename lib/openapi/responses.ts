@@ -9,6 +9,7 @@ import {
   GoneError,
   type HttpError,
   NameTakenError,
+  NotAcceptableError,
   NotFoundError,
   PayloadTooLargeError,
   PreconditionFailedError,
@@ -53,6 +54,11 @@ const errors = {
     'ACCESS_DENIED',
   ),
   NotFound: thrown("No such id for this key's owner (another owner's ids are not found either).", new NotFoundError()),
+  NotAcceptable: thrown(
+    '`Accept` excludes `application/json`, the one media type the API answers in (`*/*`, `application/*` and ' +
+      '`application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done.',
+    new NotAcceptableError(),
+  ),
   Conflict: thrown(
     'Defensive: the `Idempotency-Key` was taken by a concurrent request whose outcome could not be read back; retry after `Retry-After` seconds (the retry answers that outcome). A repeat of a request still running normally waits for it and answers its outcome.',
     new ConflictError(),
@@ -62,7 +68,8 @@ const errors = {
     new GoneError(),
   ),
   PreconditionFailed: thrown(
-    '`If-Match` names no current version of the resource (its `ETag`): it changed since it was read. Nothing was changed.',
+    '`If-Match` names no current version of the resource (its `ETag`): it changed since it was read; or ' +
+      '`If-None-Match` names the current one, or is `*` (the resource exists). Nothing was changed.',
     new PreconditionFailedError(),
   ),
   PayloadTooLarge: thrown(
@@ -129,8 +136,15 @@ export const headers = {
     description:
       'The resource\'s version, a strong entity tag (`"3"`) that changes with every change of the resource. Send it back in `If-Match` to change the resource only if nobody else did meanwhile, or in `If-None-Match` to get 304 while it is unchanged.',
     required: true,
-    schema: { type: 'string', pattern: '^"\\d+"$' },
+    schema: { type: 'string', pattern: '^"[0-9]+"$' },
     example: '"3"',
+  },
+  Location: {
+    description:
+      "Where the stored resource is: the path the request called (as the API's host saw it, a stage included) and the new id, a reference relative to the URL the request called (RFC 9110 §10.2.2).",
+    required: true,
+    schema: { type: 'string', format: 'uri-reference' },
+    example: '/api/v1/spaces/7',
   },
   IdempotentReplayed: {
     description:
@@ -168,7 +182,7 @@ const conventionHeaders = {
     description:
       "CORS preflight: how long, in seconds, a browser may reuse this answer. Present when the request's `Origin` is allowed.",
     required: false,
-    schema: { type: 'string', pattern: '^\\d+$' },
+    schema: { type: 'string', pattern: '^[0-9]+$' },
     example: String(CORS_MAX_AGE_SECONDS),
   },
 };
@@ -200,11 +214,13 @@ export const otherResponses = {
 export const conventionResponses = {
   Preflight: {
     description:
-      'The answer to `OPTIONS` on any path of the API (a CORS preflight): no body, no key needed, `Allow` naming ' +
-      "the path's methods. When the request's `Origin` is allowed (any, with the default `*`): " +
+      'The answer to `OPTIONS` on any path under the base path (a CORS preflight): no body, no key needed, ' +
+      "`Allow` naming the path's methods. When the request's `Origin` is allowed (any, with the default `*`): " +
       "`Access-Control-Allow-Origin`, `Access-Control-Allow-Methods` (the path's methods), " +
       `\`Access-Control-Allow-Headers\` (${CORS_ALLOW_HEADERS.map((name) => `\`${name}\``).join(', ')}) and ` +
-      '`Access-Control-Max-Age`; otherwise none of them, and the browser refuses the request itself.',
+      '`Access-Control-Max-Age`; otherwise none of them, and the browser refuses the request itself. A path the ' +
+      'API does not have answers it too, with `Allow: OPTIONS` and every method of the API in ' +
+      '`Access-Control-Allow-Methods`: the browser then sends the request, and the page reads its 404.',
     headers: {
       Allow: conventionHeaders.Allow,
       'Access-Control-Allow-Methods': conventionHeaders.AccessControlAllowMethods,

@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import * as v from 'valibot';
-import { pageHost } from '#lib/urls.ts';
+import { type PageProblem, pageHost, parsePage } from '#lib/urls.ts';
 import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { characterCount, type Encoding, label, loopMessage, maxCharacters, text } from './fields.ts';
 import { optional, requestBody, required } from './request.ts';
@@ -86,21 +86,30 @@ const domainName = (encoding: Encoding) =>
     }),
   );
 
-const isWebUrl = (value: string) => {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+/** What each way of not being a page answers: `The <field> field must <this>.` */
+const pageProblems: Record<PageProblem, string> = {
+  invalid: 'be a valid http or https URL',
+  spaces: 'not contain spaces',
+  credentials: 'not contain a user name or password',
 };
 
-/** An absolute http(s) URL; empty (or JSON null) means none. */
+/**
+ * An absolute http(s) URL of at most `PAGE_URL_MAX` characters, parsed as the URL standard does (WHATWG,
+ * Node's `URL`), without spaces, control characters or credentials; stored as its `href` (ASCII), so the edge's
+ * `Location` is always valid (the data layer then checks that a domain's two hrefs fit the edge's value:
+ * `lib/edge/record.ts`). Empty (or JSON null) means none.
+ */
 const pageUrl = (field: string) => (encoding: Encoding) =>
   v.pipe(
     text(field, { encoding, nullable: true }),
     maxCharacters(field, PAGE_URL_MAX),
-    v.check(
-      (value) => value === null || isWebUrl(value),
-      `The ${label(field)} field must be a valid http or https URL.`,
-    ),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      if (dataset.value === null) return null;
+      const page = parsePage(dataset.value);
+      if ('href' in page) return page.href;
+      addIssue({ message: `The ${label(field)} field must ${pageProblems[page.problem]}.` });
+      return NEVER;
+    }),
   );
 
 /** A missing name is required; missing pages are none. */

@@ -5,15 +5,15 @@ import { ID_DIGITS } from '#lib/data/keys.ts';
 /** The feed's query. `per_page` falls back to its default like the lists'; a bad `after` or `type` is a 422. */
 export const EVENTS_PER_PAGE = { min: 10, max: 100, default: 10 } as const;
 export const EVENT_TYPE_FILTER_MAX = 64;
-export const AFTER_MESSAGE = 'The after must be a cursor from links.next, or the id of an event.';
+export const AFTER_MESSAGE = 'The after parameter must be a cursor from links.next, or the id of an event.';
 
 /**
  * A feed cursor as `links.next` gives it: `v1.<epoch>.<id>.<since>` (`since` in seconds), readable but to be
  * used as it is. A bare event id (`000000000042`, what the feed gave before cursors) is a position too: valid
  * in any epoch, with nothing known of when its next events were created.
  */
-const CURSOR_SOURCE = `v1\\.(\\d{1,15})\\.(\\d{1,${ID_DIGITS}})\\.(\\d{1,12})`;
-const BARE_ID_SOURCE = `\\d{1,${ID_DIGITS}}`;
+const CURSOR_SOURCE = `v1\\.([0-9]{1,15})\\.([0-9]{1,${ID_DIGITS}})\\.([0-9]{1,12})`;
+const BARE_ID_SOURCE = `[0-9]{1,${ID_DIGITS}}`;
 const CURSOR_PATTERN = new RegExp(`^${CURSOR_SOURCE}$`);
 const BARE_ID_PATTERN = new RegExp(`^${BARE_ID_SOURCE}$`);
 /** What `after` accepts, as the OpenAPI document states it. */
@@ -53,7 +53,10 @@ export const eventQuerySchema = v.object({
     v.pipe(
       v.string(),
       v.trim(),
-      v.maxLength(EVENT_TYPE_FILTER_MAX, `The type may not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`),
+      v.maxLength(
+        EVENT_TYPE_FILTER_MAX,
+        `The type parameter must not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`,
+      ),
     ),
     '',
   ),

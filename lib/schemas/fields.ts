@@ -48,15 +48,20 @@ const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}]`, 'u');
 export const NOT_IN_TEXT = CONTROL_CHARACTERS;
 export const NOT_IN_NAMES = new RegExp(`[${CONTROL}${INVISIBLE}]`, 'u');
 
-const hex = (code: number) => {
-  const digits = code.toString(16).toUpperCase();
-  return code > 0xffff ? `\\u{${digits}}` : `\\u${digits.padStart(4, '0')}`;
+/** Characters a regular expression's class reads as syntax: written escaped (`\]`), any other as itself. */
+const CLASS_SYNTAX = new Set(['\\', ']', '[', '^', '-']);
+
+const inClass = (code: number) => {
+  const character = String.fromCodePoint(code);
+  return CLASS_SYNTAX.has(character) ? `\\${character}` : character;
 };
 
 /**
- * A regular expression character class (`[...]`, without the brackets) of the code points a rule matches,
- * as ranges of `\uXXXX` escapes (`\u{XXXXX}` beyond the BMP, read with the `u` flag as JSON Schema's ECMA 262
- * dialect does): the document's `pattern`s state the code's rule itself, in the running Unicode version.
+ * A regular expression character class (`[...]`, without the brackets) of the code points a rule matches, as
+ * ranges of the characters themselves (`a-z`, not `\u0061-\u007A`; only `\ ] [ ^ -` escaped): the document's
+ * `pattern`s state the code's rule itself, in the running Unicode version, in JSON Schema's interoperable
+ * subset (individual characters, ranges, no escapes whose meaning differs between engines, no `\u{…}`), which
+ * ECMA-262 with the `u` flag, Python's `re` and other engines read alike. Surrogates are no characters: left out.
  */
 export function characterClass(rule: RegExp): string {
   const ranges: string[] = [];
@@ -65,7 +70,7 @@ export function characterClass(rule: RegExp): string {
     const matches = code < 0x110000 && (code < 0xd800 || code > 0xdfff) && rule.test(String.fromCodePoint(code));
     if (matches && start < 0) start = code;
     if (!matches && start >= 0) {
-      ranges.push(start === code - 1 ? hex(start) : `${hex(start)}-${hex(code - 1)}`);
+      ranges.push(start === code - 1 ? inClass(start) : `${inClass(start)}-${inClass(code - 1)}`);
       start = -1;
     }
   }

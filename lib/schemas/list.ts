@@ -1,9 +1,13 @@
 import * as v from 'valibot';
+import { SEARCH_MAX } from '#lib/data/keys.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
-/** The list query's parameters. Invalid values fall back to the default, as the original service does. */
+/**
+ * The list query's parameters. Invalid values fall back to the default, as the original service does; a search
+ * is never dropped: one longer than any name (`SEARCH_MAX`) matches nothing, as it did there.
+ */
 export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
-export const SEARCH_MAX = 255;
+export { SEARCH_MAX };
 export const PAGE_MAX = 1_000_000_000;
 export const SEARCH_BY_OPTIONS = ['name'] as const;
 export const SORT_BY_OPTIONS = ['id', 'name'] as const;
@@ -23,7 +27,7 @@ const positiveInteger = (max: number) =>
   v.pipe(v.string(), v.trim(), v.regex(POSITIVE_INTEGER), v.transform(Number), v.maxValue(max));
 
 export const listQuerySchema = v.object({
-  search: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(SEARCH_MAX)), ''),
+  search: v.fallback(v.pipe(v.string(), v.trim()), ''),
   search_by: choice(SEARCH_BY_OPTIONS, 'name'),
   sort_by: choice(SORT_BY_OPTIONS, 'id'),
   sort: choice(SORT_OPTIONS, 'desc'),

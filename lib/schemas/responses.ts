@@ -7,9 +7,9 @@
 import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, eventTypes } from '#lib/data/event-item.ts';
 import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
+import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { kinds } from '#lib/routes.ts';
 import { DNS_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { PAGE_URL_MAX } from './domains.ts';
 import { EVENTS_PER_PAGE } from './events.ts';
 import { PER_PAGE_OPTIONS } from './list.ts';
 import { COLORS, SPACE_NAME_MAX } from './spaces.ts';
@@ -32,8 +32,12 @@ const url = (description?: string) =>
 /** The description goes on the whole value, not on the non-null branch only. */
 const nullable = <Schema extends v.GenericSchema>(schema: Schema, description: string) =>
   v.pipe(v.nullable(schema), v.description(description));
+/** A page as stored, its href: ASCII, so a domain's two take at most `PAGES_MAX_BYTES` characters together. */
 const page = (description: string) =>
-  nullable(v.pipe(url(), v.metadata({ maxLength: PAGE_URL_MAX })), `Absolute http(s) URL ${description}, or null.`);
+  nullable(
+    v.pipe(url(), v.metadata({ maxLength: PAGES_MAX_BYTES })),
+    `Absolute http(s) URL ${description}, as the URL standard writes it (its href: ASCII, the host in punycode, the rest percent-encoded), or null.`,
+  );
 
 export const spaceSchema = v.strictObject({
   id,
@@ -182,7 +186,7 @@ const eventOf = (kind: 'space' | 'domain', resource: v.GenericSchema, what: stri
   v.strictObject({
     id: v.pipe(
       v.string(),
-      v.regex(new RegExp(`^\\d{${ID_DIGITS}}$`)),
+      v.regex(new RegExp(`^[0-9]{${ID_DIGITS}}$`)),
       v.description(
         'Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps).',
       ),

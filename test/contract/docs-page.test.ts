@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { buildDocsPage, OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { DOCS_PATH, OPENAPI_PATH } from '#lib/openapi/public.ts';
+import { chromiumPath, DEFAULT_CHROMIUM } from '#test/support/chromium.ts';
 import { startTestGateway } from '#test/support/http.ts';
 import { document, documentOperations } from '#test/support/openapi.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium by default; `CHROMIUM_PATH` names another executable (Chrome, a Chromium elsewhere). */
+const CHROMIUM = chromiumPath();
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -35,11 +37,11 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-/** Debian's Chromium; its absence fails the test (it is never skipped). */
+/** The Chromium of `CHROMIUM`; its absence fails the test (it is never skipped). */
 async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does).`,
+      `Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome executable.`,
     );
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -57,6 +59,16 @@ async function openDocs(): Promise<{ page: Page; status: number | undefined; err
   const response = await page.goto(`${gateway.url}${DOCS_PATH}`);
   return { page, status: response?.status(), errors };
 }
+
+describe('the browser', () => {
+  it('is /usr/bin/chromium unless CHROMIUM_PATH names another', () => {
+    // Act / Assess
+    expect(chromiumPath({})).toBe(DEFAULT_CHROMIUM);
+    expect(DEFAULT_CHROMIUM).toBe('/usr/bin/chromium');
+    expect(chromiumPath({ CHROMIUM_PATH: '' })).toBe('/usr/bin/chromium');
+    expect(chromiumPath({ CHROMIUM_PATH: '/opt/google/chrome/chrome' })).toBe('/opt/google/chrome/chrome');
+  });
+});
 
 describe('the published documents', () => {
   it('serves the OpenAPI document and the page without a key', async () => {

@@ -15,6 +15,7 @@ import { createApp } from '#infra/create-app.ts';
 import { errorCatalogue } from '#lib/errors.ts';
 import { parseBody } from '#lib/http/body.ts';
 import { authorizerHandler, routes } from '#lib/routes.ts';
+import { DEFAULT_CHROMIUM } from '#test/support/chromium.ts';
 
 const deploymentDoc = readFileSync(join(projectRoot, 'docs', 'deployment.md'), 'utf8');
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
@@ -140,11 +141,11 @@ describe("the README's errors", () => {
     expect(new Set(named)).toEqual(new Set([...malformedBodyMessages, errorCatalogue.badRequest.message]));
   });
 
-  it('lists the Chromium the reference page test drives among the requirements', () => {
-    // Prepare
-    const source = readFileSync(join(projectRoot, 'test', 'contract', 'docs-page.test.ts'), 'utf8');
-    const chromium = /const CHROMIUM = '([^']+)'/.exec(source)?.[1] ?? 'the CHROMIUM constant';
+  it('lists the Chromium the reference page test drives among the requirements, and its setting', () => {
+    // Act
+    const requirements = between(readme, 'Requirements:', '\nRun it:');
     // Assess
-    expect(between(readme, 'Requirements:', '\nRun it:')).toContain(`Chromium at \`${chromium}\``);
+    expect(requirements).toContain(`Chromium at \`${DEFAULT_CHROMIUM}\``);
+    expect(requirements).toContain('`CHROMIUM_PATH`');
   });
 });

@@ -330,9 +330,32 @@ describe('the response validator', () => {
     // Act / Assess
     expect(() => checkResponse('OPTIONS', url('/events'), preflight('GET, HEAD, OPTIONS'))).not.toThrow();
     expect(() => checkResponse('OPTIONS', url('/events'), from(false))).not.toThrow();
-    expect(() => checkResponse('OPTIONS', url('/events'), preflight('GET, POST'))).toThrow(/must list the path/);
+    expect(() => checkResponse('OPTIONS', url('/events'), preflight('GET, POST'))).toThrow(/must list GET, HEAD/);
     expect(() => checkResponse('OPTIONS', url('/events'), preflight('GET, HEAD, OPTIONS', '{}'))).toThrow(/body/);
     expect(() => checkResponse('OPTIONS', url('/events'), withoutAllow)).toThrow(/Allow header is missing/);
+  });
+
+  it('requires OPTIONS on a path the API does not have (under the base path) to answer the preflight', () => {
+    // Prepare: Allow names OPTIONS, the CORS methods every method of the API.
+    const every = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+    const notFound = json(404, { message: 'Resource not found.', status: 404 });
+    const unknown = (allow: string, methods: string) => ({
+      status: 204,
+      headers: new Headers({
+        Allow: allow,
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': methods,
+        'X-Request-Id': 'r-1',
+      }),
+      body: undefined,
+      text: '',
+    });
+    // Act / Assess
+    expect(() => checkResponse('OPTIONS', url('/nothing/here'), unknown('OPTIONS', every))).not.toThrow();
+    expect(() => checkResponse('OPTIONS', url('/spaces/1/x'), unknown('OPTIONS', every))).not.toThrow();
+    expect(() => checkResponse('OPTIONS', url('/nothing'), unknown('OPTIONS', 'GET'))).toThrow(/must list GET/);
+    expect(() => checkResponse('OPTIONS', url('/nothing'), notFound)).toThrow(/must answer 204/);
+    expect(() => checkResponse('OPTIONS', 'http://127.0.0.1:3000/elsewhere', notFound)).not.toThrow();
   });
 
   it('checks this document’s own answer, without a key', () => {

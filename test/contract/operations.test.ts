@@ -149,6 +149,12 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
     return clientFor(gateway, key).request(op.method, path, hasBody(op) ? { form: validBody(op) } : {});
   },
   404: async (op) => client.request(op.method, op.path.replace('{id}', '999999999'), hasBody(op) ? { form: {} } : {}),
+  // A client that takes XML only: nothing is done (a store stores nothing).
+  406: async (op) =>
+    client.request(op.method, await pathWithItem(op), {
+      ...(hasBody(op) ? { form: validBody(op) } : {}),
+      headers: { Accept: 'application/xml' },
+    }),
   413: async (op) => client.request(op.method, await pathWithItem(op), { form: { name: 'x'.repeat(MAX_BODY_BYTES) } }),
   415: async (op) =>
     client.request(op.method, await pathWithItem(op), { body: 'name=x', headers: { 'Content-Type': 'text/plain' } }),
@@ -159,9 +165,12 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   },
   409: async (op) => {
     const path = await pathWithItem(op);
+    // A change that changes something (an update to the values it has writes nothing, so takes no key).
+    const changing =
+      isSpaces(op) || !op.path.includes('{id}') ? validBody(op) : { index_page: `https://example.org/${randomUUID()}` };
     return withKeyTakenUnreadable(() =>
       client.request(op.method, path, {
-        ...(hasBody(op) ? { form: validBody(op) } : {}),
+        ...(hasBody(op) ? { form: changing } : {}),
         headers: { 'Idempotency-Key': randomUUID() },
       }),
     );

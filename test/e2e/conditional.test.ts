@@ -48,7 +48,7 @@ describe.concurrent('ETag', () => {
     // Act
     const shown = await api.get(path);
     const updated = await api.patch(path, { color: '3' });
-    const again = await api.patch(path, { color: '3' });
+    const again = await api.patch(path, { color: '4' });
     const shownAfter = await api.get(path);
     // Assess
     expect(etagOf(stored)).toMatch(STRONG_ETAG);
@@ -178,6 +178,123 @@ describe.concurrent('If-Match on a change', () => {
     const winner = replies.find((reply) => reply.status === 200) as Reply;
     expect((await api.get(path)).body).toEqual(winner.body);
     await expectConsistent(api.owner, { domainNames: [name] });
+  });
+});
+
+describe.concurrent('If-None-Match on a change', () => {
+  it.each([
+    ['PATCH', { color: '6' }],
+    ['PUT', { name: 'Elsewhere' }],
+    ['DELETE', undefined],
+  ] as const)('%s with * (the resource exists): 412, and nothing changes (no event either)', async (method, form) => {
+    // Prepare
+    const api = await newClient(gateway);
+    const { path, stored } = await space(api);
+    // Act
+    const reply = await api.request(method, path, { ...(form ? { form } : {}), headers: { 'If-None-Match': '*' } });
+    // Assess
+    expect(reply.status).toBe(412);
+    expect(reply.body).toEqual(PRECONDITION_FAILED);
+    expect(await api.get(path)).toMatchObject({ status: 200, body: stored.body });
+    expect(await eventTypes(api)).toEqual(['space.created']);
+    await expectConsistent(api.owner);
+  });
+
+  it('refuses a change to a version it names (weak comparison), applies one to another version', async () => {
+    // Prepare
+    const api = await newClient(gateway);
+    const { path, stored } = await space(api);
+    // Act
+    const current = await api.request('PATCH', path, {
+      form: { color: '3' },
+      headers: { 'If-None-Match': etagOf(stored) },
+    });
+    const weak = await api.request('PATCH', path, {
+      form: { color: '3' },
+      headers: { 'If-None-Match': `W/${etagOf(stored)}` },
+    });
+    const other = await api.request('PATCH', path, { form: { color: '3' }, headers: { 'If-None-Match': '"7", "8"' } });
+    const both = await api.request('PATCH', path, {
+      form: { color: '5' },
+      headers: { 'If-Match': etagOf(other), 'If-None-Match': etagOf(stored) },
+    });
+    // Assess
+    expect([current.status, weak.status, other.status, both.status]).toEqual([412, 412, 200, 200]);
+    expect(both.body.data.color).toBe(5);
+  });
+
+  it('answers 404 for an id the owner does not have, and is not evaluated on a store', async () => {
+    // Prepare
+    const api = await newClient(gateway);
+    // Act
+    const missing = await api.request('PATCH', '/api/v1/spaces/987654', {
+      form: { color: '2' },
+      headers: { 'If-None-Match': '*' },
+    });
+    const store = await api.request('POST', '/api/v1/spaces', {
+      form: { name: 'New' },
+      headers: { 'If-None-Match': '*' },
+    });
+    // Assess
+    expect(missing.status).toBe(404);
+    expect(store.status).toBe(201);
+  });
+});
+
+describe.concurrent('an update that changes nothing', () => {
+  it.each([
+    ['PATCH, the same color', 'PATCH', { color: '2' }],
+    ['PUT, the same name and color', 'PUT', { name: 'Same', color: '2' }],
+    ['PATCH as JSON, the same name', 'PATCH', { json: { name: ' Same ' } }],
+    ['PATCH, no field', 'PATCH', {}],
+  ] as const)('(%s) answers 200 with the same version and updated_at, and no event', async (_, method, body) => {
+    // Prepare
+    const api = await newClient(gateway);
+    const stored = await api.post('/api/v1/spaces', { name: 'Same', color: '2' });
+    const path = `/api/v1/spaces/${stored.body.data.id}`;
+    // Act
+    const reply = await api.request(method, path, 'json' in body ? { json: body.json } : { form: body });
+    // Assess
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual(stored.body);
+    expect(etagOf(reply)).toBe(etagOf(stored));
+    expect(await eventTypes(api)).toEqual(['space.created']);
+  });
+
+  it('is a change when the name differs in case, or a domain page changes; the same pages are none', async () => {
+    // Prepare
+    const api = await newClient(gateway);
+    const { path, stored } = await space(api);
+    const domain = await api.post('/api/v1/domains', {
+      name: `same-${randomUUID().slice(0, 8)}.example.com`,
+      index_page: 'https://www.example.org/',
+    });
+    const domainPath = `/api/v1/domains/${domain.body.data.id}`;
+    // Act
+    const renamed = await api.patch(path, { name: stored.body.data.name.toUpperCase() });
+    const samePages = await api.patch(domainPath, { index_page: 'https://WWW.example.org', not_found_page: '' });
+    const otherPage = await api.patch(domainPath, { not_found_page: 'https://www.example.org/404' });
+    // Assess
+    expect(etagOf(renamed)).toBe('"2"');
+    expect(etagOf(samePages)).toBe('"1"');
+    expect(samePages.body.data.updated_at).toBe(domain.body.data.updated_at);
+    expect(etagOf(otherPage)).toBe('"2"');
+    expect(await eventTypes(api)).toEqual(['space.created', 'domain.created', 'space.updated', 'domain.updated']);
+  });
+
+  it('records nothing for its Idempotency-Key: the key then serves a change', async () => {
+    // Prepare
+    const api = await newClient(gateway);
+    const { path } = await space(api);
+    const key = randomUUID();
+    // Act
+    const noop = await api.request('PATCH', path, { form: { color: '2' }, headers: { 'Idempotency-Key': key } });
+    const change = await api.request('PATCH', path, { form: { color: '3' }, headers: { 'Idempotency-Key': key } });
+    // Assess
+    expect([noop.status, change.status]).toEqual([200, 200]);
+    expect(noop.headers.get('idempotent-replayed')).toBeNull();
+    expect(change.headers.get('idempotent-replayed')).toBeNull();
+    expect(change.body.data.color).toBe(3);
   });
 });
 

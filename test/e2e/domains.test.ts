@@ -1,5 +1,7 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
+import { itemKey } from '#lib/data/keys.ts';
 import { db } from '#test/support/database.ts';
 import { storeOldShapeDomain } from '#test/support/domains.ts';
 import { startTestGateway } from '#test/support/http.ts';
@@ -280,6 +282,81 @@ describe.concurrent('domains: validation (422)', () => {
     expect(tooLong.body).toEqual(invalid(field, `The ${label} field must not be greater than 255 characters.`));
     expect(fits.status).toBe(201);
     expect(fits.body.data[field]).toBe(longest);
+  });
+
+  it('refuses, as a form and as JSON, a page that is no URL as the standard parses it: spaces, quotes, credentials', async () => {
+    // Prepare
+    const api = await client();
+    const refused = [
+      ['https://x.example.org/a b', 'The index page field must not contain spaces.'],
+      ['https://user:secret@x.example.org/', 'The index page field must not contain a user name or password.'],
+      ['https://x.example.org/a\u0007', 'The index page field must not contain control characters.'],
+    ] as const;
+    // Act
+    const replies = await Promise.all(
+      refused.flatMap(([url]) => [
+        api.post(DOMAINS, { name: unique(), index_page: url }),
+        api.request('POST', DOMAINS, { json: { name: unique(), index_page: url } }),
+      ]),
+    );
+    // Assess
+    expect(replies.map((reply) => reply.body)).toEqual(
+      refused.flatMap(([, message]) => [invalid('index_page', message), invalid('index_page', message)]),
+    );
+    expect((await api.get(DOMAINS)).body.meta.total).toBe(0);
+  });
+
+  it('stores and shows a page as its href: encoded, ASCII, with a path (a form and JSON alike)', async () => {
+    // Prepare
+    const api = await client();
+    const page = 'https://X.example.org/"><script>?q=ä';
+    const href = 'https://x.example.org/%22%3E%3Cscript%3E?q=%C3%A4';
+    // Act
+    const form = await api.post(DOMAINS, {
+      name: unique(),
+      index_page: page,
+      not_found_page: 'https://bücher.example',
+    });
+    const json = await api.request('POST', DOMAINS, { json: { name: unique(), index_page: page } });
+    const shown = await api.get(`${DOMAINS}/${form.body.data.id}`);
+    // Assess
+    expect(form.body.data.index_page).toBe(href);
+    expect(form.body.data.not_found_page).toBe('https://xn--bcher-kva.example/');
+    expect(json.body.data.index_page).toBe(href);
+    expect(shown.body.data.index_page).toBe(href);
+  });
+
+  it('shows pages stored before they were normalized as their href (read as they are: no migration)', async () => {
+    // Prepare: pages written as the service stored them before: as sent, checked only to parse as http(s).
+    const api = await client();
+    const stored = await api.post(DOMAINS, { name: unique() });
+    const id = stored.body.data.id;
+    await db.client.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: itemKey(api.owner, 'domain', id),
+        UpdateExpression: 'SET indexPage = :index, notFoundPage = :missing',
+        ExpressionAttributeValues: {
+          ':index': 'https://x.example.org/a b/"><script>',
+          ':missing': 'https://user:secret@bücher.example/404',
+        },
+      }),
+    );
+    // Act
+    const shown = await api.get(`${DOMAINS}/${id}`);
+    const listed = await api.get(DOMAINS);
+    const changed = await api.patch(`${DOMAINS}/${id}`, { not_found_page: 'https://x.example.org/404' });
+    // Assess
+    const pages = {
+      index_page: 'https://x.example.org/a%20b/%22%3E%3Cscript%3E',
+      not_found_page: 'https://xn--bcher-kva.example/404',
+    };
+    expect(shown.body.data).toMatchObject(pages);
+    expect(listed.body.data[0]).toMatchObject(pages);
+    expect(changed.body.data).toMatchObject({
+      index_page: pages.index_page,
+      not_found_page: 'https://x.example.org/404',
+    });
   });
 
   it.each([

@@ -136,6 +136,7 @@ describe.concurrent('the change feed', () => {
     const none = await feed(api, { type: 'nothing' });
     const badAfter = await api.get(EVENTS, { after: 'yesterday' });
     const badPerPage = await api.get(EVENTS, { per_page: 5000 });
+    const longType = await api.get(EVENTS, { type: 'x'.repeat(65) });
     // Assess
     expect(domains.events.map((event) => event.type)).toEqual(['domain.created', 'domain.deleted']);
     expect(domains.next).toContain('type=domain.');
@@ -143,9 +144,10 @@ describe.concurrent('the change feed', () => {
     expect(none.events).toEqual([]);
     expect(badAfter.status).toBe(422);
     expect(badAfter.body).toEqual(
-      invalid('after', 'The after must be a cursor from links.next, or the id of an event.'),
+      invalid('after', 'The after parameter must be a cursor from links.next, or the id of an event.'),
     );
     expect(badPerPage.body.meta.per_page).toBe(10);
+    expect(longType.body).toEqual(invalid('type', 'The type parameter must not be greater than 64 characters.'));
   });
 
   it("shows another owner's events to no one", async () => {

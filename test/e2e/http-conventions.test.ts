@@ -13,7 +13,7 @@ import { createApiKey } from '#lib/data/api-keys.ts';
 import { errorBody } from '#lib/errors.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
-import { apiPaths, documentRoute, routes, type Scope } from '#lib/routes.ts';
+import { apiMethods, apiPaths, documentRoute, routes, type Scope } from '#lib/routes.ts';
 import { config, db } from '#test/support/database.ts';
 import { clientFor, type Reply, send, startTestGateway } from '#test/support/http.ts';
 import { UNAUTHENTICATED } from './helpers.ts';
@@ -95,6 +95,135 @@ describe('CORS preflight (OPTIONS)', () => {
       expect(answer.headers.get('vary')).toBe('Origin');
       expect(answer.headers.get('x-request-id')).toMatch(UUID);
     }
+  });
+});
+
+describe('CORS preflight on a path the API does not have', () => {
+  it.each([
+    '/api/v1',
+    '/api/v1/',
+    '/api/v1/nothing',
+    '/api/v1/spaces/1/nothing',
+    '/api/v1/domains/1/verify/more',
+    '/api/v1/events/x',
+    '/api/v1/openapi.json/x',
+    '/api/v1/a/b/c/d',
+  ])('answers 204 under the base path (%s): the page sends its request and reads the 404', async (path) => {
+    // Act
+    const preflight = await send(`${listed.url}${path}`, 'OPTIONS', {
+      headers: { Origin: APP, 'Access-Control-Request-Method': 'DELETE' },
+    });
+    const actual = await send(`${listed.url}${path}`, 'DELETE', { headers: { Origin: APP } });
+    // Assess
+    expect(preflight.status).toBe(204);
+    expect(preflight.text).toBe('');
+    expect(preflight.headers.get('allow')).toBe('OPTIONS');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(preflight.headers.get('access-control-allow-methods')).toBe(apiMethods.join(', '));
+    expect(preflight.headers.get('access-control-allow-headers')).toBe(CORS_ALLOW_HEADERS.join(', '));
+    expect(actual.status).toBe(404);
+    expect(actual.body).toEqual(errorBody('notFound'));
+    expect(actual.headers.get('access-control-allow-origin')).toBe(APP);
+  });
+
+  it('is not answered outside the base path: 404', async () => {
+    // Act
+    const replies = await Promise.all(
+      ['/', '/api', '/api/v2/spaces', '/api/v10'].map((path) => send(`${open.url}${path}`, 'OPTIONS')),
+    );
+    // Assess
+    expect(replies.map((reply) => reply.status)).toEqual([404, 404, 404, 404]);
+  });
+});
+
+describe('406 Not Acceptable', () => {
+  it.each([
+    ['application/xml'],
+    ['text/html'],
+    ['application/json;q=0, */*'],
+    ['*/*;q=0'],
+    ['application/vnd.api+json'],
+  ])(
+    'answers a request whose Accept (%s) excludes JSON, list, show, store, update or delete, doing nothing',
+    async (accept) => {
+      // Prepare
+      const api = await clientOn(open);
+      const stored = await api.post('/api/v1/spaces', { name: 'Kept', color: '1' });
+      const path = `/api/v1/spaces/${stored.body.data.id}`;
+      const headers = { Accept: accept };
+      // Act
+      const replies = await Promise.all([
+        api.request('GET', '/api/v1/spaces', { headers }),
+        api.request('GET', path, { headers }),
+        api.request('POST', '/api/v1/spaces', { form: { name: 'Refused' }, headers }),
+        api.request('PATCH', path, { form: { color: '5' }, headers }),
+        api.request('DELETE', path, { headers }),
+      ]);
+      // Assess
+      for (const reply of replies) {
+        expect(reply.status).toBe(406);
+        expect(reply.body).toEqual(errorBody('notAcceptable'));
+        expect(reply.headers.get('x-request-id')).toMatch(UUID);
+      }
+      expect((await api.get('/api/v1/spaces')).body.data).toEqual([stored.body.data]);
+    },
+  );
+
+  it.each([
+    ['*/*'],
+    ['application/*'],
+    ['application/json'],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'],
+    ['nonsense'],
+    [''],
+  ])('answers JSON when Accept (%j) admits it', async (accept) => {
+    // Prepare
+    const api = await clientOn(open);
+    // Act
+    const reply = await api.request('GET', '/api/v1/spaces', { headers: { Accept: accept } });
+    // Assess
+    expect(reply.status).toBe(200);
+  });
+});
+
+describe('Location on 201', () => {
+  it.each([
+    ['spaces', { name: 'Located' }],
+    ['domains', { name: `located-${randomUUID().slice(0, 8)}.example.com` }],
+  ])('names the stored %s, the same on a replay; a GET of it answers it', async (collection, form) => {
+    // Prepare
+    const api = await clientOn(open);
+    const headers = { 'Idempotency-Key': randomUUID() };
+    // Act
+    const stored = await api.request('POST', `/api/v1/${collection}`, { form, headers });
+    const replayed = await api.request('POST', `/api/v1/${collection}`, { form, headers });
+    const location = stored.headers.get('location') as string;
+    const shown = await api.get(new URL(location, `${open.url}/api/v1/${collection}`).pathname);
+    // Assess: a reference relative to the URL the store called, as API Gateway saw the path (stage included).
+    expect(stored.status).toBe(201);
+    expect(location).toBe(`/api/v1/${collection}/${stored.body.data.id}`);
+    expect(replayed.headers.get('location')).toBe(location);
+    expect(shown.body).toEqual(stored.body);
+  });
+});
+
+describe('a body that starts with a byte order mark', () => {
+  it('is read past it, as JSON and as a form', async () => {
+    // Prepare
+    const api = await clientOn(open);
+    // Act
+    const json = await api.request('POST', '/api/v1/spaces', {
+      body: '\uFEFF{"name":"Marked","color":4}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    const form = await api.request('POST', '/api/v1/spaces', {
+      body: '\uFEFFname=Form+marked&color=5',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    // Assess
+    expect([json.status, form.status]).toEqual([201, 201]);
+    expect(json.body.data).toMatchObject({ name: 'Marked', color: 4 });
+    expect(form.body.data).toMatchObject({ name: 'Form marked', color: 5 });
   });
 });
 

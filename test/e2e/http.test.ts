@@ -149,9 +149,10 @@ describe.concurrent('ids and routes (404)', () => {
     ['GET', '/api/v2/spaces'],
     ['GET', '/api/v1/spaces/'],
     ['GET', '/api/v1/spaces/1/members'],
-    // A method a path does not have is a 405, OPTIONS a preflight: test/e2e/http-conventions.test.ts.
+    // A method a path does not have is a 405, OPTIONS a preflight (under /api/v1, on any path: so that a page
+    // reads this 404): test/e2e/http-conventions.test.ts.
     ['DELETE', '/api/v1/nothing'],
-    ['OPTIONS', '/api/v1/spaces/1/members'],
+    ['OPTIONS', '/api/v2/spaces'],
   ])('answers 404 JSON for %s %s, with or without a key', async (method, path) => {
     // Prepare
     const api = await client();

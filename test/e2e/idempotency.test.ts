@@ -54,6 +54,32 @@ describe.concurrent('Idempotency-Key', () => {
     await expectConsistent(api.owner);
   });
 
+  it('uses up no id on a replay: three replays, then the next store takes the next id', async () => {
+    // Prepare
+    const api = await newClient(gateway);
+    const key = randomUUID();
+    const domainKey = randomUUID();
+    const domain = { name: `replayed-${randomUUID().slice(0, 8)}.example.com` };
+    // Act
+    const first = await store(api, key, { name: 'Replayed' });
+    const replays = [];
+    for (let count = 0; count < 3; count++) replays.push(await store(api, key, { name: 'Replayed' }));
+    const reused = await store(api, key, { name: 'Another body' });
+    const next = await api.post(SPACES, { name: 'Next' });
+    const firstDomain = await store(api, domainKey, domain, '/api/v1/domains');
+    await store(api, domainKey, domain, '/api/v1/domains');
+    const nextDomain = await api.post('/api/v1/domains', { name: `next-${randomUUID().slice(0, 8)}.example.com` });
+    // Assess: the replays and the refused reuse took nothing; ids go on by one.
+    expect(first.body.data.id).toBe(1);
+    expect(replays.map((reply) => [reply.status, replayed(reply), reply.body.data.id])).toEqual(
+      Array(3).fill([201, 'true', 1]),
+    );
+    expect(reused.status).toBe(422);
+    expect(next.body.data.id).toBe(2);
+    expect([firstDomain.body.data.id, nextDomain.body.data.id]).toEqual([1, 2]);
+    await expectConsistent(api.owner);
+  });
+
   it('refuses the same key with another body or another path: 422 on Idempotency-Key', async () => {
     // Prepare
     const api = await newClient(gateway);

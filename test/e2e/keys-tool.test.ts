@@ -84,13 +84,17 @@ describe('key tool (scripts/keys.ts)', () => {
     expect(row?.['last used']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     // Act: revoke
-    await keys('revoke', prefix);
+    const revoked = await keys('revoke', prefix);
     const refused = await api.get('/api/v1/spaces');
     const after = await keys('list', '--owner', owner);
     // Assess
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual(UNAUTHENTICATED);
     expect(rows(after.lines)[0]?.state).toBe('revoked');
+    // A DynamoDB other than AWS's (here DynamoDB Local): the local gateway's cache setting is the one named.
+    expect(revoked.lines.join('\n')).toContain(
+      `Revoked ${prefix}. It is refused within the authorizer cache period (AUTH_CACHE_TTL_SECONDS of npm start, 60 s by default).`,
+    );
   });
 
   it('creates a scoped key that expires, and rotates it', { timeout: 120_000 }, async () => {

@@ -292,6 +292,21 @@ describe.concurrent.each(resources)('$path list', ({ path, other, nameOf }) => {
     expect(none.body).toMatchObject({ data: [], meta: { total: 0, from: null, to: null, last_page: 1 } });
   });
 
+  it('never ignores a search: one longer than any name matches nothing, however long', async () => {
+    // Prepare: names are at most 32 characters (a domain's 253): a search of 256 can match none.
+    const longest = 'item-'.padEnd(255, 'x');
+    // Act
+    const tooLong = await owner.get(path, { search: 'i'.repeat(256) });
+    const huge = await owner.get(path, { search: 'item-1'.repeat(500) });
+    const atTheLimit = await owner.get(path, { search: longest });
+    // Assess: the same empty page a search that matches nothing answers, the search kept in its links.
+    for (const reply of [tooLong, huge, atTheLimit]) {
+      expect(reply.status).toBe(200);
+      expect(reply.body).toMatchObject({ data: [], meta: { total: 0, from: null, to: null, last_page: 1 } });
+    }
+    expect(parse(tooLong.body.links.first)?.query).toEqual(effective({ search: 'i'.repeat(256) }));
+  });
+
   it('answers an empty list for an owner without items', async () => {
     // Prepare
     const empty = await newClient(gateway);

@@ -200,6 +200,20 @@ describe('npm start (infra/local/start.ts)', () => {
     expect(reply.status).toBe(200);
   });
 
+  it('writes exactly the fields the README lists for local-stack.json (edgeUrl among them)', () => {
+    // Prepare: the README's sentence about the file.
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const sentence = readme.slice(
+      readme.indexOf('writes `.data/local-stack.json`'),
+      readme.indexOf('the key tool and the walkthrough'),
+    );
+    // Act
+    const listed = [...sentence.matchAll(/`([a-zA-Z]+)`/g)].map((match) => match[1] as string);
+    // Assess
+    expect(Object.keys(stack).sort()).toEqual(listed.sort());
+    expect(stack.edgeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
   it("gives the README walkthrough's first block, run as written, the API and the key", async () => {
     // Prepare: the block, from the README, run by bash in the folder npm start runs in
     const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
+import { NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { SPACE_NAME_MAX } from '#lib/schemas/spaces.ts';
 import { type Client, type Reply, startTestGateway } from '#test/support/http.ts';
 import { schemaErrors } from '#test/support/openapi.ts';
@@ -31,7 +32,6 @@ type Step<Fields> = { method: 'PUT' | 'PATCH'; encoding: 'form' | 'json'; fields
 
 // ---- Generators -------------------------------------------------------------------------------------
 
-const CONTROL = /\p{Cc}/u;
 const count = (value: string) => [...value].length;
 
 /** Whitespace the API trims; control characters (tab, newline) are refused, not trimmed. */
@@ -39,14 +39,20 @@ const padding = fc.constantFrom('', ' ', '  ', '\u00a0');
 const padded = (value: fc.Arbitrary<string>) =>
   fc.tuple(padding, value, padding).map(([before, core, after]) => `${before}${core}${after}`);
 
-/** A valid space name: 1 to 32 characters once trimmed, any Unicode but control characters. */
+/**
+ * A valid space name: 1 to 32 characters once trimmed, any Unicode text but what names refuse (control,
+ * invisible and bidi control characters: `NOT_IN_NAMES`, the code's own rule; a `binary` string holds one now
+ * and then, which made this property fail at random) and lone surrogates.
+ */
 const spaceName = fc
   .oneof(
     fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: SPACE_NAME_MAX }),
     fc.string({ unit: 'binary', minLength: 1, maxLength: SPACE_NAME_MAX }),
   )
   .map((value) => value.trim())
-  .filter((value) => value !== '' && !CONTROL.test(value) && count(value) <= SPACE_NAME_MAX);
+  .filter(
+    (value) => value !== '' && !NOT_IN_NAMES.test(value) && value.isWellFormed() && count(value) <= SPACE_NAME_MAX,
+  );
 
 const color = fc.integer({ min: 1, max: 6 });
 const method = fc.constantFrom('PUT', 'PATCH') as fc.Arbitrary<Step<unknown>['method']>;
@@ -90,10 +96,10 @@ const spaceStep: fc.Arbitrary<Step<SpaceFields>> = fc.oneof(
   }),
 );
 
-/** An absolute http(s) URL the API accepts as a page (at most 255 characters). */
+/** An absolute http(s) URL the API accepts as a page (at most 255 characters, and as its href). */
 const pageUrl = fc
   .webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true })
-  .filter((value) => count(value) <= 255 && URL.canParse(value));
+  .filter((value) => count(value) <= 255 && URL.canParse(value) && new URL(value).href.length <= 255);
 const formPage = fc.oneof(absent, fc.constant(''), pageUrl, padded(pageUrl));
 const jsonPage = fc.oneof(absent, fc.constant(null), fc.constant(''), pageUrl, padded(pageUrl));
 
@@ -242,8 +248,9 @@ describe.concurrent('updates: every valid combination answers what a show then a
               // Act
               const reply = await send(api, path, step, { name, index_page, not_found_page });
               // Assess
+              // A page is stored as its href (WHATWG URL).
               const page = (value: Wire, before: string | null) =>
-                value === undefined ? before : given(value) ? String(value).trim() : null;
+                value === undefined ? before : given(value) ? new URL(String(value).trim()).href : null;
               await expectUpdated(
                 api,
                 path,

@@ -28,6 +28,7 @@ import {
   matchRoute,
   routeMethods,
   routes,
+  unknownPathPreflights,
 } from '#lib/routes.ts';
 import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
@@ -402,12 +403,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       }
     });
 
-    it('answers without a key, by API Gateway itself, only OPTIONS and ANY on each path and the document', () => {
+    it('answers without a key, by API Gateway itself, only OPTIONS and ANY on each path, the document, and OPTIONS on the rest of the base path', () => {
       // Prepare
       const expected = [
         ...apiPaths.flatMap((path) => [`OPTIONS ${path.path}`, `ANY ${path.path}`]),
         `GET ${documentRoute.path}`,
         `HEAD ${documentRoute.path}`,
+        ...unknownPathPreflights.map((path) => `OPTIONS ${path}`),
       ];
       // Act
       const synthesized = mocked();
@@ -424,9 +426,38 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'application/x-www-form-urlencoded',
         ]);
       }
-      // Paths the table does not have are no resources with methods: API Gateway answers them 404.
+      // Paths the table does not have have only the preflight: API Gateway answers their other methods 404.
       const withMethods = new Set(methods().map(({ path }) => path));
-      expect([...withMethods].sort()).toEqual(apiPaths.map((path) => path.path).sort());
+      expect([...withMethods].sort()).toEqual([...apiPaths.map((path) => path.path), ...unknownPathPreflights].sort());
+    });
+
+    it('answers the preflight on any path under the base path it does not have: every method of the API', () => {
+      // Prepare: the base path and a greedy resource under it and under each path without a variable child.
+      expect(unknownPathPreflights).toEqual([
+        '/api/v1',
+        '/api/v1/{proxy+}',
+        '/api/v1/domains/{id}/{proxy+}',
+        '/api/v1/domains/{id}/verify/{proxy+}',
+        '/api/v1/spaces/{id}/{proxy+}',
+        '/api/v1/events/{proxy+}',
+        '/api/v1/openapi.json/{proxy+}',
+      ]);
+      for (const path of unknownPathPreflights) {
+        // Act
+        const preflight = mocked().find(({ method, path: at }) => method === 'OPTIONS' && at === path);
+        const { status, headers, template } = mockAnswer(preflight?.props ?? {});
+        // Assess
+        expect(status, path).toBe('204');
+        expect(headers, path).toEqual({
+          Allow: "'OPTIONS'",
+          'Access-Control-Allow-Origin': "'*'",
+          'Access-Control-Allow-Methods': "'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'",
+          'Access-Control-Allow-Headers': `'${CORS_ALLOW_HEADERS.join(', ')}'`,
+          'Access-Control-Max-Age': "'600'",
+          'X-Request-Id': 'context.requestId',
+        });
+        expect(template, path).toBe('');
+      }
     });
 
     it('answers the CORS preflight on every path: 204, its methods, the allowed headers, Max-Age 600, its request id', () => {

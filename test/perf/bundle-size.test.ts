@@ -4,7 +4,14 @@
  * re-check).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Bundle, budgetOf, bundleAll, contributors, SIZE_BUDGET_BYTES } from '#infra/bundles.ts';
+import {
+  type Bundle,
+  budgetOf,
+  bundleAll,
+  contributors,
+  DOMAIN_WRITE_BUDGET_BYTES,
+  SIZE_BUDGET_BYTES,
+} from '#infra/bundles.ts';
 import { domainChecksFunction } from '#infra/constructs/domain-checks.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
@@ -65,6 +72,13 @@ describe('bundle size', () => {
         return `${bundle.name}: ${bundle.code.length} B over ${budgetOf(bundle)} B (${top.join(', ')})`;
       });
     expect(oversized, 'functions over their size budget').toEqual([]);
+  });
+
+  it('gives only the domain writes and the edge sync budgets of their own, the domain writes’ within 1 %', () => {
+    // Assess
+    const own = bundles.filter((bundle) => bundle.budgetBytes !== undefined).map((bundle) => bundle.name);
+    expect(own.sort()).toEqual(['edge-sync', 'store-domain', 'update-domain']);
+    expect(DOMAIN_WRITE_BUDGET_BYTES).toBeLessThanOrEqual(SIZE_BUDGET_BYTES * 1.01);
   });
 
   it('gives the edge sync a budget of its own, above the API budget, for the CloudFront clients it carries', () => {

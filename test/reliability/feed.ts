@@ -28,22 +28,44 @@ export function expectPolledAll(polled: FeedEvent[], feed: FeedEvent[]): void {
   expect(ids, 'the poller missed none').toEqual(feed.map((event) => event.id));
 }
 
-/** Every successful write has exactly its event (what it answered); no other event exists. */
+const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+
+/**
+ * Every successful write that changed something has exactly its event (what it answered); no other event
+ * exists. An update that changed nothing answers the resource as an earlier event left it (its `updated_at`
+ * included), and has no event of its own.
+ */
 export function expectOneEventPerWrite(writes: Write[], feed: FeedEvent[]): void {
   const remaining = [...feed];
+  const unchanged: Write[] = [];
   for (const write of writes.filter((each) => each.status >= 200 && each.status < 300)) {
     const type = `${write.kind}.${write.action}`;
     const index = remaining.findIndex(
       (event) =>
         event.type === type &&
-        (write.action === 'deleted'
-          ? event.data.id === write.id
-          : JSON.stringify(sorted(event.data)) === JSON.stringify(sorted(write.data ?? {}))),
+        (write.action === 'deleted' ? event.data.id === write.id : same(event.data, write.data ?? {})),
     );
+    if (index < 0 && write.action === 'updated') {
+      unchanged.push(write);
+      continue;
+    }
     expect(index, `the event of ${type} ${JSON.stringify(write.data ?? write.id)}`).toBeGreaterThanOrEqual(0);
     remaining.splice(index, 1);
   }
   expect(remaining, 'events of no successful write').toEqual([]);
+  for (const write of unchanged) {
+    const earlier = feed.find(
+      (event) =>
+        event.type.startsWith(`${write.kind}.`) &&
+        event.type !== `${write.kind}.deleted` &&
+        same(event.data, write.data ?? {}),
+    );
+    expect(
+      earlier,
+      `an update that changed nothing answers a state the feed has: ${JSON.stringify(write.data)}`,
+    ).toBeDefined();
+  }
 }
 
 const sorted = (data: Record<string, unknown>) =>

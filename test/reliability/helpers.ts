@@ -55,11 +55,11 @@ export type FaultPlan = {
   /** Which calls the plan applies to; only these are counted. */
   when: (call: WireCall) => boolean;
   /** An error to fail this attempt with before it reaches DynamoDB (the SDK may retry it). */
-  before?: (attempt: number) => Error | undefined;
+  before?: (attempt: number, call: WireCall) => Error | undefined;
   /** Work done before this attempt goes on to DynamoDB: another client's write in between, say. */
-  meanwhile?: (attempt: number) => Promise<unknown> | undefined;
+  meanwhile?: (attempt: number, call: WireCall) => Promise<unknown> | undefined;
   /** An error to throw after DynamoDB has done the work: the answer is lost on the way back. */
-  after?: (attempt: number) => Error | undefined;
+  after?: (attempt: number, call: WireCall) => Error | undefined;
   /** Send the matching attempts to this port on 127.0.0.1 instead (a server that never answers, say). */
   redirectToPort?: number;
 };
@@ -81,14 +81,14 @@ export function injectFault(plan: FaultPlan): Injection {
       const call = wireCall(args as FinalizeHandlerArguments<object>);
       if (!plan.when(call)) return next(args);
       const attempt = ++attempts;
-      const early = plan.before?.(attempt);
+      const early = plan.before?.(attempt, call);
       if (early) throw early;
-      await plan.meanwhile?.(attempt);
+      await plan.meanwhile?.(attempt, call);
       if (plan.redirectToPort !== undefined) {
         Object.assign(args.request as object, { hostname: '127.0.0.1', port: plan.redirectToPort });
       }
       const result = await next(args);
-      const late = plan.after?.(attempt);
+      const late = plan.after?.(attempt, call);
       if (late) throw late;
       return result;
     },

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { foldName } from '#lib/data/keys.ts';
+import { acceptsJson } from '#lib/http/headers.ts';
 import { type Client, newClient, type Reply, send, startTestGateway } from '#test/support/http.ts';
 import { expectConsistent, expectErrorContract, NOT_FOUND } from './helpers.ts';
 
@@ -425,7 +426,9 @@ describe('hostile headers', () => {
               headers: extra,
             })
           : await client.request('GET', '/api/v1/spaces', { headers: extra });
-        // Assess
+        // Assess: answered, or 406 for an Accept that excludes JSON (an odd one that names no media range: answered).
+        const accept = Object.entries(extra).find(([name]) => name.toLowerCase() === 'accept')?.[1];
+        if (!acceptsJson(accept)) return expectAnswer(reply, [406]);
         expectAnswer(reply, store ? [201] : [200]);
         if (store) stored++;
         if (!store)

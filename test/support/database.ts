@@ -5,7 +5,8 @@
  * Suites whose vitest project sets `TEST_DYNAMODB_HARNESS` (vitest.config.ts: the reliability suites, and the
  * idempotency, conditional and feed e2e suites) reach DynamoDB Local through the DynamoDB-faithful harness
  * (`dynamodb-harness.ts`): transactions that overlap one in flight are cancelled with `TransactionConflict`, a
- * few more at random, and a committed transaction's items become visible to plain reads one by one.
+ * few more at random, and a committed transaction's items become visible to plain reads one by one. Its draws
+ * come from a printed seed (`TEST_SEED` replays them).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
@@ -13,13 +14,14 @@ import { ensureTable } from '#infra/local/dynamodb-local.ts';
 import { loadConfig, presentationStage } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { FAITHFUL, type Harness, startHarness } from './dynamodb-harness.ts';
+import { seeded } from './seed.ts';
 
 const endpoint = inject('dynamoEndpoint');
 if (!endpoint) throw new Error('These tests need DynamoDB Local: the global setup did not provide its endpoint.');
 
 /** The harness in front of DynamoDB Local, for the suites that run through it (its stats show it engaged). */
 export const harness: Harness | undefined = process.env.TEST_DYNAMODB_HARNESS
-  ? await startHarness({ target: endpoint, ...FAITHFUL })
+  ? await startHarness({ target: endpoint, ...FAITHFUL, seed: seeded('the DynamoDB harness').seed })
   : undefined;
 if (harness) afterAll(() => harness.stop());
 

@@ -3,7 +3,8 @@
  * 2020-12, OpenAPI 3.1's dialect): the status must be documented for the operation, the body must validate
  * (documented objects forbid other fields), and documented required headers must be there. A method a path
  * does not have must answer the document's `x-method-not-allowed` (405, `Allow` naming the path's `x-allow`),
- * `OPTIONS` its `x-preflight` (204), and a path it does not have 404. The shared e2e client (`./http.ts`) runs
+ * `OPTIONS` its `x-preflight` (204), and a path it does not have 404 (but `OPTIONS` under the base path: the
+ * preflight). The shared e2e client (`./http.ts`) runs
  * it on every response, so every e2e and reliability request is checked.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { DOCS_PATH } from '#lib/openapi/public.ts';
-import { apiBasePath } from '#lib/routes.ts';
+import { apiBasePath, apiMethods, underApi } from '#lib/routes.ts';
 
 type Ref = { $ref?: string };
 type Header = Ref & { required?: boolean; schema?: object };
@@ -39,6 +40,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 addFormats(ajv, ['date-time']);
 // The service's own rule for URLs (`URL.canParse`), which also accepts the non-ASCII URLs it stores.
 ajv.addFormat('uri', (value: string) => URL.canParse(value));
+// A URI reference (`Location`): absolute, or relative to the URL called.
+ajv.addFormat('uri-reference', (value: string) => URL.canParse(value, 'http://127.0.0.1/'));
 // The document's top-level fields are not JSON Schema keywords; its schemas are reached by JSON pointer.
 ajv.addVocabulary([
   'openapi',
@@ -114,7 +117,8 @@ const record = (id: string, status: number) => seen.set(id, (seen.get(id) ?? new
 
 export class ContractError extends Error {}
 
-type Documented = { value: Response; pointer: string; allow?: string[] };
+/** A documented answer; for the path conventions, the methods its `Allow` and its CORS methods name. */
+type Documented = { value: Response; pointer: string; allow?: readonly string[]; corsMethods?: readonly string[] };
 
 const notFound = () => resolveRef(document.components.responses.NotFound as Response, '/components/responses/NotFound');
 
@@ -128,6 +132,13 @@ function documentedResponse(method: string, path: string, status: number): Docum
     return resolveRef(response, `${operation.pointer}/${status}`);
   }
   const item = paths.find((entry) => entry.pattern.test(path));
+  if (!item && method === 'OPTIONS' && underApi(path)) {
+    // A path the API does not have, under its base path, answers the preflight: `Allow: OPTIONS`, and every
+    // method of the API for a page to send (it then reads the 404).
+    record('*unmatched preflight*', status);
+    if (status !== 204) return "OPTIONS under the base path must answer 204 (the document's x-preflight)";
+    return { ...resolveRef(document['x-preflight'], '/x-preflight'), allow: ['OPTIONS'], corsMethods: apiMethods };
+  }
   if (!item) {
     record('*unmatched*', status);
     // A path the API does not have answers the 404 error.
@@ -137,7 +148,7 @@ function documentedResponse(method: string, path: string, status: number): Docum
   const [name, expected] = method === 'OPTIONS' ? ['x-preflight', 204] : ['x-method-not-allowed', 405];
   record(`*${name}*`, status);
   if (status !== expected) return `${method} on this path must answer ${expected} (the document's ${name})`;
-  return { ...resolveRef(document[name as 'x-preflight'], `/${name}`), allow: item.allow };
+  return { ...resolveRef(document[name as 'x-preflight'], `/${name}`), allow: item.allow, corsMethods: item.allow };
 }
 
 /** A header's list of methods as a set: `GET, head` is `GET,HEAD`. */
@@ -164,17 +175,21 @@ export function checkResponse(method: string, url: string, reply: CheckedReply):
   for (const [name, header] of Object.entries(response.value.headers ?? {})) {
     if (resolveRef(header, '').value.required && !reply.headers.has(name)) fail(`the ${name} header is missing`);
   }
-  // 405's `Allow`, and a preflight's `Allow` and allowed methods (when present), are the path's methods.
-  const listed =
+  // 405's `Allow`, and a preflight's `Allow` and allowed methods (when present), are the path's methods (on a
+  // path the API does not have: OPTIONS, and every method of the API).
+  const listed: [string, readonly string[]][] =
     response.pointer === '/x-method-not-allowed'
-      ? ['allow']
+      ? [['allow', response.allow ?? []]]
       : response.pointer === '/x-preflight'
-        ? ['allow', 'access-control-allow-methods']
+        ? [
+            ['allow', response.allow ?? []],
+            ['access-control-allow-methods', response.corsMethods ?? []],
+          ]
         : [];
-  for (const name of listed) {
+  for (const [name, methods] of listed) {
     const value = reply.headers.get(name);
-    if ((value !== null || name === 'allow') && methodList(value) !== methodList((response.allow ?? []).join(','))) {
-      fail(`${name} must list the path's methods, ${(response.allow ?? []).join(', ')}`);
+    if ((value !== null || name === 'allow') && methodList(value) !== methodList(methods.join(','))) {
+      fail(`${name} must list ${methods.join(', ')}`);
     }
   }
   // A HEAD answer, and a response documented without content (304, a preflight), have no body.

@@ -106,6 +106,27 @@ describe('JSON bodies', () => {
   });
 });
 
+describe('a body that starts with a byte order mark', () => {
+  it('is read past it, as JSON and as a form, also base64-encoded', () => {
+    // Prepare
+    const bom = '\uFEFF';
+    const base64 = Buffer.from(`${bom}{"name":"Design"}`, 'utf8').toString('base64');
+    // Act / Assess
+    expect({ ...parseBody(`${bom}{"name":"Design","color":5}`, false, JSON_TYPE) }).toEqual({
+      name: 'Design',
+      color: 5,
+    });
+    expect({ ...parseBody(`${bom}name=Design&color=5`, false, FORM) }).toEqual({ name: 'Design', color: '5' });
+    expect({ ...parseBody(base64, true, JSON_TYPE) }).toEqual({ name: 'Design' });
+  });
+
+  it('is read past it only at the start: one inside a value stays (and a name refuses it)', () => {
+    // Act / Assess
+    expect({ ...parseBody('{"name":"\uFEFFDesign"}', false, JSON_TYPE) }).toEqual({ name: '\uFEFFDesign' });
+    expect(thrown(() => parseBody('\uFEFF\uFEFF{}', false, JSON_TYPE))).toBeInstanceOf(BadRequestError);
+  });
+});
+
 describe('the encoding the schemas read a body by', () => {
   it('is form for a form body, JSON for a JSON body and for no body at all', () => {
     // Act / Assess

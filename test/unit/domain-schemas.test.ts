@@ -227,6 +227,64 @@ describe('store domain schema', () => {
   });
 
   it.each([
+    ['JSON', (fields: Record<string, unknown>) => fields],
+    ['a form', form],
+  ])('refuses in %s a page with spaces, control characters or credentials, saying which', (_, as) => {
+    // Prepare
+    const refused = [
+      ['https://x.example/a b', 'The index page field must not contain spaces.'],
+      ['https://x.example/a\u00A0b', 'The index page field must not contain spaces.'],
+      ['https://x .example/', 'The index page field must be a valid http or https URL.'],
+      ['not a url', 'The index page field must be a valid http or https URL.'],
+      ['https://x.example/a\tb', 'The index page field must not contain control characters.'],
+      ['https://x.example/\u0000', 'The index page field must not contain control characters.'],
+      ['https://x.example/a\u007Fb', 'The index page field must not contain control characters.'],
+      ['https://user:secret@x.example/', 'The index page field must not contain a user name or password.'],
+      ['https://user@x.example/', 'The index page field must not contain a user name or password.'],
+      ['https://x.example:99999/', 'The index page field must be a valid http or https URL.'],
+      ['https://x.example/?q=a b', 'The index page field must not contain spaces.'],
+      ['https://[::1/', 'The index page field must be a valid http or https URL.'],
+    ] as const;
+    // Act / Assess
+    for (const [url, message] of refused) {
+      expect(errorsOf(storeDomainSchema, as({ name: 'example.com', index_page: url })), url).toEqual({
+        index_page: [message],
+      });
+    }
+  });
+
+  it.each([
+    ['JSON', (fields: Record<string, unknown>) => fields],
+    ['a form', form],
+  ])('stores a page in %s as its WHATWG href: ASCII, percent-encoded, with a path', (_, as) => {
+    // Prepare
+    const pages = [
+      ['https://x.example', 'https://x.example/'],
+      ['HTTPS://X.Example:443/A?b#C', 'https://x.example/A?b#C'],
+      ['https://bücher.example/straße?q=ä#ü', 'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4#%C3%BC'],
+      ['https://x.example/"><script>', 'https://x.example/%22%3E%3Cscript%3E'],
+      ['https://x.example/a/../b/./c', 'https://x.example/b/c'],
+      ['http://127.0.0.1:8080/', 'http://127.0.0.1:8080/'],
+    ] as const;
+    // Act / Assess
+    for (const [url, href] of pages) {
+      expect(validate(storeDomainSchema, as({ name: 'example.com', index_page: url })).indexPage, url).toBe(href);
+      expect(validate(updateDomainSchema, as({ not_found_page: url })).notFoundPage, url).toBe(href);
+    }
+  });
+
+  it('limits a page to 255 characters as sent, and passes on its href, however long (the edge limits both pages)', () => {
+    // Prepare: 100 characters that encode to 6 each.
+    const url = `https://pages.example/${'é'.repeat(100)}`;
+    // Act
+    const domain = validate(storeDomainSchema, { name: 'example.com', index_page: url });
+    // Assess: the pages' bytes together are the data layer's check (lib/edge/record.ts, test/e2e/domains.test.ts).
+    expect(url.length).toBeLessThan(255);
+    expect(domain.indexPage).toBe(new URL(url).href);
+    expect(domain.indexPage?.length).toBe(22 + 600);
+  });
+
+  it.each([
     ['index_page', 'index page'],
     ['not_found_page', 'not found page'],
   ])('limits %s to 255 characters', (field, label) => {

@@ -95,6 +95,9 @@ describe('the edge function, for anything else', () => {
     ['127.0.0.1', 'an address'],
     ['[::1]:80', 'an IPv6 literal'],
     ['bücher.example', 'raw Unicode (not what a browser sends)'],
+    ['example.com..', 'two trailing dots (an empty label: no DNS name)'],
+    ['example.com...:443', 'three trailing dots and a port'],
+    ['.example.com', 'a leading dot'],
   ])('answers 404 for %s (%s), never a redirect', async (host) => {
     // Act
     const response = await visit(host);

@@ -138,9 +138,14 @@ describe('error middleware: middy’s HTTP errors (statusCode + expose)', () => 
     // Act
     const notFound = await answer(middyError(404, ''));
     const notAcceptable = await answer(middyError(406, ''));
-    // Assess
+    const teapot = await answer(middyError(418, ''));
+    // Assess: the catalogue's message of the status, or the generic 4xx one for a status it does not list.
     expect(notFound.body).toEqual({ message: 'Resource not found.', status: 404 });
-    expect(notAcceptable.body).toEqual({ message: 'Bad Request.', status: 406 });
+    expect(notAcceptable.body).toEqual({
+      message: 'Not Acceptable. The API answers application/json only.',
+      status: 406,
+    });
+    expect(teapot.body).toEqual({ message: 'Bad Request.', status: 418 });
   });
 
   it.each([

@@ -73,13 +73,18 @@ describe('list query', () => {
     ['page', ''],
     ['page', '1e3'],
     ['page', '99999999999999999999'],
-    ['search', 'x'.repeat(256)],
     ['cursor', ''],
   ])('falls back to the default for %s=%j', (field, value) => {
     // Act
     const params = parseListQuery({ [field]: value });
     // Assess
     expect(params).toEqual(defaults);
+  });
+
+  it('keeps a search of any length, trimmed: it is never dropped (one longer than any name matches nothing)', () => {
+    // Act / Assess
+    expect(parseListQuery({ search: 'x'.repeat(256) }).search).toBe('x'.repeat(256));
+    expect(parseListQuery({ search: `  ${'x'.repeat(3000)}  ` }).search).toBe('x'.repeat(3000));
   });
 
   it('ignores unknown parameters', () => {
