@@ -24,16 +24,6 @@ export const INIT_BUDGET_RATIO = 0.8;
  */
 export const EDGE_SYNC_BUDGET_BYTES = 520_000;
 
-/**
- * The domain writes' own budget (store-domain, update-domain), 0.8 % over the API functions': they were within
- * 0.5 KB of 250 KB when issue 28 gave them the rules of the URL standard for pages (parse, `href`, credentials,
- * read-time normalisation), the 406 of a request that does not accept JSON and the store's `Location`, 1.3 KB
- * of our code in all, on top of the DynamoDB client's 221 KB. No feature of theirs is left out for 1 KB; the
- * way back under 250 KB is the SDK's event-stream code (about 10 KB in every function, never run by DynamoDB),
- * which the bundling could leave out as it does the unused credential providers.
- */
-export const DOMAIN_WRITE_BUDGET_BYTES = 252_000;
-
 /** A deployed function's bundle; `budgetBytes` when it has a size budget of its own (else SIZE_BUDGET_BYTES). */
 export type BundleTarget = { name: string; handler: string; budgetBytes?: number };
 
@@ -45,9 +35,6 @@ export const bundleTargets: readonly BundleTarget[] = [
   ...routes.map((route) => ({
     name: route.name,
     handler: route.handler,
-    ...(route.collection === 'domains' && (route.action === 'store' || route.action === 'update')
-      ? { budgetBytes: DOMAIN_WRITE_BUDGET_BYTES }
-      : {}),
   })),
   { name: 'authorizer', handler: authorizerHandler },
   { name: 'publish-events', handler: eventPublisherHandler },

@@ -30,6 +30,15 @@ export const unusedCredentialProviders = [
   '@smithy/credential-provider-imds',
 ];
 
+/**
+ * The SDK's protocol code loads its event-stream codec with a dynamic `import()` only for operations that stream
+ * events (`HttpProtocol` in `@smithy/core`); DynamoDB, CloudFront and the KeyValueStore have none, so the import
+ * never runs here. Bundled, it would add ~15 KB to every function. Left out like the providers above (were it
+ * ever run, Lambda's Node runtime carries the SDK to load it from); test/perf/bundle-size.test.ts runs the
+ * bundles against DynamoDB Local to show nothing needs it.
+ */
+export const unusedSdkModules = ['@smithy/core/event-streams'];
+
 export const esbuildOptions = {
   bundle: true,
   platform: 'node',
@@ -40,7 +49,7 @@ export const esbuildOptions = {
   sourcemap: true,
   mainFields: ['module', 'main'],
   banner: { js: esmRequireBanner },
-  external: unusedCredentialProviders,
+  external: [...unusedCredentialProviders, ...unusedSdkModules],
   legalComments: 'none',
 } as const satisfies BuildOptions;
 
