@@ -1,9 +1,9 @@
 /**
- * The document against the service, property-based: `scripts/fuzz.ts` (`npm run fuzz`) bounded for `npm test`.
- * Requests generated from docs/openapi.json for every operation, valid and invalid, to the local gateway, each
- * case as a new owner; verify asks a test DNS server, which publishes the record for half the cases. It fails
- * on any 5xx, any answer the document does not allow, a status the request should not get, a 2xx unlike a
- * following GET, a refused request that changed something.
+ * The document against the service, property-based: the engine of `npm run fuzz` (`test/support/fuzz/`),
+ * bounded for `npm test`. Requests generated from docs/openapi.json for every operation, valid and invalid, to
+ * the local gateway, each case as a new owner; verify asks a test DNS server, which publishes the record for
+ * half the cases. It fails on any 5xx, any answer the document does not allow, a status the request should not
+ * get, a 2xx unlike a following GET, a refused request that changed something.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +12,10 @@ import { createApiKey } from '#lib/data/api-keys.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';
+import { describeReport } from '#test/support/fuzz/report.ts';
+import { fuzz } from '#test/support/fuzz/runner.ts';
 import { startTestGateway } from '#test/support/http.ts';
 import { document, documentOperations } from '#test/support/openapi.ts';
-import { describeReport, fuzz } from '../../scripts/fuzz.ts';
 
 /** The fuzzer's own operations besides the document's: each path's other methods, and paths it does not have. */
 const otherPaths = [

@@ -1,0 +1,146 @@
+/**
+ * Invalid bodies, each a valid one with one thing wrong: a wrong JSON type, an unknown or read-only field, a
+ * value one past its limit, a forbidden character, a lone surrogate, a missing field, a list in a form.
+ */
+import fc from 'fast-check';
+import type { Schema } from '#test/support/fuzz/operations.ts';
+import { FORBIDDEN_IN_NAMES } from '#test/support/fuzz/valid-values.ts';
+import { resolveRef } from '#test/support/openapi.ts';
+
+export type Mutation = { note: string; body: Record<string, unknown> | string; confirm: boolean };
+
+const typeOf = (schema: Schema): string[] => {
+  const resolved = resolveRef<Schema>(schema).value;
+  if (resolved.anyOf) return resolved.anyOf.flatMap(typeOf);
+  if ('const' in resolved) return [resolved.const === null ? 'null' : typeof resolved.const];
+  return [resolved.type ?? []].flat();
+};
+
+/** Values of other JSON types than the schema's. */
+function wrongValues(schema: Schema): unknown[] {
+  const types = typeOf(schema);
+  const pool: [string, unknown][] = [
+    ['string', '3'],
+    ['string', ''],
+    ['integer', 3],
+    ['number', 2.5],
+    ['boolean', true],
+    ['null', null],
+    ['object', { value: 3 }],
+    ['array', ['a']],
+  ];
+  return pool
+    .filter(([type]) => !types.includes(type) && !(type === 'integer' && types.includes('number')))
+    .map(([, value]) => value);
+}
+
+/** A value one past the field's length limit, shaped like a valid one. */
+function tooLong(name: string, schema: Schema): string | undefined {
+  const max = schema.maxLength ?? resolveRef<Schema>(schema).value.anyOf?.find((entry) => entry.maxLength)?.maxLength;
+  if (max === undefined) return undefined;
+  if (name === 'name' && max < 100) return 'x'.repeat(max + 1);
+  if (name === 'name') {
+    // Labels of 63, then one to make max + 1 characters in all.
+    const labels: string[] = [];
+    let length = 0;
+    while (length + 64 < max + 1) {
+      labels.push('a'.repeat(63));
+      length += 64;
+    }
+    labels.push('b'.repeat(max + 1 - length));
+    return labels.join('.');
+  }
+  const base = 'https://www.example.org/';
+  return base + 'p'.repeat(max + 1 - base.length);
+}
+
+/** Invalid JSON bodies, each a valid one with one thing wrong; `confirm`: ajv must refuse it too. */
+export function jsonMutations(
+  body: Record<string, unknown>,
+  schema: Schema,
+  readOnly: readonly string[],
+): fc.Arbitrary<Mutation> {
+  const properties = Object.entries(schema.properties ?? {});
+  const options: fc.Arbitrary<Mutation>[] = [
+    fc
+      .constantFrom('colour', 'Name', 'owner', 'indexPage', '__proto__', 'constructor', 'status')
+      .filter((key) => !(key in (schema.properties ?? {})))
+      .map((key) => ({ note: `unknown field ${key}`, body: { ...body, [key]: 1 }, confirm: true })),
+    fc.tuple(fc.constantFrom(...properties), fc.nat()).map(([[name, property], index]) => {
+      const values = wrongValues(property);
+      const value = values[index % values.length];
+      return { note: `${name} as ${JSON.stringify(value)}`, body: { ...body, [name]: value }, confirm: true };
+    }),
+  ];
+  if (readOnly.length > 0) {
+    options.push(
+      fc
+        .constantFrom(...readOnly)
+        .map((key) => ({ note: `read-only ${key}`, body: { ...body, [key]: 'x' }, confirm: true })),
+    );
+  }
+  const names = properties.filter(([name]) => name === 'name');
+  if (names.length > 0) {
+    options.push(
+      fc
+        .tuple(fc.constantFrom(...FORBIDDEN_IN_NAMES), fc.constantFrom('start', 'middle', 'end'))
+        .map(([character, at]) => {
+          const name = String(body.name ?? 'Team');
+          const value =
+            at === 'start' ? `${character}${name}` : at === 'end' ? `${name}${character}` : `a${character}b.com`;
+          const hex = character.codePointAt(0)?.toString(16).toUpperCase();
+          return { note: `name with U+${hex}`, body: { ...body, name: value }, confirm: true };
+        }),
+      fc.constant({ note: 'name with a lone surrogate', body: { ...body, name: 'a\ud800b.com' }, confirm: false }),
+      fc
+        .constantFrom('', '   ')
+        .map((name) => ({ note: `blank name ${JSON.stringify(name)}`, body: { ...body, name }, confirm: true })),
+    );
+  }
+  for (const [name, property] of properties) {
+    const value = tooLong(name, property);
+    if (value !== undefined)
+      options.push(fc.constant({ note: `${name} one too long`, body: { ...body, [name]: value }, confirm: true }));
+  }
+  for (const name of schema.required ?? []) {
+    const { [name]: _removed, ...rest } = body;
+    options.push(fc.constant({ note: `no ${name}`, body: rest, confirm: true }));
+  }
+  return fc.oneof(...options);
+}
+
+/** Invalid form bodies: a list for a field, a color that is not one, a name too long or with a forbidden character. */
+export function formMutations(body: Record<string, unknown>, schema: Schema): fc.Arbitrary<Mutation> {
+  const properties = Object.keys(schema.properties ?? {});
+  const options: fc.Arbitrary<Mutation>[] = [
+    fc.constantFrom(...properties).map((name) => ({
+      note: `${name} as a list`,
+      body: { ...body, [name]: [String(body[name] ?? 'a'), 'b'] },
+      confirm: false,
+    })),
+  ];
+  if (properties.includes('color')) {
+    options.push(
+      fc.constantFrom('0', '7', 'blue', '2.5', '  ', '-1').map((color) => ({
+        note: `color ${JSON.stringify(color)}`,
+        body: { ...body, color },
+        confirm: true,
+      })),
+    );
+  }
+  if (properties.includes('name')) {
+    options.push(
+      fc.constantFrom(...FORBIDDEN_IN_NAMES).map((character) => ({
+        note: `name with U+${character.codePointAt(0)?.toString(16).toUpperCase()}`,
+        body: { ...body, name: `a${character}b.com` },
+        confirm: true,
+      })),
+    );
+  }
+  for (const name of properties) {
+    const value = tooLong(name, schema.properties?.[name] as Schema);
+    if (value !== undefined)
+      options.push(fc.constant({ note: `${name} one too long`, body: { ...body, [name]: value }, confirm: true }));
+  }
+  return fc.oneof(...options);
+}

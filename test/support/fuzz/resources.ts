@@ -1,0 +1,129 @@
+/**
+ * What the fuzzer knows of the API's resources that the OpenAPI document does not tell it, written by hand:
+ * which collections there are, their limits, a valid item to act on, what a write must have stored, and the
+ * rules a schema cannot state. Every other module of the fuzzer asks this one, so that when the resource
+ * registry of issue 26 (`lib/resources/`, one module per resource kind) exists, this module is the one place to
+ * replace with it. Until then each fact below restates one in `lib/`, named after it.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { DOMAIN_READ_ONLY, normalizeDomainName } from '#lib/schemas/domains.ts';
+import { SPACE_READ_ONLY } from '#lib/schemas/spaces.ts';
+import { pageHost, storedPage } from '#lib/urls.ts';
+
+/** The collections the fuzzer stores items in: the first segment of their paths. */
+export type Collection = 'spaces' | 'domains';
+
+/** The collection a path's first segment names, or undefined (the feed, the document, a path the API lacks). */
+export const collectionOf = (segment: string | undefined): Collection | undefined =>
+  segment === 'spaces' || segment === 'domains' ? segment : undefined;
+
+/** A space's name, in characters: `SPACE_NAME_MAX` in `lib/schemas/spaces.ts`. */
+export const SPACE_NAME_MAX = 32;
+/** A page URL (a domain's index or 404 page), in characters: `PAGE_URL_MAX` in `lib/schemas/domains.ts`. */
+export const PAGE_URL_MAX = 255;
+/** The longest search that can match a name; a longer one matches nothing: `SEARCH_MAX` in `lib/data/keys.ts`. */
+export const SEARCH_MAX = 255;
+/** The change feed's `type` filter, trimmed: `EVENT_TYPE_FILTER_MAX` in `lib/schemas/events.ts`. */
+export const EVENT_TYPE_FILTER_MAX = 64;
+/** The longest valid domain name: 239 characters, so that its verification name fits in DNS's 253. */
+export const LONGEST_DOMAIN = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(47)].join('.');
+
+/**
+ * Forms the descriptions say a domain store takes beyond the patterns: an IDN in Unicode or punycode, a last
+ * label that starts with a digit, a page without a path, in Unicode, or on an IP address. Each must be taken
+ * (and stored in its canonical form).
+ */
+export const tolerated = {
+  name: fc.constantFrom(
+    'bücher.example',
+    'xn--mnchen-3ya.example',
+    '例え.jp',
+    'ελληνικά.example',
+    'shop.1a',
+    ' Padded.example ',
+  ),
+  page: fc.constantFrom(
+    'https://www.example.org',
+    'https://bücher.example/straße?q=ä',
+    'http://127.0.0.1:8080/x',
+    'HTTPS://WWW.EXAMPLE.ORG/A',
+  ),
+};
+
+type Body = Record<string, unknown>;
+
+/** One collection as the fuzzer knows it. */
+type Resource = {
+  /** The fields a client never writes: the schemas' own lists. */
+  readOnly: readonly string[];
+  /** A valid JSON store body, for an item a case then acts on (`setup` in the runner). */
+  setupBody: () => Body;
+  /** A valid JSON store body sent after a replay, whose id must come right after the replayed item's. */
+  afterReplayBody: (replayedId: number) => Body;
+  /** A store body with the tolerated forms drawn above; undefined: the collection has none. */
+  toleratedStore?: (valid: Body, drawn: { name: string; page: string }) => Body;
+  /**
+   * What a 2xx that wrote must show, field by field, for the body sent (as a form or JSON) and the item as it
+   * was before (an update) or undefined (a store).
+   */
+  expectedFields: (body: Body, form: boolean, before: Body | undefined) => [string, unknown][];
+  /** A valid store the service refuses all the same, by a rule the schema cannot state. */
+  refusesStore: (body: Body) => boolean;
+};
+
+/** Where a domain's pages may not point: the domain itself (the page would loop). */
+const PAGE_FIELDS = ['index_page', 'not_found_page'];
+
+export const RESOURCES: Record<Collection, Resource> = {
+  spaces: {
+    readOnly: SPACE_READ_ONLY,
+    setupBody: () => ({ name: `Setup ${randomUUID().slice(0, 8)}`, color: 2 }),
+    afterReplayBody: () => ({ name: 'After the replay' }),
+    expectedFields: (body, form, before) => {
+      const checks: [string, unknown][] = [];
+      if (typeof body.name === 'string') checks.push(['name', body.name.trim()]);
+      else if (before) checks.push(['name', before.name]);
+      const color = body.color;
+      if (color === undefined || (form && color === '')) checks.push(['color', before ? before.color : 1]);
+      else checks.push(['color', Number(color)]);
+      return checks;
+    },
+    refusesStore: () => false,
+  },
+  domains: {
+    readOnly: DOMAIN_READ_ONLY,
+    setupBody: () => ({
+      name: `setup-${randomUUID()}.example.net`,
+      index_page: 'https://www.example.org/',
+      not_found_page: null,
+    }),
+    afterReplayBody: (replayedId) => ({ name: `next-${replayedId}.example.net` }),
+    toleratedStore: (valid, drawn) => ({ ...valid, name: drawn.name, index_page: drawn.page }),
+    expectedFields: (body, _form, before) => {
+      const checks: [string, unknown][] = [];
+      if (!before && typeof body.name === 'string') checks.push(['name', normalizeDomainName(body.name)]);
+      // A page is stored as its WHATWG URL href (ASCII, percent-encoded, dot segments resolved).
+      for (const field of PAGE_FIELDS) {
+        const page = body[field];
+        if (page === undefined) checks.push([field, before ? before[field] : null]);
+        else checks.push([field, page === null || String(page).trim() === '' ? null : storedPage(String(page).trim())]);
+      }
+      if (before) checks.push(['name', before.name]);
+      return checks;
+    },
+    refusesStore: (body) => {
+      const name = normalizeDomainName(String(body.name ?? ''));
+      return PAGE_FIELDS.some((field) => {
+        const page = body[field];
+        return typeof page === 'string' && page !== '' && pageHost(page.trim()) === name;
+      });
+    },
+  },
+};
+
+/** The collection's knowledge; an operation without one (the feed, the document) has none to ask for. */
+export function resourceOf(collection: Collection | undefined): Resource {
+  if (!collection) throw new Error('The fuzzer knows no resource for this operation');
+  return RESOURCES[collection];
+}
