@@ -22,7 +22,7 @@ const EVENT_BODY = JSON.stringify({
 });
 
 /** What a receiver does with the `standardwebhooks` package: verify, and get the parsed event back. */
-const verifiedBy = (secret: string, body: string, headers: Record<string, string>) =>
+const verifiedBy = (secret: string, body: string | Buffer, headers: Record<string, string>) =>
   new Webhook(secret).verify(body, headers);
 
 describe('signing secrets', () => {
