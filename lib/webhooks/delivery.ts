@@ -1,0 +1,264 @@
+/**
+ * One delivery attempt: a signed event POSTed to an endpoint, its answer read only as far as needed. The only
+ * webhook module that does I/O; whether and when to try again is `schedule.ts`'s, what to send `signature.ts`'s.
+ *
+ * The URL was checked when it was stored, but its host's addresses may have changed since (DNS rebinding, or
+ * simply a new record): so each attempt resolves the host itself, refuses if any address is not public, and
+ * connects only to the addresses it checked. The name still goes in `Host` and in TLS's server name, so the
+ * receiver's routing and its certificate are checked against the name, not the address.
+ */
+import { lookup } from 'node:dns/promises';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIPv6, type LookupFunction } from 'node:net';
+import {
+  type CheckedUrl,
+  checkWebhookUrl,
+  type DestinationRefusal,
+  type Resolve,
+  refusalOfAddresses,
+} from './address.ts';
+
+export type { Resolve };
+
+/**
+ * Why an attempt failed when no status tells: the destination's refusal (`private_address`, `loopback`,
+ * `metadata`, `scheme`…), or what went wrong on the way. An answer outside 2xx has its status code instead.
+ */
+export type DeliveryError =
+  | DestinationRefusal
+  /** The deadline passed: in DNS, connecting, or waiting for or reading the answer. */
+  | 'timeout'
+  /** The host's addresses could not be learned (no such name, no address, resolver failure). */
+  | 'dns'
+  | 'refused'
+  | 'reset'
+  /** No route to the host or its network. */
+  | 'unreachable'
+  /** The TLS handshake failed: an untrusted, expired or other-named certificate, or no common protocol. */
+  | 'tls'
+  /** The answer was not HTTP. */
+  | 'protocol'
+  | 'network';
+
+export type DeliveryResult = {
+  /** A 2xx answer: delivered. Anything else is retried. */
+  ok: boolean;
+  /** The answer's status, when one came (a 3xx is a failure: redirects are never followed). */
+  statusCode?: number;
+  error?: DeliveryError;
+  /** From the start of the attempt (DNS included) to its end. */
+  durationMs: number;
+  /** At most 256 characters of the answer's body, control characters replaced by spaces; '' when none. */
+  responseExcerpt: string;
+  /** The address the connection went to, when one was made. */
+  address?: string;
+};
+
+export type DeliveryRequest = {
+  url: string;
+  body: string;
+  /** The delivery's headers (`webhookHeaders`); `host` and `content-length` are set here. */
+  headers: Readonly<Record<string, string>>;
+  /** The whole attempt's deadline: DNS, connecting, sending, and the answer with its body. */
+  timeoutMs?: number;
+  /** How the host's addresses are learned; the system resolver (`getaddrinfo`, as Lambda has it) by default. */
+  resolve?: Resolve;
+  /** The local stack: loopback destinations (and `http://` to them) are allowed. Never on AWS. */
+  allowLoopback?: boolean;
+  /** How much of the answer's body is read; the rest is not waited for. */
+  maxResponseBytes?: number;
+};
+
+/** Standard Webhooks' receivers are expected to answer within this. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const MAX_RESPONSE_BYTES = 4 * 1_024;
+export const RESPONSE_EXCERPT_MAX_CHARS = 256;
+
+/** The system resolver, every address of the host, in the order it prefers them. */
+export const systemResolve: Resolve = async (hostname) =>
+  (await lookup(hostname, { all: true, order: 'verbatim' })).map(({ address }) => address);
+
+/** Sent after the deadline passed; the attempt's outcome no longer depends on what follows. */
+const TIMED_OUT = Symbol('timed out');
+
+type Outcome = Omit<DeliveryResult, 'durationMs'>;
+
+export async function deliver({
+  url,
+  body,
+  headers,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+  resolve = systemResolve,
+  allowLoopback = false,
+  maxResponseBytes = MAX_RESPONSE_BYTES,
+}: DeliveryRequest): Promise<DeliveryResult> {
+  const started = performance.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  try {
+    const outcome = await attempt({ url, body, headers, resolve, allowLoopback, maxResponseBytes }, deadline.signal);
+    return { ...outcome, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Attempt = Required<Omit<DeliveryRequest, 'timeoutMs'>>;
+
+async function attempt(request: Attempt, deadline: AbortSignal): Promise<Outcome> {
+  const options = { localLoopbackAllowed: request.allowLoopback };
+  const checked = checkWebhookUrl(request.url, options);
+  if (!checked.ok) return failure(checked.reason);
+
+  let addresses: readonly string[];
+  try {
+    const found = checked.ipAddress
+      ? [checked.ipAddress]
+      : await beforeDeadline(request.resolve(checked.hostname), deadline);
+    if (found === TIMED_OUT) return failure('timeout');
+    addresses = found;
+  } catch {
+    return failure('dns');
+  }
+  const refusal = refusalOfAddresses(checked, addresses, options);
+  // Nothing was sent anywhere: a refused destination never sees a connection.
+  if (refusal) return failure(refusal === 'unresolvable' ? 'dns' : refusal);
+  return send(checked, addresses, request, deadline);
+}
+
+const failure = (error: DeliveryError): Outcome => ({ ok: false, error, responseExcerpt: '' });
+
+/** The promise's value, or TIMED_OUT once the deadline passes (a lookup cannot be cancelled, only left). */
+function beforeDeadline<T>(promise: Promise<T>, deadline: AbortSignal): Promise<T | typeof TIMED_OUT> {
+  if (deadline.aborted) return Promise.resolve(TIMED_OUT);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(TIMED_OUT);
+    deadline.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The connection's lookup, answered with the checked addresses only: Node connects to one of them (with
+ * Happy Eyeballs, trying the next when one does not answer) and never asks DNS again.
+ */
+function pinnedLookup(addresses: readonly string[]): LookupFunction {
+  const entries = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
+  return (_hostname, options, callback) => {
+    const [first] = entries;
+    if (options.all) callback(null, entries);
+    else if (first) callback(null, first.address, first.family);
+  };
+}
+
+function send(checked: CheckedUrl, addresses: readonly string[], request: Attempt, deadline: AbortSignal) {
+  const options: RequestOptions = {
+    method: 'POST',
+    headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+    lookup: pinnedLookup(addresses),
+    // A fresh connection every time: a pooled socket could have been opened to an address checked earlier.
+    agent: false,
+  };
+  const transport = checked.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Outcome>((settle) => {
+    let outcome: Outcome | undefined;
+    let statusCode: number | undefined;
+    let address: string | undefined;
+    let outgoing: ClientRequest | undefined;
+    /** The status, once one came: kept with a failure that followed it (a timeout, a reset mid-body). */
+    const status = () => (statusCode === undefined ? {} : { statusCode });
+    const finish = (result: Outcome) => {
+      if (outcome) return;
+      outcome = { ...result, ...(address === undefined ? {} : { address }) };
+      deadline.removeEventListener('abort', onDeadline);
+      // Whatever is left of the answer is not read: the connection is closed, not drained.
+      outgoing?.destroy();
+      settle(outcome);
+    };
+    const onDeadline = () => finish({ ...failure('timeout'), ...status() });
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+
+    // `servername` (TLS's SNI and the name the certificate must hold) defaults to the URL's host name.
+    outgoing = transport(checked.url, options, (response) => {
+      statusCode = response.statusCode;
+      readExcerpt(response, request.maxResponseBytes, (excerpt, error) => {
+        const ok = !error && statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+        finish({ ok, ...status(), ...(error ? { error } : {}), responseExcerpt: excerpt });
+      });
+    });
+    outgoing.on('socket', (socket) =>
+      socket.once('connect', () => {
+        address = socket.remoteAddress;
+      }),
+    );
+    outgoing.on('error', (error) => finish({ ...failure(errorOf(error)), ...status() }));
+    outgoing.end(request.body);
+  });
+}
+
+/**
+ * Reads the answer's body up to `maxBytes`, then stops (the caller closes the connection): a receiver cannot
+ * make an attempt read megabytes. `error` when the body broke off before its end, short of the cap.
+ */
+function readExcerpt(
+  response: IncomingMessage,
+  maxBytes: number,
+  done: (excerpt: string, error?: DeliveryError) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const complete = (error?: DeliveryError) => {
+    if (finished) return;
+    finished = true;
+    done(excerptOf(Buffer.concat(chunks)), error);
+  };
+  response.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    const room = maxBytes - size;
+    chunks.push(chunk.subarray(0, room));
+    size += Math.min(chunk.length, room);
+    if (size >= maxBytes) complete();
+  });
+  response.on('end', () => complete());
+  response.on('error', (error) => complete(errorOf(error)));
+  response.on('close', () => {
+    if (!response.complete) complete('reset');
+  });
+}
+
+/** Characters that could forge a log line or hide text (C0, DEL, C1, bidirectional and other format marks). */
+const CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
+
+/** A short, printable start of an answer's body, kept with the attempt (never the whole body). */
+export function excerptOf(bytes: Buffer): string {
+  const text = bytes.toString('utf8').replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+  return Array.from(text).slice(0, RESPONSE_EXCERPT_MAX_CHARS).join('').trimEnd();
+}
+
+const REFUSED = new Set(['ECONNREFUSED']);
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
+const TIMEOUT = new Set(['ETIMEDOUT']);
+/**
+ * Node's TLS errors (ERR_TLS_CERT_ALTNAME_INVALID, ERR_SSL_…, EPROTO for a failed handshake) and OpenSSL's
+ * certificate verification ones (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, UNABLE_TO_VERIFY_LEAF_SIGNATURE…).
+ */
+const TLS = /CERT|SSL|TLS|^EPROTO$|^UNABLE_TO_|^HOSTNAME_MISMATCH$|^INVALID_(CA|PURPOSE)$|^PATH_LENGTH_EXCEEDED$/;
+
+/** A network error's kind, as the deliveries list shows it. */
+function errorOf(error: unknown): DeliveryError {
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (REFUSED.has(code)) return 'refused';
+  if (RESET.has(code)) return 'reset';
+  if (UNREACHABLE.has(code)) return 'unreachable';
+  if (TIMEOUT.has(code)) return 'timeout';
+  if (TLS.test(code)) return 'tls';
+  if (code.startsWith('HPE_')) return 'protocol';
+  // Happy Eyeballs reports every address's failure together; the first one's kind stands for them.
+  if (error instanceof AggregateError && error.errors.length > 0) return errorOf(error.errors[0]);
+  return 'network';
+}
