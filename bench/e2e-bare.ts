@@ -5,8 +5,8 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadConfig } from '#lib/config.ts';
-import { collectionRange } from '#lib/data/collection.ts';
 import * as keys from '#lib/data/keys.ts';
+import { collectionRange } from '#lib/data/listing.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { percentile, round, writeResult } from './support.ts';
 

@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { create as createAuthorizer } from '#functions/authorizer.ts';
+import { matchRoute } from '#infra/local/routing.ts';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-keys.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { matchRoute } from '#lib/routes.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,

@@ -7,8 +7,8 @@ import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-li
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
-import { formatAllowedOrigins } from '#lib/http/headers.ts';
 import { authorizerActions, authorizerHandler, eventPublisherHandler, feed, type Route, routes } from '#lib/routes.ts';
+import { formatAllowedOrigins } from '#lib/settings/origins.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
 import { DomainChecks, domainChecksFunction } from './constructs/domain-checks.ts';

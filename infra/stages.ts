@@ -3,7 +3,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { AllowedOrigins } from '#lib/http/headers.ts';
+import type { AllowedOrigins } from '#lib/settings/origins.ts';
 import type { EdgeSettings } from './edge-function.ts';
 import { functionSizing } from './function-sizing.ts';
 import { type RateLimit, rateLimits } from './rate-limits.ts';

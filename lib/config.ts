@@ -5,8 +5,8 @@
  */
 import * as v from 'valibot';
 import { bindAtColdStart, ConfigError, type Env, HOST_NAME } from '#lib/cold-start.ts';
-import { type AllowedOrigins, parseAllowedOrigins } from '#lib/http/headers.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
+import { type AllowedOrigins, parseAllowedOrigins } from '#lib/settings/origins.ts';
 
 export { ConfigError, configure, configured, presentationStage, required } from '#lib/cold-start.ts';
 

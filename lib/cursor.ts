@@ -4,7 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Config, required } from '#lib/config.ts';
-import type { Position } from '#lib/data/collection.ts';
+import type { Position } from '#lib/data/listing.ts';
 import { ValidationError } from '#lib/errors.ts';
 
 const MAC_BYTES = 16;

@@ -4,7 +4,7 @@
  * edge host name; at a zone apex, where a CNAME is not allowed, a provider's ALIAS/ANAME flattening to the same
  * addresses). Pure: the lookups are given (`lib/dns/resolver.ts`), the rules live here.
  */
-import type { ServingState } from '#lib/data/domain-status.ts';
+import type { ServingState } from '#lib/domain-status.ts';
 import { holdsToken, type TxtLookup } from '#lib/verification.ts';
 
 /** `found`: as required; `missing`: nothing at the name; `wrong`: something else at the name. */

@@ -4,7 +4,8 @@
  * the CDK stack (gateway responses) and the local gateway, so both answer alike.
  */
 import { type ErrorKind, errorCatalogue, errorHeaders } from '#lib/errors.ts';
-import { type AllowedOrigins, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
+import { CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
+import type { AllowedOrigins } from '#lib/settings/origins.ts';
 
 export type GatewayResponse = { statusCode: number; message: string; headers?: Record<string, string> };
 

@@ -3,11 +3,12 @@
  * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
  * imported here, so the handlers' bundles carry no schema code.
  */
-import { type Serving, type ServingFailure, servingOf, statusOf } from '#lib/data/domain-status.ts';
+
 import type { DomainItem } from '#lib/data/domains.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import { padId } from '#lib/data/keys.ts';
 import type { SpaceItem } from '#lib/data/spaces.ts';
+import { type Serving, type ServingFailure, servingOf, statusOf } from '#lib/domain-status.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, EventList, Space } from '#lib/schemas/responses.ts';

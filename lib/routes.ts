@@ -6,6 +6,8 @@
  * gateway. Handlers' bundles import only `collections` from here (the route table is marked pure, so it is
  * dropped when unused).
  */
+import { type Collection, collectionNames, collections } from './kinds.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -13,21 +15,6 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * answers it; the gateway sends no body), and OPTIONS (the CORS preflight, answered by the gateway itself).
  */
 export type AllowedMethod = HttpMethod | 'HEAD' | 'OPTIONS';
-
-/**
- * The collections, in the order the route table and the document list them. `kind` is the singular the data
- * layer stores (item key prefixes, `deleted.object`); `title` and `tag` are the display names.
- */
-export const collections = {
-  domains: { kind: 'domain', title: 'Domain', tag: 'Domains' },
-  spaces: { kind: 'space', title: 'Space', tag: 'Spaces' },
-} as const;
-
-export type Collection = keyof typeof collections;
-export type Kind = (typeof collections)[Collection]['kind'];
-
-export const collectionNames = /* @__PURE__ */ Object.keys(collections) as Collection[];
-export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((collection) => collections[collection].kind);
 
 /** What a route does to its collection, in the order each collection's routes are listed. */
 export const resourceActions = ['list', 'store', 'show', 'update', 'destroy'] as const;
@@ -267,37 +254,3 @@ export const unknownPathPreflights: readonly string[] = /* @__PURE__ */ (() => {
     .map((path) => `${path}/{proxy+}`);
   return [...(apiPaths.some((entry) => entry.path === apiBasePath) ? [] : [apiBasePath]), ...greedy];
 })();
-
-/** A concrete path's `{param}` values when it matches the template, the way API Gateway resolves them. */
-function matchTemplate(templatePath: string, path: string): Record<string, string> | undefined {
-  const segments = path.split('/');
-  const template = templatePath.split('/');
-  if (template.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
-  const matches = template.every((part, index) => {
-    const segment = segments[index] as string;
-    if (part.startsWith('{') && part.endsWith('}')) {
-      if (segment === '') return false;
-      params[part.slice(1, -1)] = segment;
-      return true;
-    }
-    return part === segment;
-  });
-  return matches ? params : undefined;
-}
-
-/** The API path a concrete path is (whatever the method), or undefined: API Gateway has no such resource. */
-export const matchPath = (path: string): ApiPath | undefined =>
-  apiPaths.find((entry) => matchTemplate(entry.path, path) !== undefined);
-
-export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
-
-/** Matches a method and a concrete path against the table (HEAD calls the GET route's function). */
-export function matchRoute(method: string, path: string): RouteMatch | undefined {
-  for (const route of routes) {
-    if (!routeMethods(route).includes(method as HttpMethod)) continue;
-    const params = matchTemplate(route.path, path);
-    if (params) return { route, pathParameters: Object.keys(params).length ? params : null };
-  }
-  return undefined;
-}

@@ -4,9 +4,9 @@ import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
+import { validate } from '#lib/http/validate.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
 import { storeDomainSchema } from '#lib/schemas/domains.ts';
-import { validate } from '#lib/schemas/validate.ts';
 
 /**
  * The answer to a store (its version and where it is), also recorded with the write for a retry with the same

@@ -4,9 +4,9 @@ import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
+import { validateChanges } from '#lib/http/validate.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
-import { validateChanges } from '#lib/schemas/validate.ts';
 
 /** The answer to an update, also recorded with the write for a retry with the same Idempotency-Key. */
 const replyFor = (stage: Stage) => (item: DomainItem) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));

@@ -3,8 +3,8 @@ import { listEvents } from '#lib/data/events.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { eventEnvelope, eventQueryFor } from '#lib/http/feed.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
+import { validate } from '#lib/http/validate.ts';
 import { eventQuerySchema } from '#lib/schemas/events.ts';
-import { validate } from '#lib/schemas/validate.ts';
 
 /** The owner's changes, oldest first, after `after`; only those of the collections the key may read. */
 export const create = (config: Config, db = createDb(config)) => {

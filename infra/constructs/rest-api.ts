@@ -36,13 +36,7 @@ import {
   gatewayResponses,
   type HeaderSource,
 } from '#lib/gateway-responses.ts';
-import {
-  type AllowedOrigins,
-  corsHeaders,
-  formatAllowedOrigins,
-  parseAllowedOrigins,
-  preflightHeaders,
-} from '#lib/http/headers.ts';
+import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import {
   type ApiPath,
@@ -53,6 +47,7 @@ import {
   routeMethods,
   unknownPathPreflights,
 } from '#lib/routes.ts';
+import { type AllowedOrigins, formatAllowedOrigins, parseAllowedOrigins } from '#lib/settings/origins.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export type RestApiProps = {

@@ -21,7 +21,7 @@ import {
 } from '#lib/gateway-responses.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
-import { apiMethods, authorizerHandler, documentRoute, matchPath, matchRoute, underApi } from '#lib/routes.ts';
+import { apiMethods, authorizerHandler, documentRoute, underApi } from '#lib/routes.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,
@@ -36,6 +36,7 @@ import {
   policyAllows,
 } from './lambda.ts';
 import { createRateLimiter, rateLimitKey } from './rate-limit.ts';
+import { matchPath, matchRoute } from './routing.ts';
 
 export type GatewayOptions = {
   /** The functions' configuration, as the stack would set their environment. */

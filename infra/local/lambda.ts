@@ -16,9 +16,10 @@ import type {
 import { type Config, configured } from '#lib/config.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
-import { scopes as allScopes, matchRoute, type Scope } from '#lib/routes.ts';
+import { scopes as allScopes, type Scope } from '#lib/routes.ts';
 import { functionEntry } from '../bundling.ts';
 import { functionSizing } from '../function-sizing.ts';
+import { matchRoute } from './routing.ts';
 
 export { header };
 

@@ -16,6 +16,15 @@ import {
   recheckIntervalMs,
   txtStatus,
 } from '#lib/domain-records.ts';
+import {
+  type DomainStatus,
+  type Serving,
+  type ServingFailure,
+  type ServingState,
+  sameServing,
+  servingOf,
+  statusOf,
+} from '#lib/domain-status.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/record.ts';
 import { domainNameMatches } from '#lib/idn.ts';
@@ -28,8 +37,6 @@ import {
   getItem,
   guardItem,
   insertItem,
-  type ListQuery,
-  listItems,
   type Release,
   releaseGuard,
   type StoredItem,
@@ -37,17 +44,9 @@ import {
   unchangedItem,
   updateItem,
 } from './collection.ts';
-import {
-  type DomainStatus,
-  type Serving,
-  type ServingFailure,
-  type ServingState,
-  sameServing,
-  servingOf,
-  statusOf,
-} from './domain-status.ts';
 import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError, PagesTooLarge } from './errors.ts';
 import { domainNameGuardKey, dueCheckShard, foldName, ownerDomainNameGuardKey } from './keys.ts';
+import { type ListQuery, listItems } from './listing.ts';
 import { versionOf } from './version.ts';
 
 const kind = 'domain';

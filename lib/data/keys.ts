@@ -2,7 +2,7 @@
  * Key builders for the single table. Everything an owner has lives in the `OWNER#<id>` partition,
  * so every request-path read and write is scoped to the authenticated owner by construction.
  */
-import type { Kind } from '#lib/routes.ts';
+import type { Kind } from '#lib/kinds.ts';
 import { type TableKey, tableDefinition } from '#lib/table.ts';
 
 /** The kinds come from the resource registry; each kind's key prefixes derive from its name. */

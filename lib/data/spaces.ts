@@ -4,8 +4,6 @@ import {
   deleteItem,
   getItem,
   insertItem,
-  type ListQuery,
-  listItems,
   releaseGuard,
   type StoredItem,
   takeGuard,
@@ -14,6 +12,7 @@ import {
 } from './collection.ts';
 import { NameTaken } from './errors.ts';
 import { foldName, nameSortKey, spaceNameGuardKey } from './keys.ts';
+import { type ListQuery, listItems } from './listing.ts';
 
 const kind = 'space';
 

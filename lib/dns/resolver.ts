@@ -7,8 +7,8 @@ import { Resolver } from 'node:dns/promises';
 import { ConfigError } from '#lib/cold-start.ts';
 import type { RouteLookup } from '#lib/domain-records.ts';
 import { ServiceUnavailableError } from '#lib/errors.ts';
+import { DnsServersError, parseDnsServers } from '#lib/settings/dns-servers.ts';
 import type { TxtLookup } from '#lib/verification.ts';
-import { DnsServersError, parseDnsServers } from './servers.ts';
 
 export type { RouteLookup, TxtLookup };
 

@@ -32,7 +32,7 @@ import {
   PutKeyCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Serving } from '#lib/data/domain-status.ts';
+import type { Serving } from '#lib/domain-status.ts';
 import type { EdgeRecord } from './record.ts';
 import type { ListableEdgeStore, PurgeableTenants } from './sweep.ts';
 import { StoreChanged } from './sync.ts';

@@ -5,7 +5,7 @@
  * over an older state (`t`), on the condition that the store did not change since it read it (its ETag).
  * Shared by the AWS sync function (functions/edge/sync.ts) and the local edge (infra/local/edge.ts).
  */
-import { type Serving, sameServing } from '#lib/data/domain-status.ts';
+import { type Serving, sameServing } from '#lib/domain-status.ts';
 import {
   EDGE_VALUE_MAX_BYTES,
   type EdgeRecord,

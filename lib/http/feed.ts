@@ -1,8 +1,8 @@
 /** The change feed's query and envelope, and which events a key's scopes let it see. */
 import { contextScopes } from '#lib/auth/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
+import { type Collection, collections } from '#lib/kinds.ts';
 import { presentEvent, type Stage } from '#lib/resources.ts';
-import { type Collection, collections } from '#lib/routes.ts';
 import { type EventParams, encodeFeedCursor } from '#lib/schemas/events.ts';
 import type { EventList } from '#lib/schemas/responses.ts';
 import type { ApiRequest } from './handler.ts';

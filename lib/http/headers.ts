@@ -4,6 +4,8 @@
  * mock integrations and the local gateway).
  */
 
+import type { AllowedOrigins } from '#lib/settings/origins.ts';
+
 /** HTTP header names are case-insensitive; API Gateway passes them as the client sent them. */
 export function header(
   headers: Record<string, string | undefined> | null | undefined,
@@ -38,13 +40,6 @@ export function acceptsJson(value: string | undefined): boolean {
   return ranges === 0 || (best >= 0 && quality > 0);
 }
 
-/**
- * The origins whose pages may call the API from a browser: `*` (any), or a list of origins
- * (`https://app.example.com`). Keys are bearer tokens a page must hold itself, never cookies, so no answer
- * ever carries `Access-Control-Allow-Credentials`, and `*` lends a page nothing it does not already have.
- */
-export type AllowedOrigins = '*' | readonly string[];
-
 /** The request headers a browser may send across origins (the preflight's `Access-Control-Allow-Headers`). */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match'];
 
@@ -58,27 +53,6 @@ export const CORS_EXPOSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'Idempote
  * minutes. Browsers cap it anyway (Chromium at two hours, Firefox at a day).
  */
 export const CORS_MAX_AGE_SECONDS = 600;
-
-/**
- * Parses the setting: `*`, or origins separated by commas, each `scheme://host[:port]` exactly as a browser
- * sends it in `Origin` (lower case, no path, no default port), so that an origin is allowed by plain
- * comparison. Throws a message naming the first bad entry.
- */
-export function parseAllowedOrigins(value: string): AllowedOrigins {
-  const entries = value.split(',').map((entry) => entry.trim());
-  if (entries.length === 1 && entries[0] === '*') return '*';
-  for (const entry of entries) {
-    if (entry === '*') throw new Error('must be * alone, or a list of origins without *');
-    const origin = URL.canParse(entry) ? new URL(entry) : undefined;
-    if (!origin || !['http:', 'https:'].includes(origin.protocol) || origin.origin !== entry) {
-      throw new Error(`must list origins such as https://app.example.com (lower case, no path): "${entry}" is not one`);
-    }
-  }
-  return entries;
-}
-
-/** The allowed origins as the setting writes them (`CORS_ALLOWED_ORIGINS`). */
-export const formatAllowedOrigins = (allowed: AllowedOrigins): string => (allowed === '*' ? '*' : allowed.join(','));
 
 /** The value of `Access-Control-Allow-Origin` for a request from `origin`, or undefined when it is not allowed. */
 export function allowOrigin(allowed: AllowedOrigins, origin: string | undefined): string | undefined {

@@ -3,8 +3,9 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
+import type { AllowedOrigins } from '#lib/settings/origins.ts';
 import { httpErrorOf } from './domain-errors.ts';
-import { type AllowedOrigins, corsHeaders, header } from './headers.ts';
+import { corsHeaders, header } from './headers.ts';
 import { isTransientAwsError } from './transient.ts';
 
 /** A handler's answer: a status, a JSON body (none for 304) and headers of its own (`ETag`, say). */

@@ -1,8 +1,8 @@
 /** Examples for the document, typed by the response shapes (the contract tests validate them too). */
 
 import * as v from 'valibot';
+import type { Kind } from '#lib/kinds.ts';
 import type { Domain, ListEnvelope, Space } from '#lib/resources.ts';
-import type { Kind } from '#lib/routes.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
 import type { EventList } from '#lib/schemas/responses.ts';
 import { verificationName } from '#lib/verification.ts';

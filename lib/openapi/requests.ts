@@ -13,7 +13,7 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
-import { collectionNames, collections, type Kind } from '#lib/routes.ts';
+import { collectionNames, collections, type Kind } from '#lib/kinds.ts';
 import { PAGE_URL_MAX, storeDomainBody, updateDomainBody } from '#lib/schemas/domains.ts';
 import { characterClass, type Encoding, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { COLORS, SPACE_NAME_MAX, storeSpaceBody, updateSpaceBody } from '#lib/schemas/spaces.ts';

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, eventTypes } from '#lib/data/event-item.ts';
 import { ID_DIGITS, MAX_ID } from '#lib/data/keys.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
-import { kinds } from '#lib/routes.ts';
+import { kinds } from '#lib/kinds.ts';
 import { DNS_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { EVENTS_PER_PAGE } from './events.ts';
 import { PER_PAGE_OPTIONS } from './list.ts';

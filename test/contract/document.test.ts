@@ -4,11 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { collections } from '#lib/kinds.ts';
 import { buildDocument } from '#lib/openapi/document.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { FORM_TYPE, STORED_ID } from '#lib/openapi/operations.ts';
 import { JSON_TYPE } from '#lib/openapi/responses.ts';
-import { apiBasePath, apiPaths, collections, routes } from '#lib/routes.ts';
+import { apiBasePath, apiPaths, routes } from '#lib/routes.ts';
 import { storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';

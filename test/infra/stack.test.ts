@@ -13,6 +13,7 @@ import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/d
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES } from '#infra/constructs/rest-api.ts';
 import { edgeFunctionSource } from '#infra/edge-function.ts';
+import { matchRoute } from '#infra/local/routing.ts';
 import { type StageName, stages } from '#infra/stages.ts';
 import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
 import { errorBody } from '#lib/errors.ts';
@@ -25,7 +26,6 @@ import {
   authorizerHandler,
   documentRoute,
   eventPublisherHandler,
-  matchRoute,
   routeMethods,
   routes,
   unknownPathPreflights,

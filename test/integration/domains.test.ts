@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, listDomains, PageLoopError, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
 import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import { countItems } from '#lib/data/listing.ts';
 import { HttpError } from '#lib/errors.ts';
 import { httpErrorOf } from '#lib/http/domain-errors.ts';
 import { expectConsistent } from '#test/reliability/helpers.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { countItems } from '#lib/data/collection.ts';
 import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import { countItems } from '#lib/data/listing.ts';
 import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countItems } from '#lib/data/collection.ts';
 import { destroyDomain, type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import { countItems } from '#lib/data/listing.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver, DnsUnavailableError } from '#lib/dns/resolver.ts';
 import { createDb } from '#lib/dynamodb.ts';

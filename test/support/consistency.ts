@@ -38,8 +38,8 @@ import {
 } from '#lib/data/keys.ts';
 import { paginateQuery } from '#lib/data/query.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { kinds } from '#lib/kinds.ts';
 import { presentDomain, presentEvent, presentSpace } from '#lib/resources.ts';
-import { kinds } from '#lib/routes.ts';
 import type { TableKey } from '#lib/table.ts';
 
 export type ViolationRule =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { validate } from '#lib/http/validate.ts';
 import { normalizeDomainName, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { asForm } from '#lib/schemas/fields.ts';
-import { validate } from '#lib/schemas/validate.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 
 /** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */

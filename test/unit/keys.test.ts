@@ -16,7 +16,7 @@ import {
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
-import { kinds } from '#lib/routes.ts';
+import { kinds } from '#lib/kinds.ts';
 
 /** DynamoDB orders string sort keys by their UTF-8 bytes. */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
