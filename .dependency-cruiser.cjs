@@ -10,36 +10,63 @@
  * The tree has no violation: lint fails on any.
  */
 
-/** The HTTP layer: what the data layer must not know about. */
-const httpLayer = [
-  '^lib/http/',
-  '^lib/schemas/',
-  '^lib/openapi/',
-  '^lib/resources[.]ts$',
-  '^lib/errors[.]ts$',
-  '^lib/cursor[.]ts$',
-  '^functions/',
-];
+/**
+ * The floors of lib/, bottom up: a module imports only from its own floor or those below. Pure rules and facts
+ * (ground); the configuration; the adapters to the outside (DynamoDB, DNS, CloudFront, webhook delivery) and the
+ * data layer; the jobs that use them (the re-check, the edge's sync and sweep); the HTTP layer (handlers'
+ * wiring, schemas, resource modules, the route table, errors); the OpenAPI document, on top.
+ */
+const floors = {
+  ground: [
+    '^lib/(kinds|table|log|integers|idn|urls|retry|verification|domain-records|domain-status)[.]ts$',
+    '^lib/settings/',
+    '^lib/auth/(api-key|expiry|scopes)[.]ts$',
+    '^lib/edge/record[.]ts$',
+    '^lib/webhooks/(signature|schedule|address)[.]ts$',
+  ],
+  config: ['^lib/(cold-start|config)[.]ts$', '^lib/edge/settings[.]ts$'],
+  adapters: [
+    '^lib/data/',
+    '^lib/dynamodb[.]ts$',
+    '^lib/dns/',
+    '^lib/edge/(ports|cloudfront)[.]ts$',
+    '^lib/webhooks/delivery[.]ts$',
+  ],
+  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep)[.]ts$'],
+  http: [
+    '^lib/(http|schemas|resources)/',
+    '^lib/(resources|errors|cursor|events-bus|gateway-responses|routes)[.]ts$',
+    '^lib/auth/policy[.]ts$',
+  ],
+  openapi: ['^lib/openapi/'],
+};
+const order = ['ground', 'config', 'adapters', 'jobs', 'http', 'openapi'];
+/** One rule per floor: nothing above it. */
+const floorRules = order.slice(0, -1).map((floor, index) => ({
+  name: `floor-${floor}`,
+  severity: 'error',
+  comment: `lib/'s ${floor} floor imports only from its own floor or below (${order.slice(0, index + 1).join(', ')}).`,
+  from: { path: floors[floor] },
+  to: { path: order.slice(index + 1).flatMap((above) => floors[above]) },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...floorRules,
+    {
+      name: 'lib-in-a-floor',
+      severity: 'error',
+      comment: 'Every module of lib/ stands on one of the floors above (a new one: add it to its floor).',
+      from: { path: '^lib/', pathNot: Object.values(floors).flat() },
+      to: {},
+    },
     {
       name: 'no-circular',
       severity: 'error',
       comment: 'A module reaches itself through its imports (type-only imports included).',
       from: {},
       to: { circular: true },
-    },
-    {
-      name: 'data-not-to-http',
-      severity: 'error',
-      comment:
-        'The data layer speaks in domain terms and returns records; request fields, wording, bodies and ' +
-        'cursors belong to the HTTP layer (lib/http, lib/schemas, lib/openapi, lib/resources.ts, lib/errors.ts, ' +
-        'lib/cursor.ts, functions/).',
-      from: { path: '^lib/data/' },
-      to: { path: httpLayer },
     },
     {
       name: 'dynamodb-sdk-only-in-data-layer',

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '#infra/bundling.ts';
 import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { storeSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { percentile, progress, quick, round, runSection, type Summary, summarize, writeResult } from './support.ts';

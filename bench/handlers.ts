@@ -10,7 +10,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyR
 import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { matchRoute } from '#infra/local/routing.ts';
 import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import {
   type ApiHandler,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { node24 } from './bundles.ts';
 import { apiEvent, authorizerEvent } from './lambda.ts';

@@ -4,11 +4,17 @@
  * feed's publisher, which reads one setting, imports only this, and stays a few KB.
  */
 
+import { ConfigError } from '#lib/settings/config-error.ts';
+
+export { ConfigError };
+
 export type Env = Record<string, string | undefined>;
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+/**
+ * The process's environment: the one place lib/ and functions/ read it (a test checks). Lambda's init reads it
+ * here (`bindAtColdStart`); everything else is given a configuration.
+ */
+export const processEnvironment = (): Env => process.env;
 
 /** A host name (RFC 1123 labels, lower case): the edge host name domains point their CNAME at. */
 export const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -67,7 +73,8 @@ export function bindAtColdStart<Handler, Settings>(
   create: (config: Settings) => Handler,
   load: (env: Env) => Settings,
 ): Handler {
-  if (onLambda(process.env)) return configured(create, load(process.env));
+  const env = processEnvironment();
+  if (onLambda(env)) return configured(create, load(env));
   return (() => {
     throw new ConfigError('Not on Lambda: build this handler with create(config)');
   }) as Handler;
@@ -76,7 +83,7 @@ export function bindAtColdStart<Handler, Settings>(
 /** The change feed's publisher has no table: its one setting is the edge host name (the domains it presents). */
 export type PublisherConfig = { edgeHostname?: string };
 
-export function loadPublisherConfig(env: Env = process.env): PublisherConfig {
+export function loadPublisherConfig(env: Env): PublisherConfig {
   const value = env.EDGE_HOSTNAME?.trim().toLowerCase();
   if (!value) return {};
   if (!HOST_NAME.test(value)) throw new ConfigError('Invalid configuration: EDGE_HOSTNAME must be a host name');

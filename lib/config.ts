@@ -117,7 +117,7 @@ export function parseSettings<Schema extends v.GenericSchema>(schema: Schema, en
 }
 
 /** Reads and checks the settings; throws one message naming every bad or missing setting. */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env): Config {
   return configOf(parseSettings(settingsSchema, env));
 }
 

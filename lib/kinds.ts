@@ -17,3 +17,11 @@ export type Kind = (typeof collections)[Collection]['kind'];
 
 export const collectionNames = /* @__PURE__ */ Object.keys(collections) as Collection[];
 export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((collection) => collections[collection].kind);
+
+/** What a key may do: read (list, show) or write (store, update, destroy) one collection. */
+export type Access = 'read' | 'write';
+export type Scope = `${Collection}:${Access}`;
+export const scopes: readonly Scope[] = /* @__PURE__ */ collectionNames.flatMap((collection) => [
+  `${collection}:read` as const,
+  `${collection}:write` as const,
+]);

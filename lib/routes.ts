@@ -6,7 +6,7 @@
  * gateway. Handlers' bundles import only `collections` from here (the route table is marked pure, so it is
  * dropped when unused).
  */
-import { type Collection, collectionNames, collections } from './kinds.ts';
+import { type Access, type Collection, collectionNames, collections, type Scope } from './kinds.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,14 +23,6 @@ export const resourceActions = ['list', 'store', 'show', 'update', 'destroy'] as
 export const itemActions = { domains: ['verify'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
 
 export type Action = (typeof resourceActions)[number] | (typeof itemActions)[Collection][number];
-
-/** What a key may do: read (list, show) or write (store, update, destroy) one collection. */
-export type Access = 'read' | 'write';
-export type Scope = `${Collection}:${Access}`;
-export const scopes: readonly Scope[] = /* @__PURE__ */ collectionNames.flatMap((collection) => [
-  `${collection}:read` as const,
-  `${collection}:write` as const,
-]);
 
 /** The change feed (`/events`) spans every collection: it is not one of them. */
 export const feed = 'events';

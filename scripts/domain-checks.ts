@@ -5,7 +5,7 @@
  *   domains:backfill-checks [--table <name> --region <region>]
  */
 import type { Config } from '#lib/config.ts';
-import { backfillDueChecks } from '#lib/data/domain-checks.ts';
+import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
 import { explain, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';

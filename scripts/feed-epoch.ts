@@ -6,7 +6,7 @@
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
 import type { Config } from '#lib/config.ts';
-import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/feed-epoch.ts';
+import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/migrations/feed-epoch.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
 import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';

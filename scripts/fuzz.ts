@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { localSettings, readLocalStack } from '#infra/local/settings.ts';
 import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { describeReport } from '#test/support/fuzz/report.ts';
 import { type FuzzTarget, fuzz } from '#test/support/fuzz/runner.ts';

@@ -18,7 +18,7 @@ import {
   OWNER_ID_PATTERN,
   revokeApiKey,
   rotateApiKey,
-} from '#lib/data/api-keys.ts';
+} from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { commandLine, helpOption } from './support/cli.ts';
 import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';

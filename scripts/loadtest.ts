@@ -22,7 +22,7 @@ import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts'
 import { startGateway } from '#infra/local/gateway.ts';
 import { LOCAL_EDGE_HOSTNAME } from '#infra/local/settings.ts';
 import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { checkConsistency, formatViolations } from '#test/support/consistency.ts';
 import { commandLine, helpOption } from './support/cli.ts';

@@ -18,8 +18,9 @@ import {
   cloudFrontStore,
   cloudFrontTenants,
 } from '#lib/edge/cloudfront.ts';
+import type { ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
 import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
-import { type ListableEdgeStore, type PurgeableTenants, type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
+import { type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import type { BusEvent } from '#lib/events-bus.ts';
 import { log } from '#lib/log.ts';

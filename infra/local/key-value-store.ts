@@ -3,8 +3,8 @@
  * missing key, as CloudFront's does) and the sync's conditional writes on the store-wide ETag.
  */
 import type { KeyValueReader } from '#infra/edge-function.ts';
-import type { ListableEdgeStore } from '#lib/edge/sweep.ts';
-import { StoreChanged } from '#lib/edge/sync.ts';
+import type { ListableEdgeStore } from '#lib/edge/ports.ts';
+import { StoreChanged } from '#lib/edge/ports.ts';
 
 export class LocalKeyValueStore implements ListableEdgeStore, KeyValueReader {
   private readonly values = new Map<string, string>();

@@ -16,7 +16,7 @@ import type {
 import { type Config, configured } from '#lib/config.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
-import { scopes as allScopes, type Scope } from '#lib/routes.ts';
+import { scopes as allScopes, type Scope } from '#lib/kinds.ts';
 import { functionEntry } from '../bundling.ts';
 import { functionSizing } from '../function-sizing.ts';
 import { matchRoute } from './routing.ts';

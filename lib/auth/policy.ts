@@ -4,7 +4,8 @@
  * it is for, so the policy names every covered route and never depends on the route that asked.
  */
 import type { APIGatewayAuthorizerResult, PolicyDocument, Statement } from 'aws-lambda';
-import { routeMethods, routesFor, type Scope } from '#lib/routes.ts';
+import type { Scope } from '#lib/kinds.ts';
+import { routeMethods, routesFor } from '#lib/routes.ts';
 import { scopesContext } from './scopes.ts';
 
 /** The log message of every refused key; the stack counts these apart from the authorizer's failures. */

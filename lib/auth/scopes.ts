@@ -2,7 +2,7 @@
  * What a key may do: the scopes of the route table (`lib/routes.ts`), read from the key tool's `--scopes` and
  * from stored key items. A key created before scopes existed has none stored and may do everything.
  */
-import { type Scope, scopes } from '#lib/routes.ts';
+import { type Scope, scopes } from '#lib/kinds.ts';
 
 export type { Scope };
 

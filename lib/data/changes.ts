@@ -21,6 +21,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
+import { again, retrying } from '#lib/retry.ts';
 import { tableDefinition } from '#lib/table.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
 import { EVENT_RETENTION_DAYS, type EventType } from './event-item.ts';
@@ -99,8 +100,6 @@ const SECOND = 1000;
 /** Names the change's own parts may not take. */
 const RESERVED_PARTS = new Set(['sequence', 'event', 'idempotency']);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function readItem(db: Db, key: { pk: string; sk: string }) {
   const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }));
   return Item;
@@ -136,13 +135,15 @@ export async function replayIfRecorded<Result>(db: Db, owner: string, options: W
 }
 
 /** The record of another request that took the key first: its outcome, once readable (it may lag a moment). */
-async function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest<Result>): Promise<never> {
-  for (let attempt = 1; attempt <= RECORD_READ_ATTEMPTS; attempt++) {
-    const record = await readRecord(db, owner, request);
-    if (record) replay(record, request as IdempotentRequest<unknown>);
-    if (attempt < RECORD_READ_ATTEMPTS) await sleep(RECORD_READ_PAUSE_MS);
-  }
-  throw new IdempotencyKeyInFlight();
+function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest<Result>): Promise<never> {
+  return retrying<never>(
+    { attempts: RECORD_READ_ATTEMPTS, delayMs: () => RECORD_READ_PAUSE_MS },
+    async () => {
+      const record = await readRecord(db, owner, request);
+      return record ? replay(record, request as IdempotentRequest<unknown>) : again;
+    },
+    () => new IdempotencyKeyInFlight(),
+  );
 }
 
 function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
@@ -291,13 +292,16 @@ export async function commitChange<State, Result>(
   options: WriteOptions<Result>,
   steps: ChangeSteps<State, Result>,
 ): Promise<Result> {
-  const started = Date.now();
-  const deadline = started + WRITE_BUDGET_MS;
-  for (let retry = 0; ; retry++) {
-    const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps));
-    if (attempt.done) return attempt.result;
-    const wait = Math.random() * Math.min(backoffCap(Date.now() - started), BACKOFF_BASE_MS * 2 ** retry);
-    if (Date.now() + wait >= deadline) throw new WriteContended();
-    await sleep(wait);
-  }
+  return retrying(
+    {
+      budgetMs: WRITE_BUDGET_MS,
+      delayMs: (retry, elapsedMs) =>
+        Math.random() * Math.min(backoffCap(elapsedMs), BACKOFF_BASE_MS * 2 ** (retry - 1)),
+    },
+    async () => {
+      const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps));
+      return attempt.done ? attempt.result : again;
+    },
+    () => new WriteContended(),
+  );
 }

@@ -6,6 +6,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
+import { again, fullJitter, retrying } from '#lib/retry.ts';
 
 export type TransactPart = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -46,12 +47,14 @@ const CONFLICT_ATTEMPTS = 8;
  * For writes off the request path (the key tool): conflicts are tried again after a short random pause, a few
  * times. Returns null when committed, or the names of the parts whose conditions failed.
  */
-export async function transactDecided(db: Db, parts: Parts): Promise<ReadonlySet<string> | null> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await transact(db, parts);
-    if (result.outcome === 'committed') return null;
-    if (result.outcome === 'failed') return result.failed;
-    if (attempt === CONFLICT_ATTEMPTS) throw new Error('The transaction kept conflicting with others in flight');
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
-  }
+export function transactDecided(db: Db, parts: Parts): Promise<ReadonlySet<string> | null> {
+  return retrying(
+    { attempts: CONFLICT_ATTEMPTS, delayMs: fullJitter(40, 5_120) },
+    async () => {
+      const result = await transact(db, parts);
+      if (result.outcome === 'committed') return null;
+      return result.outcome === 'failed' ? result.failed : again;
+    },
+    () => new Error('The transaction kept conflicting with others in flight'),
+  );
 }

@@ -5,7 +5,8 @@
  */
 import { type LookupRecords, type RouteCheck, routeCheck } from '#lib/domain-records.ts';
 import { verificationName } from '#lib/verification.ts';
-import { type DnsResolver, DnsUnavailableError } from './resolver.ts';
+import { DnsUnavailableError } from './errors.ts';
+import type { DnsResolver } from './resolver.ts';
 
 /** How a name routes to the edge host, or undefined when DNS did not answer. */
 export function routeLookup(

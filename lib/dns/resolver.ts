@@ -4,11 +4,11 @@
  * `tries` tries, under a hard deadline (`budgetMs`) per lookup.
  */
 import { Resolver } from 'node:dns/promises';
-import { ConfigError } from '#lib/cold-start.ts';
 import type { RouteLookup } from '#lib/domain-records.ts';
-import { ServiceUnavailableError } from '#lib/errors.ts';
+import { ConfigError } from '#lib/settings/config-error.ts';
 import { DnsServersError, parseDnsServers } from '#lib/settings/dns-servers.ts';
 import type { TxtLookup } from '#lib/verification.ts';
+import { DnsUnavailableError } from './errors.ts';
 
 export type { RouteLookup, TxtLookup };
 
@@ -33,24 +33,6 @@ export type DnsResolverOptions = {
 
 /** Whatever the options, a lookup stays far inside the Lambda timeout (10 s). */
 export const MAX_LOOKUP_BUDGET_MS = 5_000;
-
-/** A lookup that just timed out took seconds: asking again in one second would likely time out again. */
-const RETRY_AFTER_SECONDS = 5;
-
-/**
- * The answer could not be learned (timeout, SERVFAIL, refused, connection errors): not the same as "no
- * record". A 503 with `Retry-After` to a client; `code` is the resolver's (`ETIMEOUT`, `ESERVFAIL`, …).
- */
-export class DnsUnavailableError extends ServiceUnavailableError {
-  constructor(
-    readonly code: string,
-    readonly lookupName: string,
-    options?: { cause?: unknown },
-  ) {
-    super(RETRY_AFTER_SECONDS);
-    if (options?.cause !== undefined) this.cause = options.cause;
-  }
-}
 
 /** The name does not exist (NXDOMAIN) or has no TXT record (NODATA): a definite "nothing there". */
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);

@@ -31,7 +31,7 @@ export type EdgeConfig = Config & {
   edgeTenantPrefix: string;
 };
 
-export function loadEdgeConfig(env: Env = process.env): EdgeConfig {
+export function loadEdgeConfig(env: Env): EdgeConfig {
   const settings = parseSettings(edgeSettingsSchema, env);
   return {
     ...configOf(settings),

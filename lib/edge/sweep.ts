@@ -6,17 +6,9 @@
  * again meanwhile changes both, so the sweep leaves it alone; what it could not delete it tries again next hour.
  * Shared by the AWS sync function (a scheduled invocation) and the local edge.
  */
+
+import { type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
 import { parseEdgeRecord, TOMBSTONE_TTL_MS } from './record.ts';
-import { type EdgeStore, type EdgeTenants, StoreChanged } from './sync.ts';
-
-/** A store the sweep can list: every key with its value (CloudFront's ListKeys, the local store's entries). */
-export type ListableEdgeStore = EdgeStore & { keys(): AsyncIterable<{ key: string; value: unknown }> };
-
-/**
- * A host's tenant, deleted if disabled and settled: true when none is left (deleted, or there was none), false
- * when it is enabled or still deploying, or changed since it was read.
- */
-export type PurgeableTenants = EdgeTenants & { purge(host: string): Promise<boolean> };
 
 export type SweepDeps = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
 

@@ -6,6 +6,8 @@
  * Shared by the AWS sync function (functions/edge/sync.ts) and the local edge (infra/local/edge.ts).
  */
 import { type Serving, sameServing } from '#lib/domain-status.ts';
+import { again, noWait, retrying } from '#lib/retry.ts';
+import { type EdgeStore, type EdgeTenants, StoreChanged } from './ports.ts';
 import {
   EDGE_VALUE_MAX_BYTES,
   type EdgeRecord,
@@ -14,31 +16,6 @@ import {
   parseEdgeRecord,
   sameService,
 } from './record.ts';
-
-/** The key-value store, as the sync writes it: conditional on the ETag read with the value. */
-export type EdgeStore = {
-  read(key: string): Promise<{ value: unknown; etag: string }>;
-  put(key: string, value: EdgeRecord, ifMatch: string): Promise<void>;
-  remove(key: string, ifMatch: string): Promise<void>;
-};
-
-/** Thrown by a store whose ETag no longer matches: another write came first. */
-export class StoreChanged extends Error {
-  constructor() {
-    super('The key-value store changed since it was read');
-    this.name = 'StoreChanged';
-  }
-}
-
-/**
- * The stage's CloudFront tenants, one per served host (`lib/edge/cloudfront.ts`; locally the same against the
- * local CloudFront). `ensure` makes an active host's tenant serve as far as it can now and says where it
- * stands: created only once the host's DNS points at the edge (else `waiting_for_dns`, and no CloudFront call
- * that would fail), enabled again if disabled, `provisioning` until its certificate is issued and it is
- * deployed, `failed` when the owner must act. `remove` disables the stage's tenant of a host no longer served.
- * Neither ever touches a tenant of another stage's distribution.
- */
-export type EdgeTenants = { ensure(host: string): Promise<Serving>; remove(host: string): Promise<void> };
 
 /** The domain that holds a host active: where it lives, what it serves, and what it last recorded of serving. */
 export type ServedDomain = {
@@ -76,23 +53,24 @@ export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcom
     await record(deps, domain, { state: 'failed', failure: 'pages_too_large' });
     return 'unfit';
   }
-  let outcome: SyncOutcome = 'unchanged';
-  for (let attempt = 1; ; attempt++) {
-    const { value, etag } = await deps.store.read(host);
-    const current = parseEdgeRecord(value);
-    if (current && current.t > at) {
-      outcome = 'older';
-      break;
-    }
-    if (sameService(current, desired) || (current === null && desired.s === 'none')) break;
-    try {
-      await deps.store.put(host, desired, etag);
-      outcome = 'written';
-      break;
-    } catch (error) {
-      if (!(error instanceof StoreChanged) || attempt === ATTEMPTS) throw error;
-    }
-  }
+  // Another write moved the store's ETag since it was read: read again, a few times.
+  const outcome = await retrying<SyncOutcome>(
+    { attempts: ATTEMPTS, delayMs: noWait },
+    async () => {
+      const { value, etag } = await deps.store.read(host);
+      const current = parseEdgeRecord(value);
+      if (current && current.t > at) return 'older';
+      if (sameService(current, desired) || (current === null && desired.s === 'none')) return 'unchanged';
+      try {
+        await deps.store.put(host, desired, etag);
+        return 'written';
+      } catch (error) {
+        if (error instanceof StoreChanged) return again;
+        throw error;
+      }
+    },
+    () => new StoreChanged(),
+  );
   if (outcome === 'older') return outcome;
   // The tenant follows the state read now, whichever sync wrote the store: both calls are idempotent.
   if (!domain) {

@@ -17,6 +17,7 @@ import {
   VersionMismatch,
   WriteContended,
 } from '#lib/data/errors.ts';
+import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import {
   ConflictError,
   GoneError,
@@ -66,6 +67,8 @@ const pagesTooLargeMessage = (bytes: number, maxBytes: number) =>
 /** The HTTP error a domain error means, or null for any other error (the middleware decides those). */
 export function httpErrorOf(error: unknown): HttpError | null {
   if (error instanceof DataError) return fromDataError(error);
+  // DNS did not answer a lookup the request needs: try again shortly.
+  if (error instanceof DnsUnavailableError) return new ServiceUnavailableError(error.retryAfterSeconds);
   // A verification record that is missing or holds other values: a 422 on `verification`.
   if (error instanceof VerificationMismatchError) return ValidationError.field('verification', error.message);
   return null;

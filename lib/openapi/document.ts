@@ -7,8 +7,8 @@
 import { KEY_PREFIX } from '#lib/auth/api-key.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
-import { collectionNames, collections } from '#lib/kinds.ts';
-import { apiBasePath, apiPaths, documentRoute, routes, scopes } from '#lib/routes.ts';
+import { collectionNames, collections, scopes } from '#lib/kinds.ts';
+import { apiBasePath, apiPaths, documentRoute, routes } from '#lib/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
 import {

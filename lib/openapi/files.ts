@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { processEnvironment } from '#lib/cold-start.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -35,7 +36,11 @@ export function documentText(content: unknown): string {
 const REDOCLY = root('node_modules/.bin/redocly');
 /** Keep the tool offline: no usage reports, no update checks. */
 /** Redocly without telemetry or update notices; the rest of the caller's environment passes through. */
-const redoclyEnv = () => ({ ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' });
+const redoclyEnv = () => ({
+  ...processEnvironment(),
+  REDOCLY_TELEMETRY: 'off',
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+});
 
 export const redocly = (args: string[]) =>
   promisify(execFile)(REDOCLY, args, { cwd: root('.'), env: redoclyEnv(), maxBuffer: 16 * 1024 * 1024 });

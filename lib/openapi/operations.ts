@@ -1,8 +1,8 @@
 /** One OpenAPI operation per route and method of the route table. */
 
-import { type Collection, collectionNames, collections, type Kind } from '#lib/kinds.ts';
+import { type Collection, collectionNames, collections, type Kind, scopes } from '#lib/kinds.ts';
 import { deleted } from '#lib/resources.ts';
-import { type Action, apiBasePath, feed, type HttpMethod, type Route, routes, scopes } from '#lib/routes.ts';
+import { type Action, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { eventListExample, examples, listExample, requestExamples, storedExamples } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';

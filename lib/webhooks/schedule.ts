@@ -6,7 +6,7 @@
  * `delays[n - 1]` after attempt n failed, and after the last delay's attempt the event is given up on for that
  * endpoint (its failure stays in the endpoint's deliveries).
  */
-import { ConfigError } from '#lib/cold-start.ts';
+import { ConfigError } from '#lib/settings/config-error.ts';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

@@ -42,7 +42,7 @@ describe('the import rules, on a fixture', () => {
     // A cycle through relative imports.
     'lib/c.ts': "import { d } from './d.ts';\nexport const c = () => d;\n",
     'lib/d.ts': "import { c } from './c.ts';\nexport const d = () => c;\n",
-    // The data layer reaching into the HTTP layer, by subpath and by relative path.
+    // The data layer (the adapters' floor) reaching into the HTTP layer, by subpath and by relative path.
     'lib/http/body.ts': 'export const body = 1;\n',
     'lib/errors.ts': 'export class NotFound extends Error {}\n',
     'lib/data/items.ts': "import { body } from '#lib/http/body.ts';\nexport const items = body;\n",
@@ -53,6 +53,14 @@ describe('the import rules, on a fixture', () => {
       "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const client = DynamoDBClient;\n",
     'lib/presenter.ts': "import type { GetCommand } from '@aws-sdk/lib-dynamodb';\nexport type Get = GetCommand;\n",
     'test/support.ts': "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const get = GetCommand;\n",
+    // Floors: the ground reaching up to the configuration, a job to the HTTP layer, the HTTP layer to the
+    // document; a module on no floor.
+    'lib/config.ts': 'export const config = 1;\n',
+    'lib/kinds.ts': "import { config } from '#lib/config.ts';\nexport const kinds = config;\n",
+    'lib/domain-checks.ts': "import { NotFound } from '#lib/errors.ts';\nexport const check = NotFound;\n",
+    'lib/openapi/document.ts': 'export const document = 1;\n',
+    'lib/routes.ts': "import { document } from '#lib/openapi/document.ts';\nexport const routes = document;\n",
+    'lib/stray.ts': "import { kinds } from '#lib/kinds.ts';\nexport const stray = kinds;\n",
     // lib/ reaching into the tests; an import that resolves to nothing.
     'lib/clock.ts': "import { get } from '#test/support.ts';\nexport const clock = get;\n",
     'lib/ghost.ts': "import { gone } from '#lib/nowhere.ts';\nexport const ghost = gone;\n",
@@ -76,9 +84,21 @@ describe('the import rules, on a fixture', () => {
     // Assess
     expect(summary.violations.map(describeViolation).sort()).toEqual(
       [
-        'data-not-to-http: lib/data/guards.ts → lib/errors.ts',
-        'data-not-to-http: lib/data/items.ts → lib/http/body.ts',
         'dynamodb-sdk-only-in-data-layer: lib/presenter.ts → node_modules/@aws-sdk/lib-dynamodb/index.js',
+        'floor-adapters: lib/data/guards.ts → lib/errors.ts',
+        'floor-adapters: lib/data/items.ts → lib/http/body.ts',
+        'floor-ground: lib/kinds.ts → lib/config.ts',
+        'floor-http: lib/routes.ts → lib/openapi/document.ts',
+        'floor-jobs: lib/domain-checks.ts → lib/errors.ts',
+        // The fixture's other modules stand on no floor, so this rule names each of their imports.
+        'lib-in-a-floor: lib/a.ts → lib/b.ts',
+        'lib-in-a-floor: lib/b.ts → lib/a.ts',
+        'lib-in-a-floor: lib/c.ts → lib/d.ts',
+        'lib-in-a-floor: lib/clock.ts → test/support.ts',
+        'lib-in-a-floor: lib/d.ts → lib/c.ts',
+        'lib-in-a-floor: lib/ghost.ts → #lib/nowhere.ts',
+        'lib-in-a-floor: lib/presenter.ts → node_modules/@aws-sdk/lib-dynamodb/index.js',
+        'lib-in-a-floor: lib/stray.ts → lib/kinds.ts',
         'lib-not-to-tooling: lib/clock.ts → test/support.ts',
         'no-circular: lib/a.ts → lib/b.ts → lib/a.ts',
         'no-circular: lib/c.ts → lib/d.ts → lib/c.ts',
@@ -100,5 +120,35 @@ describe('the import rules, on this tree', () => {
     expect(folders).toEqual(['lib', 'functions', 'infra', 'scripts', 'bench', 'test']);
     expect(summary.totalCruised).toBeGreaterThan(150);
     expect(summary.violations.map(describeViolation)).toEqual([]);
+  });
+});
+
+describe('what ships reads and scans', () => {
+  /** Code without its comments (which may name what the code does not do). */
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+  /** The source files of lib/ and functions/ (what is bundled), with their code. */
+  async function shipped(): Promise<{ path: string; text: string }[]> {
+    const { glob } = await import('node:fs/promises');
+    const files: { path: string; text: string }[] = [];
+    for await (const path of glob(['lib/**/*.ts', 'functions/**/*.{ts,js}'], { cwd: root })) {
+      files.push({ path, text: code(await readFile(join(root, path), 'utf8')) });
+    }
+    return files;
+  }
+
+  it('reads the process environment in one module', async () => {
+    // Act
+    const readers = (await shipped()).filter((file) => /process\.env\b/.test(file.text)).map((file) => file.path);
+    // Assess
+    expect(readers).toEqual(['lib/cold-start.ts']);
+  });
+
+  it('scans the table only in the operator’s one-off migrations', async () => {
+    // Act
+    const scanners = (await shipped()).filter((file) => /\b(ScanCommand|paginateScan)\b/.test(file.text));
+    // Assess
+    expect(scanners.length).toBeGreaterThan(0);
+    for (const { path } of scanners) expect(path).toMatch(/^lib\/data\/migrations\//);
   });
 });

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';

@@ -8,7 +8,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { allScopes, type Scope } from '#lib/auth/scopes.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { OPENAPI_PATH, publishedDocument } from '#lib/openapi/public.ts';

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { generateApiKey } from '#lib/auth/api-key.ts';
-import { createApiKey, revokeApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey, revokeApiKey } from '#lib/data/api-key-admin.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { db } from '#test/support/database.ts';
 import { startTestGateway } from '#test/support/http.ts';

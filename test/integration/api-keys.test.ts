@@ -7,12 +7,10 @@ import {
   type ApiKeyStateError,
   createApiKey,
   listApiKeys,
-  lookUpKey,
-  ownerOfKey,
-  recordKeyUse,
   revokeApiKey,
   rotateApiKey,
-} from '#lib/data/api-keys.ts';
+} from '#lib/data/api-key-admin.ts';
+import { lookUpKey, ownerOfKey, recordKeyUse } from '#lib/data/api-keys.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
 import { db } from '#test/support/database.ts';
 import { putOldShapeKey, secondsFromNow } from '#test/support/keys.ts';

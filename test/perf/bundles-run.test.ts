@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunction, bundleTargets } from '#infra/bundles.ts';
 import { directAuthorizerEvent, directEvent, lambdaContext } from '#infra/local/lambda.ts';
 import { type Config, configured } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { config, db } from '#test/support/database.ts';
 
 type Module = { create: (config: Config) => (event: unknown, context: Context) => Promise<unknown> };

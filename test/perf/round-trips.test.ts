@@ -16,7 +16,7 @@ import {
   lambdaContext,
   loadFunction,
 } from '#infra/local/lambda.ts';
-import { createApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { authorizerHandler as authorizerName } from '#lib/routes.ts';
 import { config, db } from '#test/support/database.ts';
 

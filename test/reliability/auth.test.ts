@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { create as createListSpaces } from '#functions/spaces/list.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { displayPrefix, generateApiKey, hashApiKey, KEY_PREFIX } from '#lib/auth/api-key.ts';
-import { createApiKey, revokeApiKey } from '#lib/data/api-keys.ts';
+import { createApiKey, revokeApiKey } from '#lib/data/api-key-admin.ts';
 import { apiKeyKey } from '#lib/data/keys.ts';
 import { config, db } from '#test/support/database.ts';
 import { type Client, clientFor, newClient, send, startTestGateway } from '#test/support/http.ts';

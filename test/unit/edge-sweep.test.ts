@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
+import { type PurgeableTenants, StoreChanged } from '#lib/edge/ports.ts';
 import type { EdgeRecord } from '#lib/edge/record.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
-import { type PurgeableTenants, sweepEdge } from '#lib/edge/sweep.ts';
-import { StoreChanged } from '#lib/edge/sync.ts';
+import { sweepEdge } from '#lib/edge/sweep.ts';
 
 const NOW = 10 * TOMBSTONE_TTL_MS;
 const old = NOW - TOMBSTONE_TTL_MS - 1;

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import type { Serving } from '#lib/domain-status.ts';
 import { servingOf } from '#lib/edge/cloudfront.ts';
-import { type EdgeTenants, type ServedDomain, StoreChanged, syncHost } from '#lib/edge/sync.ts';
+import { type EdgeTenants, StoreChanged } from '#lib/edge/ports.ts';
+import { type ServedDomain, syncHost } from '#lib/edge/sync.ts';
 
 type Pages = ServedDomain | null;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchRoute } from '#infra/local/routing.ts';
-import { collections, kinds } from '#lib/kinds.ts';
-import { routes, routesFor, scopes } from '#lib/routes.ts';
+import { collections, kinds, scopes } from '#lib/kinds.ts';
+import { routes, routesFor } from '#lib/routes.ts';
 
 describe('resource registry', () => {
   it('declares the two collections and the kind each stores', () => {

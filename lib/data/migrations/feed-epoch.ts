@@ -6,7 +6,7 @@
  */
 import { GetCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import { eventSequenceKey } from './keys.ts';
+import { eventSequenceKey } from '../keys.ts';
 
 /** Gives one owner's feed a new epoch (later than its current one); returns it, or null if it has no feed. */
 export async function setFeedEpoch(db: Db, owner: string, now = Date.now()): Promise<number | null> {
