@@ -10,14 +10,12 @@
  * every scope and no expiry; nothing is migrated.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { hashApiKey } from '#lib/auth/api-key.ts';
 import { isExpired } from '#lib/auth/expiry.ts';
-import { allScopes, type Scope, storedScopes } from '#lib/auth/scopes.ts';
+import { type Scope, storedScopes } from '#lib/auth/scopes.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey, ownerPartition } from './keys.ts';
-import { paginateQuery } from './query.ts';
-import { type Parts, transactDecided } from './transaction.ts';
+import { apiKeyKey } from './keys.ts';
 
 export type KeyState = 'active' | 'expired' | 'revoked';
 

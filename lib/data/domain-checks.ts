@@ -6,7 +6,7 @@
  */
 import type { Db } from '#lib/dynamodb.ts';
 import { tableDefinition } from '#lib/table.ts';
-import { dueCheckShard, dueCheckShards, itemIdOf, partitionOwner } from './keys.ts';
+import { dueCheckShards, itemIdOf, partitionOwner } from './keys.ts';
 import { paginateQuery } from './query.ts';
 
 export type DueDomain = { owner: string; id: number };

@@ -8,14 +8,7 @@
 import { type Serving, sameServing } from '#lib/domain-status.ts';
 import { again, noWait, retrying } from '#lib/retry.ts';
 import { type EdgeStore, type EdgeTenants, StoreChanged } from './ports.ts';
-import {
-  EDGE_VALUE_MAX_BYTES,
-  type EdgeRecord,
-  edgeRecordOf,
-  edgeValueBytes,
-  parseEdgeRecord,
-  sameService,
-} from './record.ts';
+import { EDGE_VALUE_MAX_BYTES, edgeRecordOf, edgeValueBytes, parseEdgeRecord, sameService } from './record.ts';
 
 /** The domain that holds a host active: where it lives, what it serves, and what it last recorded of serving. */
 export type ServedDomain = {
