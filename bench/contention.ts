@@ -154,8 +154,8 @@ async function fleet(plan: FleetPlan): Promise<FleetResult> {
       const stored = Math.random() < STORE_SHARE;
       try {
         const item = stored
-          ? await storeSpace(db, owner, { name: `Writer ${index} space ${n}`, color: color() })
-          : await updateSpace(db, owner, pick(spaces), { color: color() });
+          ? (await storeSpace(db, owner, { name: `Writer ${index} space ${n}`, color: color() })).result
+          : (await updateSpace(db, owner, pick(spaces), { color: color() })).result;
         const now = performance.now();
         writes.push({ owner: at, change: changeOf(item), ms: now - began, at: now - start, stored, measured });
       } catch (error) {
@@ -204,7 +204,7 @@ async function runConfiguration(
     owners.map(async (owner) => {
       const items: SpaceItem[] = [];
       for (let n = 1; n <= SPACES_PER_OWNER; n++)
-        items.push(await storeSpace(direct, owner, { name: `Seed ${n}`, color: n }));
+        items.push((await storeSpace(direct, owner, { name: `Seed ${n}`, color: n })).result);
       return items;
     }),
   );

@@ -117,7 +117,7 @@ async function main() {
   const { key } = await createApiKey(db, owner, 'benchmark');
   let id = 0;
   for (let index = 1; index <= 30; index++) {
-    const space = await storeSpace(db, owner, { name: `Load ${index}`, color: (index % 6) + 1 });
+    const space = (await storeSpace(db, owner, { name: `Load ${index}`, color: (index % 6) + 1 })).result;
     id ||= space.id;
   }
   db.client.destroy();

@@ -750,7 +750,7 @@ async function syncTime(dns: DnsTestServer): Promise<SyncKind[]> {
     const kind = (name: string) => (measured ? name : null);
     const page = (n: string) => `https://www.example.org/${index}/${n}`;
     const store = async (name: string) => {
-      const item = await storeDomain(db, owner, { name, indexPage: page('one'), notFoundPage: null });
+      const item = (await storeDomain(db, owner, { name, indexPage: page('one'), notFoundPage: null })).result;
       dns.setTxt(verificationName(name), [item.verificationToken as string]);
       return item.id;
     };

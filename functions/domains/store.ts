@@ -2,7 +2,7 @@ import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { type DomainItem, storeDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { type ApiRequest, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
+import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
@@ -20,7 +20,7 @@ export const create = (config: Config, db = createDb(config)) => {
   return httpHandler(async (request) => {
     const reply = replyFor(stage, request);
     const input = validate(storeDomainSchema, request.body());
-    return reply(await storeDomain(db, request.owner, input, idempotent(request, reply)));
+    return answer(await storeDomain(db, request.owner, input, idempotent(request)), reply);
   });
 };
 

@@ -2,13 +2,13 @@ import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
 import { type DomainItem, showDomain, updateDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { httpHandler, ok } from '#lib/http/handler.ts';
+import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
 import { validateChanges } from '#lib/http/validate.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
 
-/** The answer to an update, also recorded with the write for a retry with the same Idempotency-Key. */
+/** The answer to an update, made from the write's result (a retry with the same Idempotency-Key gets it again, from the recorded result). */
 const replyFor = (stage: Stage) => (item: DomainItem) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
@@ -17,7 +17,7 @@ export const create = (config: Config, db = createDb(config)) => {
   return httpHandler(async (request) => {
     const id = request.id();
     const changes = await validateChanges(updateDomainSchema, request.body(), () => showDomain(db, request.owner, id));
-    return reply(await updateDomain(db, request.owner, id, changes, writeOptions(request, reply)));
+    return answer(await updateDomain(db, request.owner, id, changes, writeOptions(request)), reply);
   });
 };
 

@@ -4,7 +4,7 @@ import { recordsLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { httpHandler, ok } from '#lib/http/handler.ts';
+import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
 
@@ -18,8 +18,8 @@ export const create = (config: Config, db = createDb(config)) => {
   const lookupRecords = recordsLookup(resolver, stage.edgeHostname);
   const reply = replyFor(stage);
   return httpHandler(async (request) => {
-    const options = idempotent(request, reply);
-    return reply(await verifyDomain(db, lookupRecords, request.owner, request.id(), options));
+    const options = idempotent(request);
+    return answer(await verifyDomain(db, lookupRecords, request.owner, request.id(), options), reply);
   });
 };
 

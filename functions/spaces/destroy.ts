@@ -1,17 +1,17 @@
 import { atColdStart, type Config } from '#lib/config.ts';
 import { destroySpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { httpHandler, ok } from '#lib/http/handler.ts';
+import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
 import { deleted } from '#lib/resources.ts';
 
-/** The answer to a delete, also recorded with the write for a retry with the same Idempotency-Key. */
+/** The answer to a delete, made from the write's result (a retry with the same Idempotency-Key gets it again, from the recorded result). */
 const reply = (item: { id: number }) => ok(deleted('space', item.id));
 
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
     const id = request.id();
-    return reply(await destroySpace(db, request.owner, id, writeOptions(request, reply)));
+    return answer(await destroySpace(db, request.owner, id, writeOptions(request)), reply);
   });
 
 export const handler = atColdStart(create);

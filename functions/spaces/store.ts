@@ -2,7 +2,7 @@ import { atColdStart, type Config } from '#lib/config.ts';
 import { type SpaceItem, storeSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
-import { type ApiRequest, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
+import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
 import { presentSpace } from '#lib/resources.ts';
@@ -19,7 +19,7 @@ export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
     const reply = replyTo(request);
     const input = validate(storeSpaceSchema, request.body());
-    return reply(await storeSpace(db, request.owner, input, idempotent(request, reply)));
+    return answer(await storeSpace(db, request.owner, input, idempotent(request)), reply);
   });
 
 export const handler = atColdStart(create);

@@ -28,7 +28,7 @@ import { EVENT_RETENTION_DAYS, type EventType } from './event-item.ts';
 import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
 import type { StoredItem } from './item.ts';
 import { eventKey, idempotencyKey, type Kind } from './keys.ts';
-import { IdempotentReplay, type RecordedOutcome } from './outcome.ts';
+import { RecordedAnswerReplay, type Written } from './outcome.ts';
 import { type Parts, type TransactPart, transact } from './transaction.ts';
 import type { VersionMatch } from './version.ts';
 
@@ -49,22 +49,21 @@ const BACKOFF_FLOOR_MS = 4;
 const RECORD_READ_ATTEMPTS = 3;
 const RECORD_READ_PAUSE_MS = 50;
 
-/** A request with an idempotency key: what identifies it, and the answer to record once its write is known. */
-export type IdempotentRequest<Result> = {
+/** A request with an idempotency key: what identifies it. */
+export type IdempotentRequest = {
   key: string;
   /** A hash of the method, path and body: the same key with another request is refused. */
   fingerprint: string;
-  outcome: (result: Result) => RecordedOutcome;
 };
 
 /**
  * What a request adds to a write: its preconditions (the versions If-Match allows, those If-None-Match refuses)
  * and its idempotency key.
  */
-export type WriteOptions<Result> = {
+export type WriteOptions = {
   ifMatch?: VersionMatch;
   ifNoneMatch?: VersionMatch;
-  idempotency?: IdempotentRequest<Result>;
+  idempotency?: IdempotentRequest;
 };
 
 /** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
@@ -108,39 +107,49 @@ async function readItem(db: Db, key: { pk: string; sk: string }) {
 const live = (record: Record<string, unknown> | undefined, now = Date.now()) =>
   record && Number(record[timeToLiveAttribute]) * SECOND > now ? record : undefined;
 
-/** Answers a request whose key has a record: its outcome again, or a refusal when it was another request's. */
-function replay(record: Record<string, unknown>, request: IdempotentRequest<unknown>): never {
+/**
+ * What a request whose key has a record answers: the result recorded, as a replay; a refusal when the key was
+ * another request's. A record from before records held results holds the answer itself (`RecordedAnswerReplay`).
+ */
+function replay<Result>(record: Record<string, unknown>, request: IdempotentRequest): Written<Result> {
   if (record.fingerprint !== request.fingerprint) throw new IdempotencyKeyReused();
-  throw new IdempotentReplay({
-    statusCode: record.statusCode as number,
-    body: JSON.parse(record.body as string),
-    headers: (record.headers as Record<string, string> | undefined) ?? {},
-  });
+  if (typeof record.result !== 'string') {
+    throw new RecordedAnswerReplay({
+      statusCode: record.statusCode as number,
+      body: JSON.parse(record.body as string),
+      headers: (record.headers as Record<string, string> | undefined) ?? {},
+    });
+  }
+  return { result: JSON.parse(record.result) as Result, replayed: true };
 }
 
-async function readRecord<Result>(db: Db, owner: string, request: IdempotentRequest<Result>) {
+async function readRecord(db: Db, owner: string, request: IdempotentRequest) {
   return live(await readItem(db, idempotencyKey(owner, request.key)));
 }
 
 /**
- * Replays the recorded outcome when the request's key has one (or refuses a key used for another request);
- * for a request that does work before its change begins (a DNS lookup) and must not do it again on a retry.
- * `commitChange` checks again, and the record's condition decides a race.
+ * The recorded result when the request's key has one (or a refusal of a key used for another request), else
+ * undefined; for a request that does work before its change begins (a DNS lookup) and must not do it again on a
+ * retry. `commitChange` checks again, and the record's condition decides a race.
  */
-export async function replayIfRecorded<Result>(db: Db, owner: string, options: WriteOptions<Result>): Promise<void> {
+export async function replayIfRecorded<Result>(
+  db: Db,
+  owner: string,
+  options: WriteOptions,
+): Promise<Written<Result> | undefined> {
   const { idempotency } = options;
-  if (!idempotency) return;
+  if (!idempotency) return undefined;
   const recorded = await readRecord(db, owner, idempotency);
-  if (recorded) replay(recorded, idempotency as IdempotentRequest<unknown>);
+  return recorded && replay<Result>(recorded, idempotency);
 }
 
-/** The record of another request that took the key first: its outcome, once readable (it may lag a moment). */
-function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest<Result>): Promise<never> {
-  return retrying<never>(
+/** The record of another request that took the key first: its result, once readable (it may lag a moment). */
+function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest): Promise<Written<Result>> {
+  return retrying(
     { attempts: RECORD_READ_ATTEMPTS, delayMs: () => RECORD_READ_PAUSE_MS },
     async () => {
       const record = await readRecord(db, owner, request);
-      return record ? replay(record, request as IdempotentRequest<unknown>) : again;
+      return record ? replay<Result>(record, request) : again;
     },
     () => new IdempotencyKeyInFlight(),
   );
@@ -167,8 +176,8 @@ function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: D
   };
 }
 
-function recordPart<Result>(db: Db, owner: string, request: IdempotentRequest<Result>, result: Result, now: Date) {
-  const outcome = request.outcome(result);
+/** The request's record: its fingerprint and the write's result (JSON the HTTP layer answers from, every time). */
+function recordPart<Result>(db: Db, owner: string, request: IdempotentRequest, result: Result, now: Date) {
   const seconds = Math.floor(now.getTime() / SECOND);
   return {
     Put: {
@@ -177,9 +186,7 @@ function recordPart<Result>(db: Db, owner: string, request: IdempotentRequest<Re
         ...idempotencyKey(owner, request.key),
         kind: 'idempotency',
         fingerprint: request.fingerprint,
-        statusCode: outcome.statusCode,
-        body: JSON.stringify(outcome.body),
-        headers: outcome.headers,
+        result: JSON.stringify(result),
         createdAt: now.toISOString(),
         [timeToLiveAttribute]: seconds + IDEMPOTENCY_RETENTION_HOURS * 3600,
       },
@@ -225,12 +232,12 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
     (error: unknown) => ({ ok: false as const, error }),
   );
 
-type Attempt<Result> = { done: true; result: Result } | { done: false };
+type Attempt<Result> = { done: true; written: Written<Result> } | { done: false };
 
 async function attemptChange<State, Result>(
   db: Db,
   owner: string,
-  options: WriteOptions<Result>,
+  options: WriteOptions,
   steps: ChangeSteps<State, Result>,
 ): Promise<Attempt<Result>> {
   const { idempotency } = options;
@@ -246,12 +253,12 @@ async function attemptChange<State, Result>(
     recordRead,
   ]);
   // A request already answered is answered again, whatever the state is now (a retried delete finds no item).
-  if (record && idempotency) replay(record, idempotency as IdempotentRequest<unknown>);
+  if (record && idempotency) return { done: true, written: replay<Result>(record, idempotency) };
   if (!state.ok) throw state.error;
   // After the reads: an event's time is never before the change it follows committed.
   const now = new Date();
   const plan = steps.plan(state.value, now);
-  if ('unchanged' in plan) return { done: true, result: plan.result };
+  if ('unchanged' in plan) return { done: true, written: { result: plan.result, replayed: false } };
   const own = Object.keys(plan.parts);
   if (own.some((name) => RESERVED_PARTS.has(name))) throw new Error(`A change's part is named ${own.join(', ')}`);
   const outcome = await transact(db, {
@@ -260,10 +267,12 @@ async function attemptChange<State, Result>(
     event: eventPart(db, owner, head.head + 1, plan.event, now),
     idempotency: idempotency && recordPart(db, owner, idempotency, plan.result, now),
   });
-  if (outcome.outcome === 'committed') return { done: true, result: plan.result };
+  if (outcome.outcome === 'committed') return { done: true, written: { result: plan.result, replayed: false } };
   if (outcome.outcome === 'conflict') return { done: false };
   const { failed } = outcome;
-  if (idempotency && failed.has('idempotency')) await replayWinner(db, owner, idempotency);
+  if (idempotency && failed.has('idempotency')) {
+    return { done: true, written: await replayWinner<Result>(db, owner, idempotency) };
+  }
   const ownFailed = new Set(own.filter((name) => failed.has(name)));
   if (ownFailed.size > 0) {
     const meaning = plan.failure(ownFailed);
@@ -283,15 +292,15 @@ export function backoffCap(elapsedMs: number): number {
 /**
  * Commits a change: reads (the caller's state, the feed head and the request's idempotency record, on every
  * attempt), plans, and writes the plan with its event, the head and the record in one transaction. Returns
- * what the plan answers; throws what a failed condition means, a replay of the request's recorded outcome,
- * or `WriteContended` when the budget runs out.
+ * what the plan answers, or the recorded result of the request's key (`replayed`); throws what a failed
+ * condition means, or `WriteContended` when the budget runs out.
  */
 export async function commitChange<State, Result>(
   db: Db,
   owner: string,
-  options: WriteOptions<Result>,
+  options: WriteOptions,
   steps: ChangeSteps<State, Result>,
-): Promise<Result> {
+): Promise<Written<Result>> {
   return retrying(
     {
       budgetMs: WRITE_BUDGET_MS,
@@ -300,7 +309,7 @@ export async function commitChange<State, Result>(
     },
     async () => {
       const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps));
-      return attempt.done ? attempt.result : again;
+      return attempt.done ? attempt.written : again;
     },
     () => new WriteContended(),
   );

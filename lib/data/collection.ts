@@ -8,6 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import type { TableKey } from '#lib/table.ts';
 import { commitChange, type WriteOptions } from './changes.ts';
+import type { Written } from './outcome.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import type { EventType } from './event-item.ts';
 import type { StoredItem } from './item.ts';
@@ -76,11 +77,11 @@ export async function unchangedItem<Item extends StoredItem>(
   owner: string,
   kind: Kind,
   id: number,
-  options: WriteOptions<Item>,
-): Promise<Item> {
+  options: WriteOptions,
+): Promise<Written<Item>> {
   const current = await getItem<Item>(db, owner, kind, id);
   assertVersion(options.ifMatch, versionOf(current), options.ifNoneMatch);
-  return current;
+  return { result: current, replayed: false };
 }
 
 /** Atomic per-owner id counter: ids increase and are never reused; a failed store leaves a gap in ids. */
@@ -162,8 +163,8 @@ export async function insertItem<Item extends StoredItem>(
   kind: Kind,
   claims: Claims,
   build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
-  options: WriteOptions<Item> = {},
-): Promise<Item> {
+  options: WriteOptions = {},
+): Promise<Written<Item>> {
   let allocated: Promise<number | null> | undefined;
   return commitChange(db, owner, options, {
     // Taken once, in the first round trip (with the feed head); every attempt reuses it. With a key, after the
@@ -243,8 +244,8 @@ export function updateItem<Item extends StoredItem>(
   kind: Kind,
   id: number,
   apply: (current: Item, now: string) => ItemChange<Item>,
-  options: WriteOptions<Item> = {},
-): Promise<Item> {
+  options: WriteOptions = {},
+): Promise<Written<Item>> {
   return commitChange(db, owner, options, {
     read: () => getItem<Item>(db, owner, kind, id),
     plan: (current, now) => {
@@ -292,8 +293,8 @@ export async function deleteItem<Item extends StoredItem>(
   kind: Kind,
   id: number,
   releaseOf: (item: Item) => Release,
-  options: WriteOptions<Item> = {},
-): Promise<Item> {
+  options: WriteOptions = {},
+): Promise<Written<Item>> {
   return commitChange(db, owner, options, {
     read: () => getItem<Item>(db, owner, kind, id),
     plan: (item) => {

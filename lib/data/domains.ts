@@ -45,6 +45,7 @@ import {
   updateItem,
 } from './collection.ts';
 import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError, PagesTooLarge } from './errors.ts';
+import type { Written } from './outcome.ts';
 import { domainNameGuardKey, dueCheckShard, foldName, ownerDomainNameGuardKey } from './keys.ts';
 import { type ListQuery, listItems } from './listing.ts';
 import { versionOf } from './version.ts';
@@ -109,7 +110,7 @@ export const listDomains = (db: Db, owner: string, query: ListQuery) =>
  * partition), or when it is active anywhere: the global guard must not exist. That check also catches the
  * owner's own domains stored before verification existed, which hold only the global guard.
  */
-export async function storeDomain(db: Db, owner: string, domain: NewDomain, options?: WriteOptions<DomainItem>) {
+export async function storeDomain(db: Db, owner: string, domain: NewDomain, options?: WriteOptions) {
   assertPagesFit(
     domain,
     pageAttributes.filter((field) => domain[field]),
@@ -161,7 +162,7 @@ function releaseOf(owner: string) {
   };
 }
 
-export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions<DomainItem>) =>
+export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions) =>
   deleteItem<DomainItem>(db, owner, kind, id, releaseOf(owner), options);
 
 /**
@@ -199,11 +200,15 @@ export async function verifyDomain(
   lookupRecords: LookupRecords,
   owner: string,
   id: number,
-  options: WriteOptions<DomainItem> = {},
-): Promise<DomainItem> {
-  const [item] = await Promise.all([showDomain(db, owner, id), replayIfRecorded(db, owner, options)]);
+  options: WriteOptions = {},
+): Promise<Written<DomainItem>> {
+  const [item, recorded] = await Promise.all([
+    showDomain(db, owner, id),
+    replayIfRecorded<DomainItem>(db, owner, options),
+  ]);
+  if (recorded) return recorded;
   const token = item.verificationToken;
-  if (token === undefined) return item;
+  if (token === undefined) return { result: item, replayed: false };
   const found = await lookupRecords(item.name);
   const check = checkOf(found, token);
   if (check.txt !== 'found') {
@@ -236,7 +241,7 @@ const checked = (current: DomainItem, check: Check, now: string): DomainItem => 
  * the check found: `domain.updated`. The guard's condition failing means another domain holds the name:
  * `NameTaken`.
  */
-const activate = (db: Db, owner: string, id: number, check: Check, options: WriteOptions<DomainItem>) =>
+const activate = (db: Db, owner: string, id: number, check: Check, options: WriteOptions) =>
   updateItem<DomainItem>(
     db,
     owner,
@@ -321,7 +326,7 @@ export async function recheckDomain(
     if (await setBookkeeping(db, owner, kind, id, versionOf(item), due))
       return { item: { ...item, ...due }, changed: false };
   }
-  const changed = await updateItem<DomainItem>(db, owner, kind, id, (current, time) => {
+  const { result: changed } = await updateItem<DomainItem>(db, owner, kind, id, (current, time) => {
     const next = checked(current, check, time);
     if (statusOf(current) !== 'active') return { item: next };
     if (!txtGraceOver(current, next.check ?? {}, time)) {
@@ -379,8 +384,8 @@ export async function updateDomain(
   owner: string,
   id: number,
   changes: DomainChanges,
-  options: WriteOptions<DomainItem> = {},
-): Promise<DomainItem> {
+  options: WriteOptions = {},
+): Promise<Written<DomainItem>> {
   const present = pageAttributes.filter((field) => changes[field] !== undefined);
   if (present.length === 0) {
     return unchangedItem<DomainItem>(db, owner, kind, id, options);

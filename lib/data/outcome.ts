@@ -1,18 +1,25 @@
 /**
- * What an idempotent request recorded, and the signal that a request was already done. Free of imports, so
- * the HTTP wiring that answers a replay (`lib/http/handler.ts`) adds nothing to any bundle.
+ * What a write gives back, and how a request already done is told apart. Free of imports, so the HTTP wiring
+ * that answers a replay (`lib/http/handler.ts`) adds nothing to any bundle.
  */
-
-/** The first answer to an idempotent request, as recorded with its write: status, body and headers. */
-export type RecordedOutcome = { statusCode: number; body: unknown; headers: Record<string, string> };
 
 /**
- * Not an error: the request's idempotency key already has a recorded outcome for this very request, so
- * nothing was written and the recorded answer is given again (with `Idempotent-Replayed: true`).
+ * A write's result, and whether it is the recorded result of an earlier request with the same idempotency key
+ * (then nothing was written now, and the request is answered as it was the first time).
  */
-export class IdempotentReplay extends Error {
-  constructor(readonly outcome: RecordedOutcome) {
-    super('Idempotent request replayed');
-    this.name = 'IdempotentReplay';
+export type Written<Result> = { result: Result; replayed: boolean };
+
+/** What an idempotency record held before it held the write's result: the HTTP answer itself. */
+export type RecordedAnswer = { statusCode: number; body: unknown; headers: Record<string, string> };
+
+/**
+ * A replay of a record written before records held results (`RecordedAnswer`): answered as recorded. Such
+ * records expire 24 hours after they were written, so this path serves only the first day after the version
+ * that records results is deployed, and can be deleted after that.
+ */
+export class RecordedAnswerReplay extends Error {
+  constructor(readonly answer: RecordedAnswer) {
+    super('Idempotent request replayed from a recorded answer');
+    this.name = 'RecordedAnswerReplay';
   }
 }

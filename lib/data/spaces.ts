@@ -11,6 +11,7 @@ import {
   updateItem,
 } from './collection.ts';
 import { NameTaken } from './errors.ts';
+import type { Written } from './outcome.ts';
 import { foldName, nameSortKey, spaceNameGuardKey } from './keys.ts';
 import { type ListQuery, listItems } from './listing.ts';
 
@@ -24,7 +25,7 @@ export const showSpace = (db: Db, owner: string, id: number) => getItem<SpaceIte
 
 export const listSpaces = (db: Db, owner: string, query: ListQuery) => listItems<SpaceItem>(db, owner, kind, query);
 
-export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: WriteOptions<SpaceItem>) =>
+export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: WriteOptions) =>
   insertItem<SpaceItem>(
     db,
     owner,
@@ -41,7 +42,7 @@ export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: Wri
     options,
   );
 
-export const destroySpace = (db: Db, owner: string, id: number, options?: WriteOptions<SpaceItem>) =>
+export const destroySpace = (db: Db, owner: string, id: number, options?: WriteOptions) =>
   deleteItem<SpaceItem>(
     db,
     owner,
@@ -60,8 +61,8 @@ export async function updateSpace(
   owner: string,
   id: number,
   changes: SpaceChanges,
-  options: WriteOptions<SpaceItem> = {},
-): Promise<SpaceItem> {
+  options: WriteOptions = {},
+): Promise<Written<SpaceItem>> {
   if (changes.name === undefined && changes.color === undefined) {
     return unchangedItem<SpaceItem>(db, owner, kind, id, options);
   }

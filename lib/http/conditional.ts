@@ -53,7 +53,7 @@ export function ifNoneMatch(request: ApiRequest): VersionMatch | undefined {
 }
 
 /** The preconditions a change (PUT, PATCH, DELETE) passes to the data layer: If-Match, then If-None-Match. */
-export function preconditions<Result>(request: ApiRequest): WriteOptions<Result> {
+export function preconditions(request: ApiRequest): WriteOptions {
   const match = ifMatch(request);
   const noneMatch = ifNoneMatch(request);
   return {

@@ -3,7 +3,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type Config, configure } from '#lib/config.ts';
 import { MAX_ID } from '#lib/data/keys.ts';
-import { IdempotentReplay } from '#lib/data/outcome.ts';
+import { RecordedAnswerReplay, type Written } from '#lib/data/outcome.ts';
 import { NotAcceptableError, NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 import { type Fields, parseBody } from './body.ts';
@@ -66,12 +66,15 @@ export const locationHeaders = ({ event }: ApiRequest, id: number) => ({
 
 export const notModified = (headers: Headers): Reply => ({ statusCode: 304, body: undefined, headers });
 
-/** A request whose idempotency key was already used for it: the recorded answer, marked as a replay. */
-const replayed = ({ outcome }: IdempotentReplay): Reply => ({
-  statusCode: outcome.statusCode,
-  body: outcome.body,
-  headers: { ...outcome.headers, 'Idempotent-Replayed': 'true' },
-});
+/** An answer marked as the replay of a request already done (its idempotency key's). */
+const asReplay = (reply: Reply): Reply => ({ ...reply, headers: { ...reply.headers, 'Idempotent-Replayed': 'true' } });
+
+/**
+ * The answer to a write, made once its result is known: from the result the write committed, or the one an
+ * earlier request with the same idempotency key recorded (then marked as a replay).
+ */
+export const answer = <Result>(written: Written<Result>, reply: (result: Result) => Reply): Reply =>
+  written.replayed ? asReplay(reply(written.result)) : reply(written.result);
 
 /**
  * An API handler: the request, then the middlewares in a fixed order. Middy runs `after` and `onError` in the
@@ -90,7 +93,8 @@ export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
       if (!acceptsJson(header(event.headers, 'accept'))) throw new NotAcceptableError();
       const request = requestFrom(event);
       const reply = await handle(request).catch((error) => {
-        if (error instanceof IdempotentReplay) return replayed(error);
+        // A key recorded before records held results: its answer as recorded.
+        if (error instanceof RecordedAnswerReplay) return asReplay(error.answer);
         throw error;
       });
       return reply as unknown as APIGatewayProxyResult;

@@ -8,7 +8,6 @@ import { ValidationError } from '#lib/errors.ts';
 import { preconditions } from './conditional.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';
-import type { Reply } from './middleware.ts';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** 1 to 255 printable ASCII characters (space to tilde). */
@@ -25,26 +24,18 @@ function fingerprint(request: ApiRequest): string {
 }
 
 /**
- * The idempotency of a write: with an `Idempotency-Key`, the key, the fingerprint and `reply` (the answer to
- * record, given the write's result); without one, none. An invalid key is a 422 on `Idempotency-Key`.
+ * The idempotency of a write: with an `Idempotency-Key`, the key and the fingerprint, which the data layer records
+ * with the write's result (`answer` makes the reply from it, the first time and on a replay); without one, none.
+ * An invalid key is a 422 on `Idempotency-Key`.
  */
-export function idempotent<Result>(request: ApiRequest, reply: (result: Result) => Reply): WriteOptions<Result> {
+export function idempotent(request: ApiRequest): WriteOptions {
   const key = header(request.event.headers, IDEMPOTENCY_KEY_HEADER);
   if (key === undefined) return {};
   if (!KEY_PATTERN.test(key)) throw ValidationError.field(IDEMPOTENCY_KEY_HEADER, INVALID_KEY_MESSAGE);
-  return {
-    idempotency: {
-      key,
-      fingerprint: fingerprint(request),
-      outcome: (result) => {
-        const { statusCode, body, headers = {} } = reply(result);
-        return { statusCode, body, headers };
-      },
-    },
-  };
+  return { idempotency: { key, fingerprint: fingerprint(request) } };
 }
 
-/** Everything a write request asks of its change: If-Match (`conditional.ts`) and its Idempotency-Key. */
-export function writeOptions<Result>(request: ApiRequest, reply: (result: Result) => Reply): WriteOptions<Result> {
-  return { ...preconditions<Result>(request), ...idempotent(request, reply) };
+/** Everything a write request asks of its change: If-Match, If-None-Match (`conditional.ts`), its Idempotency-Key. */
+export function writeOptions(request: ApiRequest): WriteOptions {
+  return { ...preconditions(request), ...idempotent(request) };
 }

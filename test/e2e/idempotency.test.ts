@@ -4,7 +4,7 @@
  * owner's, 1–255 printable ASCII characters, and only answers that wrote something are recorded.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { type ApiHandler, directEvent, lambdaContext, loadFunction } from '#infra/local/lambda.ts';
@@ -200,6 +200,41 @@ describe('idempotency records', () => {
       expect(reply.statusCode).toBe(422);
       expect(JSON.parse(reply.body)).toEqual(invalid('Idempotency-Key', INVALID));
     }
+  });
+
+  it('hold the write’s result, and a record of the answer itself (written before, kept 24 hours) still replays it', async () => {
+    // Prepare: the record the first request left, and one of the shape written before records held results
+    // (the HTTP answer itself), for the same request under another key.
+    const key = randomUUID();
+    const first = await direct(key, 'Recorded');
+    const { Item: recorded } = await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: idempotencyKey(owner, key) }),
+    );
+    const oldKey = randomUUID();
+    const answer = { data: { id: 999, name: 'As answered then' } };
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: {
+          ...idempotencyKey(owner, oldKey),
+          kind: 'idempotency',
+          fingerprint: recorded?.fingerprint,
+          statusCode: 201,
+          body: JSON.stringify(answer),
+          headers: { ETag: '"1"' },
+          createdAt: new Date().toISOString(),
+          ttl: Math.floor(Date.now() / 1000) + 3_600,
+        },
+      }),
+    );
+    // Act
+    const replay = await direct(oldKey, 'Recorded');
+    // Assess
+    expect(JSON.parse(recorded?.result)).toMatchObject({ id: JSON.parse(first.body).data.id, name: 'Recorded' });
+    expect(recorded).not.toHaveProperty('body');
+    expect(replay.statusCode).toBe(201);
+    expect(JSON.parse(replay.body)).toEqual(answer);
+    expect(replay.headers).toMatchObject({ ETag: '"1"', 'Idempotent-Replayed': 'true' });
   });
 
   it('are kept 24 hours (TTL), and an expired record TTL has not deleted yet no longer holds its key', async () => {

@@ -44,10 +44,10 @@ const later = (ms: number) => () => new Date(Date.now() + ms);
 /** A domain of a new owner, verified with its TXT record published and its CNAME pointing at the edge. */
 async function activeDomain() {
   const owner = newOwner();
-  const stored = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+  const stored = (await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null })).result;
   dns.setTxt(verificationName(stored.name), [stored.verificationToken ?? '']);
   dns.setCname(stored.name, EDGE_HOSTNAME);
-  const active = await verifyDomain(db, lookupRecords, owner, stored.id);
+  const active = (await verifyDomain(db, lookupRecords, owner, stored.id)).result;
   return { owner, id: stored.id, name: stored.name, active };
 }
 
@@ -77,7 +77,7 @@ describe('dueDomains', () => {
   it('holds an active domain from its activation, due 5 minutes later while the edge sets it up, and no pending one', async () => {
     // Prepare: verified with its CNAME in place, not served yet (no sync ran): provisioning.
     const { owner, id } = await activeDomain();
-    const pending = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+    const pending = (await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null })).result;
     // Act
     const now = await dueAt(new Date());
     const soon = await dueAt(new Date(Date.now() + FAST_RECHECK_INTERVAL_MS + 60_000));
@@ -177,9 +177,9 @@ describe('runDueChecks', () => {
     expect(events.at(-1)).toMatchObject({ type: 'domain.updated', payload: { record: { status: 'pending' } } });
     // The name is free: another owner proves it and takes it.
     const other = newOwner();
-    const claim = await storeDomain(db, other, { name, indexPage: null, notFoundPage: null });
+    const claim = (await storeDomain(db, other, { name, indexPage: null, notFoundPage: null })).result;
     dns.setTxt(verificationName(name), [claim.verificationToken ?? '']);
-    expect((await verifyDomain(db, lookupRecords, other, claim.id)).status).toBe('active');
+    expect((await verifyDomain(db, lookupRecords, other, claim.id)).result.status).toBe('active');
   });
 
   it('counts a domain whose lookup failed and leaves it due for the next run', async () => {
@@ -222,7 +222,7 @@ const verifiedAgo = (owner: string, id: number, ms: number) =>
 /** A domain verified with its TXT record and no CNAME yet: waiting for its DNS. */
 async function waitingDomain() {
   const owner = newOwner();
-  const stored = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+  const stored = (await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null })).result;
   dns.setTxt(verificationName(stored.name), [stored.verificationToken ?? '']);
   await verifyDomain(db, lookupRecords, owner, stored.id);
   return { owner, id: stored.id, name: stored.name };
@@ -310,7 +310,7 @@ describe('backfillDueChecks', () => {
     // Prepare: a domain from before verification existed (active, no index keys) and a pending one.
     const owner = newOwner();
     const old = await storeOldShapeDomain(db, owner, newName());
-    const pending = await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null });
+    const pending = (await storeDomain(db, owner, { name: newName(), indexPage: null, notFoundPage: null })).result;
     const before = await showDomain(db, owner, old);
     // Act
     const first = await backfillDueChecks(db);

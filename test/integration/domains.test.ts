@@ -28,8 +28,8 @@ describe.concurrent('domains data module', () => {
     const owner = newOwner();
     const name = newName();
     // Act
-    const stored = await storeDomain(db, owner, { name, indexPage: 'https://a.example/', notFoundPage: null });
-    const second = await storeDomain(db, owner, plain(newName()));
+    const stored = (await storeDomain(db, owner, { name, indexPage: 'https://a.example/', notFoundPage: null })).result;
+    const second = (await storeDomain(db, owner, plain(newName()))).result;
     // Assess
     expect(stored).toMatchObject({ id: 1, name, indexPage: 'https://a.example/', notFoundPage: null });
     expect(second.id).toBe(2);
@@ -42,10 +42,10 @@ describe.concurrent('domains data module', () => {
     // Prepare
     const [alice, bob] = [newOwner(), newOwner()];
     const name = newName();
-    const stored = await storeDomain(db, alice, plain(name));
+    const stored = (await storeDomain(db, alice, plain(name))).result;
     // Act
     const takenBySelf = rejection(storeDomain(db, alice, plain(name)));
-    const elsewhere = await storeDomain(db, bob, plain(name));
+    const elsewhere = (await storeDomain(db, bob, plain(name))).result;
     // Assess
     expect(stored).toMatchObject({ status: 'pending', verificationToken: expect.stringMatching(/^[\w-]{32}$/) });
     expect(stored).not.toHaveProperty('verifiedAt');
@@ -60,10 +60,10 @@ describe.concurrent('domains data module', () => {
   it('never reuses an id after a delete', async () => {
     // Prepare
     const owner = newOwner();
-    for (let i = 0; i < 3; i++) await storeDomain(db, owner, plain(newName()));
+    for (let i = 0; i < 3; i++) (await storeDomain(db, owner, plain(newName()))).result;
     await destroyDomain(db, owner, 3);
     // Act
-    const next = await storeDomain(db, owner, plain(newName()));
+    const next = (await storeDomain(db, owner, plain(newName()))).result;
     // Assess
     expect(next.id).toBe(4);
     expect(await countItems(db, owner, 'domain')).toBe(3);
@@ -72,18 +72,22 @@ describe.concurrent('domains data module', () => {
   it('updates pages partially: undefined keeps, null clears, a URL sets', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeDomain(db, owner, {
-      name: newName(),
-      indexPage: 'https://index.example/',
-      notFoundPage: 'https://missing.example/',
-    });
+    const stored = (
+      await storeDomain(db, owner, {
+        name: newName(),
+        indexPage: 'https://index.example/',
+        notFoundPage: 'https://missing.example/',
+      })
+    ).result;
     // Act
-    const cleared = await updateDomain(db, owner, stored.id, { indexPage: null });
-    const set = await updateDomain(db, owner, stored.id, {
-      indexPage: 'https://new.example/',
-      notFoundPage: undefined,
-    });
-    const unchanged = await updateDomain(db, owner, stored.id, {});
+    const cleared = (await updateDomain(db, owner, stored.id, { indexPage: null })).result;
+    const set = (
+      await updateDomain(db, owner, stored.id, {
+        indexPage: 'https://new.example/',
+        notFoundPage: undefined,
+      })
+    ).result;
+    const unchanged = (await updateDomain(db, owner, stored.id, {})).result;
     // Assess
     expect(cleared).toMatchObject({ name: stored.name, indexPage: null, notFoundPage: 'https://missing.example/' });
     expect(set).toMatchObject({ indexPage: 'https://new.example/', notFoundPage: 'https://missing.example/' });
@@ -94,7 +98,8 @@ describe.concurrent('domains data module', () => {
   it('refuses a page on the domain itself, naming each looping field, and changes nothing', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeDomain(db, owner, { ...plain(newName()), notFoundPage: 'https://keep.example/' });
+    const stored = (await storeDomain(db, owner, { ...plain(newName()), notFoundPage: 'https://keep.example/' }))
+      .result;
     // Act
     const error = await rejection(
       updateDomain(db, owner, stored.id, {
@@ -133,20 +138,20 @@ describe.concurrent('domains data module', () => {
   it('deletes, releasing the name and the count', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeDomain(db, owner, plain(newName()));
+    const stored = (await storeDomain(db, owner, plain(newName()))).result;
     // Act
     await destroyDomain(db, owner, stored.id);
     // Assess
     await expect(showDomain(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     await expect(destroyDomain(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await countItems(db, owner, 'domain')).toBe(0);
-    await expect(storeDomain(db, owner, plain(stored.name))).resolves.toMatchObject({ id: 2 });
+    await expect(storeDomain(db, owner, plain(stored.name))).resolves.toMatchObject({ result: { id: 2 } });
   });
 
   it('cannot read, change or delete another owner’s domain', async () => {
     // Prepare
     const [owner, intruder] = [newOwner(), newOwner()];
-    const stored = await storeDomain(db, owner, plain(newName()));
+    const stored = (await storeDomain(db, owner, plain(newName()))).result;
     // Act / Assess
     await expect(showDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     await expect(updateDomain(db, intruder, stored.id, { indexPage: 'https://x.example/' })).rejects.toBeInstanceOf(
@@ -165,7 +170,7 @@ describe.concurrent('listing domains', () => {
   // Stored in this order: ids 1..4
   const names = [`mango-${suffix}.example`, `apple-${suffix}.example`, `kiwi-${suffix}.example`, `apple-${suffix}.org`];
   const ready = (async () => {
-    for (const name of names) await storeDomain(db, owner, plain(name));
+    for (const name of names) (await storeDomain(db, owner, plain(name))).result;
   })();
 
   it('lists by id and by name in both directions', async () => {

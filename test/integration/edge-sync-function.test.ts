@@ -65,7 +65,7 @@ const eventFor = (owner: string, name: string, type = 'domain.updated'): SyncEve
 async function activeDomain({ pointed = true, indexPage = 'https://a.example/' } = {}) {
   const owner = `owner-${randomUUID()}`;
   const name = `sync-${randomUUID().slice(0, 8)}.example`;
-  const stored = await storeDomain(db, owner, { name, indexPage, notFoundPage: null });
+  const stored = (await storeDomain(db, owner, { name, indexPage, notFoundPage: null })).result;
   const found: LookupRecords = async () => ({ txt: { kind: 'found', values: [stored.verificationToken ?? ''] } });
   await verifyDomain(db, found, owner, stored.id);
   if (pointed) cf.pointAt(name);

@@ -23,7 +23,8 @@ const read = (owner: string, after: FeedPosition = START, perPage = 100, now?: n
   listEvents(db, owner, { after, perPage, types: [] }, now);
 
 async function spaces(owner: string, count: number) {
-  for (let index = 0; index < count; index++) await storeSpace(db, owner, { name: `Space ${index}`, color: 1 });
+  for (let index = 0; index < count; index++)
+    (await storeSpace(db, owner, { name: `Space ${index}`, color: 1 })).result;
 }
 
 const removeEvent = (owner: string, id: number) =>
@@ -281,7 +282,7 @@ describe('a feed from before gapless ids', () => {
   it('a change of an item stored before versions and events existed is event 1 of a new feed', async () => {
     // Prepare
     const owner = newOwner();
-    const [space] = [await storeSpace(db, owner, { name: 'Kept', color: 2 })];
+    const [space] = [(await storeSpace(db, owner, { name: 'Kept', color: 2 })).result];
     await removeEvent(owner, 1);
     await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: eventSequenceKey(owner) }));
     // Act

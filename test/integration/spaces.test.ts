@@ -11,7 +11,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function storeAll(owner: string, names: string[]) {
   const stored = [];
-  for (const name of names) stored.push(await storeSpace(db, owner, { name, color: 1 }));
+  for (const name of names) stored.push((await storeSpace(db, owner, { name, color: 1 })).result);
   return stored;
 }
 
@@ -22,7 +22,7 @@ describe.concurrent('spaces data module', () => {
     const other = newOwner();
     // Act
     const [a, b, c] = await storeAll(owner, ['Alpha', 'Beta', 'Gamma']);
-    const first = await storeSpace(db, other, { name: 'Alpha', color: 6 });
+    const first = (await storeSpace(db, other, { name: 'Alpha', color: 6 })).result;
     // Assess
     expect([a?.id, b?.id, c?.id]).toEqual([1, 2, 3]);
     expect(first.id).toBe(1);
@@ -41,7 +41,7 @@ describe.concurrent('spaces data module', () => {
     await destroySpace(db, owner, 3);
     await destroySpace(db, owner, 1);
     // Act
-    const next = await storeSpace(db, owner, { name: 'Four', color: 2 });
+    const next = (await storeSpace(db, owner, { name: 'Four', color: 2 })).result;
     // Assess
     expect(next.id).toBe(4);
     expect(await countItems(db, owner, 'space')).toBe(2);
@@ -53,7 +53,7 @@ describe.concurrent('spaces data module', () => {
     await storeSpace(db, owner, { name: 'Taken', color: 1 });
     await expect(storeSpace(db, owner, { name: 'TAKEN', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     // Act
-    const next = await storeSpace(db, owner, { name: 'Free', color: 1 });
+    const next = (await storeSpace(db, owner, { name: 'Free', color: 1 })).result;
     // Assess
     expect(next.id).toBe(3);
     expect(await countItems(db, owner, 'space')).toBe(2);
@@ -67,18 +67,22 @@ describe.concurrent('spaces data module', () => {
     await expect(storeSpace(db, owner, { name: 'marketing', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     await expect(storeSpace(db, owner, { name: 'MARKETING', color: 1 })).rejects.toBeInstanceOf(NameTaken);
     await expect(storeSpace(db, owner, { name: 'Cafe\u0301', color: 1 })).resolves.toMatchObject({
-      name: 'Cafe\u0301',
+      result: {
+        name: 'Cafe\u0301',
+      },
     });
     await expect(storeSpace(db, owner, { name: 'CAFÉ', color: 1 })).rejects.toBeInstanceOf(NameTaken);
-    await expect(storeSpace(db, newOwner(), { name: 'marketing', color: 1 })).resolves.toMatchObject({ id: 1 });
+    await expect(storeSpace(db, newOwner(), { name: 'marketing', color: 1 })).resolves.toMatchObject({
+      result: { id: 1 },
+    });
   });
 
   it('updates the color only, leaving the name', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(db, owner, { name: 'Design', color: 1 });
+    const stored = (await storeSpace(db, owner, { name: 'Design', color: 1 })).result;
     // Act
-    const updated = await updateSpace(db, owner, stored.id, { color: 5 });
+    const updated = (await updateSpace(db, owner, stored.id, { color: 5 })).result;
     // Assess
     expect(updated).toMatchObject({ id: stored.id, name: 'Design', color: 5, createdAt: stored.createdAt });
     expect(updated.updatedAt >= stored.updatedAt).toBe(true);
@@ -88,9 +92,9 @@ describe.concurrent('spaces data module', () => {
   it('returns the item unchanged when nothing is given', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(db, owner, { name: 'Still', color: 4 });
+    const stored = (await storeSpace(db, owner, { name: 'Still', color: 4 })).result;
     // Act
-    const updated = await updateSpace(db, owner, stored.id, {});
+    const updated = (await updateSpace(db, owner, stored.id, {})).result;
     // Assess
     expect(updated).toMatchObject({ name: 'Still', color: 4, updatedAt: stored.updatedAt });
   });
@@ -98,9 +102,9 @@ describe.concurrent('spaces data module', () => {
   it('renames to its own name in another case', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(db, owner, { name: 'sales', color: 1 });
+    const stored = (await storeSpace(db, owner, { name: 'sales', color: 1 })).result;
     // Act
-    const updated = await updateSpace(db, owner, stored.id, { name: 'SALES', color: 2 });
+    const updated = (await updateSpace(db, owner, stored.id, { name: 'SALES', color: 2 })).result;
     // Assess
     expect(updated).toMatchObject({ name: 'SALES', color: 2 });
     expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'SALES', color: 2 });
@@ -112,14 +116,14 @@ describe.concurrent('spaces data module', () => {
     const owner = newOwner();
     const [first, second] = await storeAll(owner, ['Old', 'Other']);
     // Act
-    const renamed = await updateSpace(db, owner, first?.id ?? 0, { name: 'New' });
+    const renamed = (await updateSpace(db, owner, first?.id ?? 0, { name: 'New' })).result;
     const clash = updateSpace(db, owner, first?.id ?? 0, { name: 'OTHER', color: 3 });
     // Assess
     expect(renamed).toMatchObject({ name: 'New', color: 1 });
     await expect(clash).rejects.toBeInstanceOf(NameTaken);
     expect(await showSpace(db, owner, first?.id ?? 0)).toMatchObject({ name: 'New', color: 1 });
     await expect(storeSpace(db, owner, { name: 'new', color: 1 })).rejects.toBeInstanceOf(NameTaken);
-    await expect(storeSpace(db, owner, { name: 'old', color: 1 })).resolves.toMatchObject({ name: 'old' });
+    await expect(storeSpace(db, owner, { name: 'old', color: 1 })).resolves.toMatchObject({ result: { name: 'old' } });
     expect(await showSpace(db, owner, second?.id ?? 0)).toMatchObject({ name: 'Other' });
   });
 
@@ -137,14 +141,14 @@ describe.concurrent('spaces data module', () => {
   it('deletes, releasing the name and decrementing the count', async () => {
     // Prepare
     const owner = newOwner();
-    const stored = await storeSpace(db, owner, { name: 'Temp', color: 1 });
+    const stored = (await storeSpace(db, owner, { name: 'Temp', color: 1 })).result;
     // Act
     await destroySpace(db, owner, stored.id);
     // Assess
     await expect(showSpace(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     await expect(destroySpace(db, owner, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await countItems(db, owner, 'space')).toBe(0);
-    await expect(storeSpace(db, owner, { name: 'TEMP', color: 1 })).resolves.toMatchObject({ id: 2 });
+    await expect(storeSpace(db, owner, { name: 'TEMP', color: 1 })).resolves.toMatchObject({ result: { id: 2 } });
   });
 
   it('cannot read, change or delete another owner’s space', async () => {
@@ -152,7 +156,7 @@ describe.concurrent('spaces data module', () => {
     const owner = newOwner();
     const intruder = newOwner();
     await storeSpace(db, intruder, { name: 'Mine', color: 1 });
-    const stored = await storeSpace(db, owner, { name: 'Private', color: 3 });
+    const stored = (await storeSpace(db, owner, { name: 'Private', color: 3 })).result;
     // Act / Assess
     await expect(showSpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(ItemNotFound);
     await expect(updateSpace(db, intruder, stored.id + 1, { color: 1 })).rejects.toBeInstanceOf(ItemNotFound);

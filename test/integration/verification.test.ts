@@ -57,10 +57,10 @@ describe('verifyDomain', () => {
   it('activates a pending domain whose record holds its token, taking the global name', async () => {
     // Prepare
     const { alice, bob, name } = begin();
-    const stored = await storeDomain(db, alice, plain(name));
+    const stored = (await storeDomain(db, alice, plain(name))).result;
     publish(stored);
     // Act
-    const active = await verifyDomain(db, lookupRecords, alice, stored.id);
+    const active = (await verifyDomain(db, lookupRecords, alice, stored.id)).result;
     // Assess
     expect(active).toMatchObject({
       status: 'active',
@@ -74,7 +74,7 @@ describe('verifyDomain', () => {
   it('records a check that found another value, and changes nothing else', async () => {
     // Prepare
     const { alice, name } = begin();
-    const stored = await storeDomain(db, alice, plain(name));
+    const stored = (await storeDomain(db, alice, plain(name))).result;
     dns.setTxt(verificationName(stored.name), ['not-it']);
     // Act
     const error = await rejection(verifyDomain(db, lookupRecords, alice, stored.id));
@@ -98,7 +98,7 @@ describe('verifyDomain', () => {
   it('writes nothing when DNS does not answer', async () => {
     // Prepare
     const { alice, name } = begin();
-    const stored = await storeDomain(db, alice, plain(name));
+    const stored = (await storeDomain(db, alice, plain(name))).result;
     dns.setMode(verificationName(stored.name), 'servfail');
     // Act
     const error = await rejection(verifyDomain(db, lookupRecords, alice, stored.id));
@@ -110,7 +110,7 @@ describe('verifyDomain', () => {
   it('answers 404 without a lookup for a domain that is not the owner’s', async () => {
     // Prepare
     const { alice, bob, name } = begin();
-    const stored = await storeDomain(db, alice, plain(name));
+    const stored = (await storeDomain(db, alice, plain(name))).result;
     publish(stored);
     // Act / Assess
     await expect(verifyDomain(db, lookupRecords, bob, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
@@ -122,7 +122,7 @@ describe('verifyDomain', () => {
     const pairs = Array.from({ length: 8 }, () => ({ owner: newOwner(), name: newName() }));
     touched = { owners: pairs.map((pair) => pair.owner), names: pairs.map((pair) => pair.name) };
     const stored = await Promise.all(
-      pairs.map(async ({ owner, name }) => ({ owner, item: await storeDomain(db, owner, plain(name)) })),
+      pairs.map(async ({ owner, name }) => ({ owner, item: (await storeDomain(db, owner, plain(name))).result })),
     );
     for (const { item } of stored) publish(item);
     // Act: each domain is verified and deleted at about the same time, the delete a little later each time,
@@ -148,7 +148,7 @@ describe('a delete that read a pending domain which is verified before the delet
   it('reads it again and releases the global name too', async () => {
     // Prepare
     const { alice, bob, name } = begin();
-    const stored = await storeDomain(db, alice, plain(name));
+    const stored = (await storeDomain(db, alice, plain(name))).result;
     publish(stored);
     let verified: unknown;
     // Another process's change: this process commits one change of an owner at a time (lib/data/changes.ts).
@@ -158,7 +158,7 @@ describe('a delete that read a pending domain which is verified before the delet
         call.operation === 'TransactWriteItems' && 'Delete' in ((call.body.TransactItems as object[])[0] ?? {}),
       meanwhile: (attempt) => {
         if (attempt === 1)
-          return verifyDomain(other, lookupRecords, alice, stored.id).then((item) => (verified = item));
+          return verifyDomain(other, lookupRecords, alice, stored.id).then(({ result }) => (verified = result));
         return undefined;
       },
     });
@@ -171,7 +171,7 @@ describe('a delete that read a pending domain which is verified before the delet
     // Assess: the first delete transaction was refused (the status changed), the second one freed the name.
     expect(verified).toMatchObject({ status: 'active' });
     expect(fault.attempts).toBe(2);
-    await expect(storeDomain(db, bob, plain(name))).resolves.toMatchObject({ status: 'pending' });
+    await expect(storeDomain(db, bob, plain(name))).resolves.toMatchObject({ result: { status: 'pending' } });
   });
 });
 
@@ -184,9 +184,9 @@ describe('domains stored before verification existed', () => {
     const own = await rejection(storeDomain(db, alice, plain(name)));
     const other = await rejection(storeDomain(db, bob, plain(name)));
     const shown = await showDomain(db, alice, id);
-    const verified = await verifyDomain(db, lookupRecords, alice, id);
+    const verified = (await verifyDomain(db, lookupRecords, alice, id)).result;
     await destroyDomain(db, alice, id);
-    const afterDelete = await storeDomain(db, bob, plain(name));
+    const afterDelete = (await storeDomain(db, bob, plain(name))).result;
     // Assess
     expect(own).toBeInstanceOf(NameTaken);
     expect(other).toBeInstanceOf(NameTaken);

@@ -49,11 +49,11 @@ beforeEach(async () => {
   ) as [string, string, string];
   await storeSpace(db, owner, { name: 'Alpha', color: 1 });
   await storeSpace(db, owner, { name: 'Beta', color: 2 });
-  const active = await storeDomain(db, owner, { name: domainName, indexPage: null, notFoundPage: null });
+  const active = (await storeDomain(db, owner, { name: domainName, indexPage: null, notFoundPage: null })).result;
   dns.setTxt(verificationName(domainName), [active.verificationToken ?? '']);
   const lookupRecords = recordsLookup(createDnsResolver({ servers: [dns.address] }), 'edge.test');
   await verifyDomain(db, lookupRecords, owner, active.id);
-  pendingId = (await storeDomain(db, owner, { name: pendingName, indexPage: null, notFoundPage: null })).id;
+  pendingId = (await storeDomain(db, owner, { name: pendingName, indexPage: null, notFoundPage: null })).result.id;
   await storeOldShapeDomain(db, owner, oldName);
 });
 

@@ -382,7 +382,7 @@ describe('writers in separate processes, racing at DynamoDB', () => {
     };
     const store = (db: Db, name: string) =>
       attempt({ kind: 'space', action: 'created' }, async () => {
-        const item = await storeSpace(db, id, { name, color: 1 });
+        const item = (await storeSpace(db, id, { name, color: 1 })).result;
         known.push(item.id);
         return presentSpace(item);
       });
@@ -398,7 +398,7 @@ describe('writers in separate processes, racing at DynamoDB', () => {
           } else if (roll < 0.85) {
             const changes = draw.random() < 0.5 ? { color: draw.integer(1, 6) } : { name: draw.pick(SPACE_NAMES) };
             await attempt({ kind: 'space', action: 'updated' }, async () =>
-              presentSpace(await updateSpace(db, id, target, changes)),
+              presentSpace((await updateSpace(db, id, target, changes)).result),
             );
           } else {
             await attempt({ kind: 'space', action: 'deleted', id: target }, async () => {
@@ -445,7 +445,7 @@ describe('a change whose feed head moved between its read and its commit', () =>
           : undefined,
     });
     // Act
-    const stored = await storeSpace(db, id, { name: 'Overtaken', color: 1 });
+    const stored = (await storeSpace(db, id, { name: 'Overtaken', color: 1 })).result;
     suite.injection.remove();
     const after = Number(polled.at(-1)?.id);
     const next = (await read(after)) as FeedEvent[];
@@ -463,14 +463,14 @@ describe('a change whose feed head moved between its read and its commit', () =>
     const id = `owner-${randomUUID()}`;
     suite.checked.owners.push(id);
     const other = createDb(config);
-    const red = await storeSpace(db, id, { name: 'Red', color: 1 });
-    const blue = await storeSpace(db, id, { name: 'Blue', color: 1 });
+    const red = (await storeSpace(db, id, { name: 'Red', color: 1 })).result;
+    const blue = (await storeSpace(db, id, { name: 'Blue', color: 1 })).result;
     suite.injection = injectFault({
       when: touches(id, 'TransactWriteItems'),
       meanwhile: (attempt) => (attempt === 1 ? destroySpace(other, id, red.id) : undefined),
     });
     // Act
-    const renamed = await updateSpace(db, id, blue.id, { name: 'Red' });
+    const renamed = (await updateSpace(db, id, blue.id, { name: 'Red' })).result;
     suite.injection.remove();
     other.client.destroy();
     // Assess
