@@ -20,7 +20,7 @@ import { WRITE_BUDGET_MS } from '#lib/data/changes.ts';
 import { WriteContended } from '#lib/data/errors.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { readFeedHead } from '#lib/data/feed-head.ts';
-import { type SpaceItem, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
+import { type SpaceRecord, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { versionOf } from '#lib/data/version.ts';
 import { createDb, type Db } from '#lib/dynamodb.ts';
 import { FAITHFUL, type HarnessSettings, type HarnessStats, startHarness } from '#test/support/dynamodb-harness.ts';
@@ -121,7 +121,7 @@ export type ContentionSection = {
 const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)] as T;
 const color = () => 1 + Math.floor(Math.random() * 6);
 /** What a write left, as its event must show it: the resource and the version it wrote. */
-const changeOf = (item: SpaceItem) => `${item.id}@${versionOf(item)}`;
+const changeOf = (item: SpaceRecord) => `${item.id}@${versionOf(item)}`;
 
 /** The Lambdas' side: every writer with its own client, writing back to back for the plan's time. */
 async function fleet(plan: FleetPlan): Promise<FleetResult> {
@@ -180,7 +180,8 @@ async function readFeed(db: Db, owner: string): Promise<{ id: number; change: st
   for (;;) {
     const page = await listEvents(db, owner, { after, perPage: 100, types: [] });
     for (const event of page.events) {
-      const record = 'record' in event.payload ? event.payload.record : {};
+      if (!('record' in event.payload)) continue;
+      const { record } = event.payload;
       events.push({ id: event.id, change: `${record.id}@${versionOf(record)}` });
     }
     // A reader stopped at a hole makes no progress: what is missing is then counted as lost.
@@ -202,7 +203,7 @@ async function runConfiguration(
   // Stored before the clock, straight to DynamoDB Local: their events are the feed's first ones.
   const seeded = await Promise.all(
     owners.map(async (owner) => {
-      const items: SpaceItem[] = [];
+      const items: SpaceRecord[] = [];
       for (let n = 1; n <= SPACES_PER_OWNER; n++)
         items.push((await storeSpace(direct, owner, { name: `Seed ${n}`, color: n })).result);
       return items;

@@ -581,8 +581,8 @@ async function activation(stack: Stack, dns: DnsTestServer): Promise<ActivationP
   async function nextDue(id: number, now: Date): Promise<number> {
     for await (const due of dueDomains(db, now)) {
       if (due.id !== id) continue;
-      const item = await showDomain(db, due.owner, id);
-      return Date.parse(String(item.gsi1sk));
+      const domain = await showDomain(db, due.owner, id);
+      return Date.parse(String(domain.nextCheckAt));
     }
     throw new Error(`Domain ${id} is not in the due-check index`);
   }

@@ -7,7 +7,7 @@
  * and that domain stays due too.
  */
 import { type DueDomain, dueDomains } from '#lib/data/domain-checks.ts';
-import { type LookupRecords, recheckDomain, statusOf } from '#lib/data/domains.ts';
+import { type LookupRecords, recheckDomain } from '#lib/data/domains.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { log } from '#lib/log.ts';
 
@@ -58,12 +58,12 @@ export async function runDueChecks({
     try {
       const result = await recheckDomain(db, lookupRecords, owner, id);
       if (!result) return;
-      const { item, changed } = result;
+      const { domain, changed } = result;
       run.checked++;
       if (changed) run.changed++;
-      if (statusOf(item) === 'pending') {
+      if (domain.status === 'pending') {
         run.returnedToPending++;
-        log('info', 'Domain returned to pending', { owner, id, txtMissingSince: item.check?.txtMissingSince });
+        log('info', 'Domain returned to pending', { owner, id, txtMissingSince: domain.check?.txtMissingSince });
       }
     } catch (error) {
       run.failed++;

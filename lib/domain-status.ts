@@ -5,9 +5,6 @@
  */
 export type DomainStatus = 'pending' | 'active';
 
-/** Domains stored before verification existed have no `status`: they are active. */
-export const statusOf = (item: { status?: DomainStatus }): DomainStatus => item.status ?? 'active';
-
 /**
  * Where an active domain stands with the edge (docs/deployment.md, "What `serving` says"):
  * - `waiting_for_dns`: its name does not point at the edge yet, so no CloudFront tenant exists (CloudFront
@@ -30,15 +27,15 @@ export type ServingFailure = 'certificate_failed' | 'name_in_use' | 'pages_too_l
 export type Serving = { state: Exclude<ServingState, 'failed'> } | { state: 'failed'; failure: ServingFailure };
 
 /**
- * An active domain's serving as stored. Before the lifecycle, `pending` meant "tenant or certificate being
- * set up": provisioning. A domain the sync has not looked at yet waits for DNS, unless its CNAME was found.
+ * An active domain's serving as stored. A domain the sync has not looked at yet waits for DNS, unless its
+ * CNAME was found.
  */
 export function servingOf(item: {
-  serving?: ServingState | 'pending';
+  serving?: ServingState;
   servingFailure?: ServingFailure;
   check?: { route?: string };
 }): Serving {
-  const stored = item.serving === 'pending' ? 'provisioning' : item.serving;
+  const stored = item.serving;
   if (stored === 'failed') return { state: 'failed', failure: item.servingFailure ?? 'certificate_failed' };
   return { state: stored ?? (item.check?.route === 'found' ? 'provisioning' : 'waiting_for_dns') };
 }

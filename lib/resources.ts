@@ -4,11 +4,11 @@
  * imported here, so the handlers' bundles carry no schema code.
  */
 
-import type { DomainItem } from '#lib/data/domains.ts';
+import type { DomainRecord } from '#lib/data/domains.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import { padId } from '#lib/data/keys.ts';
-import type { SpaceItem } from '#lib/data/spaces.ts';
-import { type Serving, type ServingFailure, servingOf, statusOf } from '#lib/domain-status.ts';
+import type { SpaceRecord } from '#lib/data/spaces.ts';
+import { type Serving, type ServingFailure, servingOf } from '#lib/domain-status.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { unicodeName } from '#lib/idn.ts';
 import type { Deleted, Domain, EventList, Space } from '#lib/schemas/responses.ts';
@@ -24,7 +24,7 @@ export type {
   ValidationErrorBody,
 } from '#lib/schemas/responses.ts';
 
-export const presentSpace = (item: SpaceItem): Space => ({
+export const presentSpace = (item: SpaceRecord): Space => ({
   id: item.id,
   name: item.name,
   color: item.color,
@@ -42,10 +42,10 @@ export type Stage = { edgeHostname: string };
  * flattening to the edge's addresses). Before any check kept statuses, an active domain's TXT record was
  * found when it was verified.
  */
-function recordsOf(item: DomainItem, stage: Stage): Domain['records'] {
+function recordsOf(item: DomainRecord, stage: Stage): Domain['records'] {
   const check = item.check ?? {};
   const token = item.verificationToken;
-  const txtBefore = statusOf(item) === 'active' && item.verifiedAt !== undefined ? 'found' : 'missing';
+  const txtBefore = item.status === 'active' && item.verifiedAt !== undefined ? 'found' : 'missing';
   return [
     ...(token === undefined
       ? []
@@ -68,8 +68,8 @@ const servingFailures: Record<ServingFailure, (stage: Stage) => string> = {
     `Shorten index_page or not_found_page: together they may take ${PAGES_MAX_BYTES} bytes as ASCII URLs.`,
 };
 
-function servingFields(item: DomainItem, stage: Stage): Pick<Domain, 'serving' | 'serving_error'> {
-  const serving: Serving | { state: 'pending' } = statusOf(item) === 'active' ? servingOf(item) : { state: 'pending' };
+function servingFields(item: DomainRecord, stage: Stage): Pick<Domain, 'serving' | 'serving_error'> {
+  const serving: Serving | { state: 'pending' } = item.status === 'active' ? servingOf(item) : { state: 'pending' };
   const failure = serving.state === 'failed' ? serving.failure : undefined;
   return {
     serving: serving.state,
@@ -77,11 +77,11 @@ function servingFields(item: DomainItem, stage: Stage): Pick<Domain, 'serving' |
   };
 }
 
-export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
+export const presentDomain = (item: DomainRecord, stage: Stage): Domain => ({
   id: item.id,
   name: item.name,
   unicode_name: unicodeName(item.name),
-  status: statusOf(item),
+  status: item.status,
   ...servingFields(item, stage),
   records: recordsOf(item, stage),
   // Domains stored before verification existed have no record to publish.
@@ -90,9 +90,8 @@ export const presentDomain = (item: DomainItem, stage: Stage): Domain => ({
     : null,
   verified_at: item.verifiedAt ?? null,
   last_checked_at: item.lastCheckedAt ?? null,
-  // As stored since pages are normalized; older pages normalized as they are read (`storedPage`).
-  index_page: storedPage(item.indexPage),
-  not_found_page: storedPage(item.notFoundPage),
+  index_page: item.indexPage,
+  not_found_page: item.notFoundPage,
   created_at: item.createdAt,
   updated_at: item.updatedAt,
 });
@@ -132,8 +131,8 @@ export function presentEvent(event: EventRecord, stage: Stage): EventList['data'
   const data =
     'record' in payload
       ? event.kind === 'domain'
-        ? presentDomain(payload.record as DomainItem, stage)
-        : presentSpace(payload.record as SpaceItem)
+        ? presentDomain(payload.record as DomainRecord, stage)
+        : presentSpace(payload.record as SpaceRecord)
       : event.kind === 'domain'
         ? upgradedAnswer(payload.answered, stage)
         : payload.answered;

@@ -1,7 +1,7 @@
 /**
  * Domain verification: the TXT record an owner publishes to prove a domain is theirs. Pure (no I/O), so the
  * request schemas, the presenter and the data layer share it; `verifyDomain` (`lib/data/domains.ts`) does
- * the lookup and the write.
+ * the lookup and the write, and throws `VerificationMismatch` (worded by `lib/http/domain-errors.ts`).
  *
  * The record lives at `_ds-challenge.<name>` (a stable prefix: an underscore label is never a host name, so
  * it clashes with no record the domain already serves, and a CNAME at the name itself does not hide it)
@@ -27,33 +27,6 @@ export const verificationName = (name: string) => `${VERIFICATION_PREFIX}.${name
 
 /** 24 random bytes, base64url: 32 characters a TXT record holds as they are (no quoting, no escaping). */
 export const newVerificationToken = () => randomBytes(24).toString('base64url');
-
-/** What a lookup found at the verification name: nothing, or TXT values none of which is the token. */
-export type Mismatch = { name: string; expected: string; found: readonly string[] };
-
-/** The TXT record at the verification name is missing or holds other values. The domain did not change. */
-export class VerificationMismatchError extends Error {
-  constructor(readonly mismatch: Mismatch) {
-    super(mismatchMessage(mismatch));
-    this.name = 'VerificationMismatchError';
-  }
-}
-
-/** A record's value is the owner's own data; the message quotes a bounded part of it. */
-const MAX_QUOTED_VALUES = 5;
-const MAX_QUOTED_LENGTH = 64;
-
-const quote = (value: string) =>
-  JSON.stringify(value.length > MAX_QUOTED_LENGTH ? `${value.slice(0, MAX_QUOTED_LENGTH)}…` : value);
-
-/** Says which record was expected and what was found, for a client to show as it is. */
-export function mismatchMessage({ name, expected, found }: Mismatch): string {
-  const wanted = `Expected a TXT record at ${name} with the value ${quote(expected)}`;
-  if (found.length === 0) return `${wanted}, found none.`;
-  const shown = found.slice(0, MAX_QUOTED_VALUES).map(quote).join(', ');
-  const more = found.length > MAX_QUOTED_VALUES ? ` and ${found.length - MAX_QUOTED_VALUES} more` : '';
-  return `${wanted}, found ${shown}${more}.`;
-}
 
 /** Whether one of the TXT values is the token (surrounding white space is forgiven). */
 export const holdsToken = (values: readonly string[], token: string) => values.some((value) => value.trim() === token);

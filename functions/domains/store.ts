@@ -1,5 +1,5 @@
 import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
-import { type DomainItem, storeDomain } from '#lib/data/domains.ts';
+import { type DomainRecord, storeDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
@@ -12,7 +12,7 @@ import { storeDomainSchema } from '#lib/schemas/domains.ts';
  * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
  * Idempotency-Key.
  */
-const replyFor = (stage: Stage, request: ApiRequest) => (item: DomainItem) =>
+const replyFor = (stage: Stage, request: ApiRequest) => (item: DomainRecord) =>
   created({ data: presentDomain(item, stage) }, { ...etagHeaders(item), ...locationHeaders(request, item.id) });
 
 export const create = (config: Config, db = createDb(config)) => {

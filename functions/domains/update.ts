@@ -1,5 +1,5 @@
 import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
-import { type DomainItem, showDomain, updateDomain } from '#lib/data/domains.ts';
+import { type DomainRecord, showDomain, updateDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
@@ -9,7 +9,7 @@ import { presentDomain, type Stage } from '#lib/resources.ts';
 import { updateDomainSchema } from '#lib/schemas/domains.ts';
 
 /** The answer to an update, made from the write's result (a retry with the same Idempotency-Key gets it again, from the recorded result). */
-const replyFor = (stage: Stage) => (item: DomainItem) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));
+const replyFor = (stage: Stage) => (item: DomainRecord) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
 export const create = (config: Config, db = createDb(config)) => {

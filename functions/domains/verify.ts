@@ -1,5 +1,5 @@
 import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
-import { type DomainItem, verifyDomain } from '#lib/data/domains.ts';
+import { type DomainRecord, verifyDomain } from '#lib/data/domains.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { createDb } from '#lib/dynamodb.ts';
@@ -9,7 +9,7 @@ import { idempotent } from '#lib/http/idempotency.ts';
 import { presentDomain, type Stage } from '#lib/resources.ts';
 
 /** The answer to a verification, also recorded with the activation for a retry with the same Idempotency-Key. */
-const replyFor = (stage: Stage) => (item: DomainItem) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));
+const replyFor = (stage: Stage) => (item: DomainRecord) => ok({ data: presentDomain(item, stage) }, etagHeaders(item));
 
 /** No body: the domain's own records are looked up (DNS_RESOLVER, or the Lambda's resolver). */
 export const create = (config: Config, db = createDb(config)) => {

@@ -1,5 +1,5 @@
 import { atColdStart, type Config } from '#lib/config.ts';
-import { type SpaceItem, storeSpace } from '#lib/data/spaces.ts';
+import { type SpaceRecord, storeSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
@@ -12,7 +12,7 @@ import { storeSpaceSchema } from '#lib/schemas/spaces.ts';
  * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
  * Idempotency-Key.
  */
-const replyTo = (request: ApiRequest) => (item: SpaceItem) =>
+const replyTo = (request: ApiRequest) => (item: SpaceRecord) =>
   created({ data: presentSpace(item) }, { ...etagHeaders(item), ...locationHeaders(request, item.id) });
 
 export const create = (config: Config, db = createDb(config)) =>

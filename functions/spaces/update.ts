@@ -1,5 +1,5 @@
 import { atColdStart, type Config } from '#lib/config.ts';
-import { type SpaceItem, showSpace, updateSpace } from '#lib/data/spaces.ts';
+import { type SpaceRecord, showSpace, updateSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
@@ -9,7 +9,7 @@ import { presentSpace } from '#lib/resources.ts';
 import { updateSpaceSchema } from '#lib/schemas/spaces.ts';
 
 /** The answer to an update, made from the write's result (a retry with the same Idempotency-Key gets it again, from the recorded result). */
-const reply = (item: SpaceItem) => ok({ data: presentSpace(item) }, etagHeaders(item));
+const reply = (item: SpaceRecord) => ok({ data: presentSpace(item) }, etagHeaders(item));
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
 export const create = (config: Config, db = createDb(config)) =>

@@ -26,7 +26,7 @@ import { tableDefinition } from '#lib/table.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
 import { EVENT_RETENTION_DAYS, type EventType } from './event-item.ts';
 import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
-import type { StoredItem } from './item.ts';
+import type { ResourceRecord } from './item.ts';
 import { eventKey, idempotencyKey, type Kind } from './keys.ts';
 import { RecordedAnswerReplay, type Written } from './outcome.ts';
 import { type Parts, type TransactPart, transact } from './transaction.ts';
@@ -67,7 +67,7 @@ export type WriteOptions = {
 };
 
 /** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
-export type ChangeEvent = { type: EventType; kind: Kind; item: StoredItem; version: number };
+export type ChangeEvent = { type: EventType; kind: Kind; record: ResourceRecord; version: number };
 
 /**
  * One attempt's write: its named parts, its event, what it answers, and what a failed condition means; or
@@ -156,7 +156,7 @@ function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest)
 }
 
 function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
-  const { pk: _pk, sk: _sk, lsi1sk: _lsi1sk, ...record } = event.item;
+  const { nextCheckAt: _bookkeeping, ...record } = event.record;
   return {
     Put: {
       TableName: db.tableName,

@@ -1,6 +1,7 @@
 /**
- * What spaces and domains share: id allocation, the per-owner counter, guarded inserts, updates and deletes
- * (each one change: `changes.ts`), and listing by Query (never Scan) in id or name order.
+ * What spaces and domains share: id allocation, the per-owner counter, the name guards, and guarded inserts,
+ * updates and deletes (each one change: `changes.ts`). Callers give and get records (`item.ts`): the items
+ * that store them are made and read here.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -8,39 +9,39 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import type { TableKey } from '#lib/table.ts';
 import { commitChange, type WriteOptions } from './changes.ts';
-import type { Written } from './outcome.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import type { EventType } from './event-item.ts';
-import type { StoredItem } from './item.ts';
-import { counterKey, itemKey, type Kind, nameSortKey, sequenceKey } from './keys.ts';
+import { dueCheckKeys, itemOf, type ResourceRecord, recordOf } from './item.ts';
+import { counterKey, itemKey, type Kind, sequenceKey } from './keys.ts';
+import type { Written } from './outcome.ts';
 import type { Parts, TransactPart } from './transaction.ts';
 import { assertVersion, versionCondition, versionOf } from './version.ts';
 
-export type { StoredItem };
+export type { ResourceRecord };
 
-export async function getItem<Item extends StoredItem>(db: Db, owner: string, kind: Kind, id: number): Promise<Item> {
+export async function getRecord<R extends ResourceRecord>(db: Db, owner: string, kind: Kind, id: number): Promise<R> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: itemKey(owner, kind, id), ConsistentRead: true }),
   );
   if (!Item) throw new ItemNotFound();
-  return Item as Item;
+  return recordOf<R>(kind, Item);
 }
 
 /**
- * Sets attributes the API does not show (bookkeeping, such as when a check is next due) without a change: no
- * new version, no event. Conditional on the version read, so it never lands on a change made since; returns
- * whether it did (false: the item changed or went meanwhile, and that change set its own).
+ * Moves when a record's next check is due (bookkeeping the API does not show) without a change: no new
+ * version, no event. Conditional on the version read, so it never lands on a change made since; returns
+ * whether it did (false: the record changed or went meanwhile, and that change set its own).
  */
-export async function setBookkeeping(
+export async function setNextCheck(
   db: Db,
   owner: string,
   kind: Kind,
-  id: number,
-  version: number,
-  attributes: Readonly<Record<string, unknown>>,
+  record: ResourceRecord,
+  nextCheckAt: string,
 ): Promise<boolean> {
-  const unchanged = versionCondition(version);
-  const entries = Object.entries(attributes);
+  const { id } = record;
+  const unchanged = versionCondition(versionOf(record));
+  const entries = Object.entries(dueCheckKeys(owner, id, nextCheckAt));
   try {
     await db.client.send(
       new UpdateCommand({
@@ -71,15 +72,15 @@ export async function getGuard(db: Db, key: TableKey): Promise<{ owner: string; 
   return Item ? { owner: String(Item.owner), id: Number(Item.id) } : null;
 }
 
-/** An update that changes nothing: the item as it is, once If-Match holds for it (no write, no event). */
-export async function unchangedItem<Item extends StoredItem>(
+/** An update that changes nothing: the record as it is, once If-Match holds for it (no write, no event). */
+export async function unchangedRecord<R extends ResourceRecord>(
   db: Db,
   owner: string,
   kind: Kind,
   id: number,
   options: WriteOptions,
-): Promise<Written<Item>> {
-  const current = await getItem<Item>(db, owner, kind, id);
+): Promise<Written<R>> {
+  const current = await getRecord<R>(db, owner, kind, id);
   assertVersion(options.ifMatch, versionOf(current), options.ifNoneMatch);
   return { result: current, replayed: false };
 }
@@ -127,6 +128,17 @@ export const takeGuard = (db: Db, key: TableKey, owner: string, kind: Kind, id: 
   },
 });
 
+/** A name guard the item takes or already holds: it must not exist, or must point to the item already. */
+export const holdGuard = (db: Db, key: TableKey, owner: string, kind: Kind, id: number): TransactPart => ({
+  Put: {
+    TableName: db.tableName,
+    Item: guardItem(key, owner, kind, id),
+    ConditionExpression: 'attribute_not_exists(pk) OR (#owner = :owner AND #id = :id)',
+    ExpressionAttributeNames: { '#owner': 'owner', '#id': 'id' },
+    ExpressionAttributeValues: { ':owner': owner, ':id': id },
+  },
+});
+
 /** A name guard the item lets go of: it must still point back to the item. */
 export const releaseGuard = (db: Db, key: TableKey, owner: string, id: number): TransactPart => ({
   Delete: {
@@ -153,18 +165,18 @@ function claimPart(db: Db, owner: string, kind: Kind, id: number, claim: Claims[
 }
 
 /**
- * Writes the item (version 1), its claims (name guards) and the counter in one change with its event and the
+ * Writes the record (version 1), its claims (name guards) and the counter in one change with its event and the
  * request's idempotency record: all or nothing. The id is taken once, with the change's first reads (with an
  * idempotency key, once the key is known to have no record: a replay takes none); retries reuse it.
  */
-export async function insertItem<Item extends StoredItem>(
+export async function insertRecord<R extends ResourceRecord>(
   db: Db,
   owner: string,
   kind: Kind,
   claims: Claims,
-  build: (id: number, now: string) => Omit<Item, keyof TableKey | 'lsi1sk' | 'kind'>,
+  build: (id: number, now: string) => Omit<R, 'version'>,
   options: WriteOptions = {},
-): Promise<Written<Item>> {
+): Promise<Written<R>> {
   let allocated: Promise<number | null> | undefined;
   return commitChange(db, owner, options, {
     // Taken once, in the first round trip (with the feed head); every attempt reuses it. With a key, after the
@@ -178,25 +190,24 @@ export async function insertItem<Item extends StoredItem>(
     plan: (allocatedId, now) => {
       if (allocatedId === null) throw new Error(`A store of ${kind} planned without an id`);
       const id = allocatedId;
-      const fields = build(id, now.toISOString());
-      const item = {
-        ...itemKey(owner, kind, id),
-        lsi1sk: nameSortKey(kind, fields.fold, id),
-        kind,
-        ...fields,
-        version: 1,
-      } as Item;
+      const record = { ...build(id, now.toISOString()), version: 1 } as R;
       const claimParts = Object.fromEntries(
         Object.entries(claims).map(([name, claim]) => [name, claimPart(db, owner, kind, id, claim)]),
       );
       return {
         parts: {
-          item: { Put: { TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          item: {
+            Put: {
+              TableName: db.tableName,
+              Item: itemOf(owner, kind, record),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           ...claimParts,
           counter: counterPart(db, owner, kind, 1),
         },
-        event: { type: `${kind}.created`, kind, item, version: 1 },
-        result: item,
+        event: { type: `${kind}.created`, kind, record, version: 1 },
+        result: record,
         failure: (failed) => {
           if (Object.keys(claims).some((name) => failed.has(name))) return new NameTaken();
           if (failed.has('counter')) return new QuotaReached(kind, db.maxItemsPerOwner);
@@ -217,9 +228,9 @@ export type Condition = { expression: string; names: Record<string, string>; val
  */
 export type Release = { guards: Readonly<Record<string, TableKey>>; state?: Condition };
 
-/** What a change does to an item: the item after it, and the other writes it needs (a name guard that moves). */
-export type ItemChange<Item> = {
-  item: Item;
+/** What a change does to a record: the record after it, and the other writes it needs (a name guard that moves). */
+export type RecordChange<R> = {
+  record: R;
   parts?: Parts;
   /** The error for failed conditions among `parts`, if it is the client's. */
   failure?: (failed: ReadonlySet<string>) => Error | undefined;
@@ -228,7 +239,7 @@ export type ItemChange<Item> = {
 };
 
 /** Whether `next` is `current` but for the time of the change (`updatedAt`): then nothing changes. */
-const unchangedBy = <Item extends StoredItem>(current: Item, next: Item) =>
+const unchangedBy = <R extends ResourceRecord>(current: R, next: R) =>
   isDeepStrictEqual({ ...next, updatedAt: current.updatedAt }, current);
 
 /**
@@ -238,30 +249,30 @@ const unchangedBy = <Item extends StoredItem>(current: Item, next: Item) =>
  * makes it read again, and If-Match is checked again on that read, so it always holds for the version the
  * write was conditional on.
  */
-export function updateItem<Item extends StoredItem>(
+export function updateRecord<R extends ResourceRecord>(
   db: Db,
   owner: string,
   kind: Kind,
   id: number,
-  apply: (current: Item, now: string) => ItemChange<Item>,
+  apply: (current: R, now: string) => RecordChange<R>,
   options: WriteOptions = {},
-): Promise<Written<Item>> {
+): Promise<Written<R>> {
   return commitChange(db, owner, options, {
-    read: () => getItem<Item>(db, owner, kind, id),
+    read: () => getRecord<R>(db, owner, kind, id),
     plan: (current, now) => {
       const read = versionOf(current);
       assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const next = apply(current, now.toISOString());
-      // A change that changes nothing (the values it sets are the ones the item has) writes nothing.
-      if (next.parts === undefined && unchangedBy(current, next.item)) return { unchanged: true, result: current };
-      const item = { ...next.item, version: read + 1 };
+      // A change that changes nothing (the values it sets are the ones the record has) writes nothing.
+      if (next.parts === undefined && unchangedBy(current, next.record)) return { unchanged: true, result: current };
+      const record = { ...next.record, version: read + 1 };
       const unchanged = versionCondition(read);
       return {
         parts: {
           item: {
             Put: {
               TableName: db.tableName,
-              Item: item,
+              Item: itemOf(owner, kind, record),
               ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
               ExpressionAttributeNames: unchanged.names,
               ...(read === 0 ? {} : { ExpressionAttributeValues: unchanged.values }),
@@ -269,8 +280,8 @@ export function updateItem<Item extends StoredItem>(
           },
           ...next.parts,
         },
-        event: { type: next.type ?? `${kind}.updated`, kind, item, version: item.version },
-        result: item,
+        event: { type: next.type ?? `${kind}.updated`, kind, record, version: record.version },
+        result: record,
         // The item moved since it was read: read it again. Otherwise the other parts say what failed.
         failure: (failed) =>
           failed.has('item')
@@ -282,26 +293,26 @@ export function updateItem<Item extends StoredItem>(
 }
 
 /**
- * Deletes the item, releases its guards and decrements the counter in one change with its event (the item's
- * last state). The guards depend on the item (its name, a domain's status), so the item is read first and the
- * delete is conditional on its version (and name, and the state `releaseOf` names) not having changed since;
- * a concurrent rename, verification or delete makes it read again (If-Match is checked on each read).
+ * Deletes the record, releases its guards and decrements the counter in one change with its event (the
+ * record's last state). The guards depend on the record (its name, a domain's status), so it is read first
+ * and the delete is conditional on its version (and name, and the state `releaseOf` names) not having changed
+ * since; a concurrent rename, verification or delete makes it read again (If-Match is checked on each read).
  */
-export async function deleteItem<Item extends StoredItem>(
+export async function deleteRecord<R extends ResourceRecord>(
   db: Db,
   owner: string,
   kind: Kind,
   id: number,
-  releaseOf: (item: Item) => Release,
+  releaseOf: (record: R) => Release,
   options: WriteOptions = {},
-): Promise<Written<Item>> {
+): Promise<Written<R>> {
   return commitChange(db, owner, options, {
-    read: () => getItem<Item>(db, owner, kind, id),
-    plan: (item) => {
-      const read = versionOf(item);
+    read: () => getRecord<R>(db, owner, kind, id),
+    plan: (record) => {
+      const read = versionOf(record);
       assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const unchanged = versionCondition(read);
-      const { guards, state } = releaseOf(item);
+      const { guards, state } = releaseOf(record);
       const guardParts = Object.fromEntries(
         Object.entries(guards).map(([name, key]) => [name, releaseGuard(db, key, owner, id)]),
       );
@@ -311,16 +322,16 @@ export async function deleteItem<Item extends StoredItem>(
             Delete: {
               TableName: db.tableName,
               Key: itemKey(owner, kind, id),
-              ConditionExpression: `#fold = :fold AND ${unchanged.expression}${state ? ` AND (${state.expression})` : ''}`,
-              ExpressionAttributeNames: { '#fold': 'fold', ...unchanged.names, ...state?.names },
-              ExpressionAttributeValues: { ':fold': item.fold, ...unchanged.values, ...state?.values },
+              ConditionExpression: `#name = :name AND ${unchanged.expression}${state ? ` AND (${state.expression})` : ''}`,
+              ExpressionAttributeNames: { '#name': 'name', ...unchanged.names, ...state?.names },
+              ExpressionAttributeValues: { ':name': record.name, ...unchanged.values, ...state?.values },
             },
           },
           ...guardParts,
           counter: counterPart(db, owner, kind, -1),
         },
-        event: { type: `${kind}.deleted`, kind, item, version: read + 1 },
-        result: item,
+        event: { type: `${kind}.deleted`, kind, record, version: read + 1 },
+        result: record,
         failure: (failed) =>
           failed.has('item') ? 'retry' : new Error(`A name guard of ${kind} ${id} does not point back to it`),
       };

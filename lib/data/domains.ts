@@ -23,43 +23,50 @@ import {
   type ServingState,
   sameServing,
   servingOf,
-  statusOf,
 } from '#lib/domain-status.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/record.ts';
 import { domainNameMatches } from '#lib/idn.ts';
 import { pageHost } from '#lib/urls.ts';
-import { newVerificationToken, VerificationMismatchError, verificationName } from '#lib/verification.ts';
+import { newVerificationToken, verificationName } from '#lib/verification.ts';
 import { replayIfRecorded, type WriteOptions } from './changes.ts';
 import {
-  deleteItem,
+  deleteRecord,
   getGuard,
-  getItem,
-  guardItem,
-  insertItem,
+  getRecord,
+  holdGuard,
+  insertRecord,
   type Release,
+  type ResourceRecord,
   releaseGuard,
-  type StoredItem,
-  setBookkeeping,
-  unchangedItem,
-  updateItem,
+  setNextCheck,
+  unchangedRecord,
+  updateRecord,
 } from './collection.ts';
-import { ItemNotFound, NameTaken, type PageAttribute, PageLoopError, PagesTooLarge } from './errors.ts';
+import {
+  ItemNotFound,
+  NameTaken,
+  type PageAttribute,
+  PageLoopError,
+  PagesTooLarge,
+  VerificationMismatch,
+} from './errors.ts';
+import { domainNameGuardKey, ownerDomainNameGuardKey } from './keys.ts';
+import { type ListQuery, listRecords } from './listing.ts';
 import type { Written } from './outcome.ts';
-import { domainNameGuardKey, dueCheckShard, foldName, ownerDomainNameGuardKey } from './keys.ts';
-import { type ListQuery, listItems } from './listing.ts';
-import { versionOf } from './version.ts';
 
 const kind = 'domain';
 
-export { type DomainStatus, type LookupRecords, type Serving, type ServingState, servingOf, statusOf };
+export { type DomainStatus, type LookupRecords, type Serving, type ServingState, servingOf };
 
-export type DomainItem = StoredItem & {
+export type DomainRecord = ResourceRecord & {
   indexPage: string | null;
   notFoundPage: string | null;
-  /** Absent on domains stored before verification existed: they are active (`statusOf`). */
-  status?: DomainStatus;
-  /** The value of the TXT record that proves the domain; absent on those older domains. Never changes. */
+  status: DomainStatus;
+  /**
+   * The value of the TXT record that proves the domain. Never changes. Absent on domains stored before
+   * verification existed: active for good, holding the global guard only (`upgrades.ts`).
+   */
   verificationToken?: string;
   /** When the domain became active (absent: pending, or active from before verification existed). */
   verifiedAt?: string;
@@ -67,20 +74,14 @@ export type DomainItem = StoredItem & {
   lastCheckedAt?: string;
   /** What the checks found (absent: never checked since records were kept). */
   check?: CheckState;
-  /**
-   * Whether the edge serves the domain, as the edge sync last saw it (absent: not yet; `pending` on domains
-   * from before the serving lifecycle: `servingOf` reads it).
-   */
-  serving?: ServingState | 'pending';
+  /** Whether the edge serves the domain, as the edge sync last saw it (absent: not yet: `servingOf`). */
+  serving?: ServingState;
   /** Why it is not served, with `serving: 'failed'`. */
   servingFailure?: ServingFailure;
-  /** The due-check index's keys (`lib/table.ts`): active domains only. */
-  gsi1pk?: string;
-  gsi1sk?: string;
 };
 
 /** An active domain as the edge serves it, with its owner (the partition it lives in). */
-export type ActiveDomain = DomainItem & { owner: string };
+export type ActiveDomain = DomainRecord & { owner: string };
 
 export type NewDomain = { name: string; indexPage: string | null; notFoundPage: string | null };
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
@@ -90,20 +91,18 @@ export { type PageAttribute, PageLoopError };
 
 const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
 
-const hostOf = pageHost;
-
 /** Refuses pages the edge could not store (`lib/edge/record.ts`); `set` are the pages the request sets. */
 function assertPagesFit(pages: Pages, set: readonly PageAttribute[]) {
   if (!pagesFit(pages)) throw new PagesTooLarge(set, pagesBytes(pages), PAGES_MAX_BYTES);
 }
 
-export const showDomain = (db: Db, owner: string, id: number) => getItem<DomainItem>(db, owner, kind, id);
+export const showDomain = (db: Db, owner: string, id: number) => getRecord<DomainRecord>(db, owner, kind, id);
 
 /** Search finds a name by its stored ASCII form or its Unicode form, computed: old items need no migration. */
-const matchesName = (item: DomainItem, search: string) => domainNameMatches(item.name, search);
+const matchesName = (domain: DomainRecord, search: string) => domainNameMatches(domain.name, search);
 
 export const listDomains = (db: Db, owner: string, query: ListQuery) =>
-  listItems<DomainItem>(db, owner, kind, query, matchesName);
+  listRecords<DomainRecord>(db, owner, kind, query, matchesName);
 
 /**
  * Stores a pending domain. The name is taken when the owner already has it (its guard in the owner's
@@ -115,7 +114,7 @@ export async function storeDomain(db: Db, owner: string, domain: NewDomain, opti
     domain,
     pageAttributes.filter((field) => domain[field]),
   );
-  return await insertItem<DomainItem>(
+  return await insertRecord<DomainRecord>(
     db,
     owner,
     kind,
@@ -126,7 +125,6 @@ export async function storeDomain(db: Db, owner: string, domain: NewDomain, opti
     (id, now) => ({
       id,
       name: domain.name,
-      fold: foldName(domain.name),
       indexPage: domain.indexPage,
       notFoundPage: domain.notFoundPage,
       status: 'pending',
@@ -138,41 +136,37 @@ export async function storeDomain(db: Db, owner: string, domain: NewDomain, opti
   );
 }
 
-const statusName = { '#status': 'status' };
-
 /**
- * What a deleted domain lets go of, as long as its status is still the one read: a pending domain its owner's
- * guard; an active one that and the global guard (freeing the name for everyone); an older active domain
- * (no status) the global guard only.
+ * What a deleted domain lets go of, as long as it is still in the state read: a pending domain its owner's
+ * guard; an active one that and the global guard (freeing the name for everyone); one stored before
+ * verification existed (no token) the global guard only.
  */
 function releaseOf(owner: string) {
-  return (item: DomainItem): Release => {
+  return (item: DomainRecord): Release => {
     const global = domainNameGuardKey(item.name);
-    if (item.status === undefined) {
+    if (item.verificationToken === undefined) {
       return {
         guards: { activeName: global },
-        state: { expression: 'attribute_not_exists(#status)', names: statusName, values: {} },
+        state: { expression: 'attribute_not_exists(#token)', names: { '#token': 'verificationToken' }, values: {} },
       };
     }
     const own = ownerDomainNameGuardKey(owner, item.name);
     return {
       guards: item.status === 'active' ? { ownName: own, activeName: global } : { ownName: own },
-      state: { expression: '#status = :status', names: statusName, values: { ':status': item.status } },
+      state: { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': item.status } },
     };
   };
 }
 
 export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions) =>
-  deleteItem<DomainItem>(db, owner, kind, id, releaseOf(owner), options);
+  deleteRecord<DomainRecord>(db, owner, kind, id, releaseOf(owner), options);
 
 /**
- * The due-check index's keys of an active domain: next due an interval after `now`, sooner while it waits for
- * its DNS or its certificate in the first days after it became active (`recheckIntervalMs`).
+ * When an active domain's next check is due: an interval after `now`, sooner while it waits for its DNS or its
+ * certificate in the first days after it became active (`recheckIntervalMs`).
  */
-const dueCheck = (owner: string, id: number, item: DomainItem, now: string) => ({
-  gsi1pk: dueCheckShard(owner, id),
-  gsi1sk: new Date(Date.parse(now) + recheckIntervalMs(servingOf(item).state, item.verifiedAt, now)).toISOString(),
-});
+const nextCheckAt = (domain: DomainRecord, now: string) =>
+  new Date(Date.parse(now) + recheckIntervalMs(servingOf(domain).state, domain.verifiedAt, now)).toISOString();
 
 /** A lookup's findings as a check: the TXT status against the token (none to check: absent), the routing record. */
 const checkOf = (found: Awaited<ReturnType<LookupRecords>>, token: string | undefined): RecordsCheck => ({
@@ -185,7 +179,7 @@ const routeFindings = (route: RouteCheck) => ({ route: route.status, flattened: 
 /**
  * Looks up the domain's records and, when the TXT record holds the token, makes the domain active atomically
  * with taking its name's global guard (exactly one of several owners verifying one name at once wins). Throws
- * `VerificationMismatchError` when the record is missing or holds other values, `NameTaken` when another
+ * `VerificationMismatch` when the record is missing or holds other values, `NameTaken` when another
  * domain holds the name active; either way the check is recorded (`lastCheckedAt`, `check`). An active domain
  * is checked again the same way and stays active whatever the record says (only the hourly re-check returns
  * it to pending, after a grace period). A DNS failure of the TXT lookup throws before anything is written.
@@ -201,10 +195,10 @@ export async function verifyDomain(
   owner: string,
   id: number,
   options: WriteOptions = {},
-): Promise<Written<DomainItem>> {
+): Promise<Written<DomainRecord>> {
   const [item, recorded] = await Promise.all([
     showDomain(db, owner, id),
-    replayIfRecorded<DomainItem>(db, owner, options),
+    replayIfRecorded<DomainRecord>(db, owner, options),
   ]);
   if (recorded) return recorded;
   const token = item.verificationToken;
@@ -214,9 +208,9 @@ export async function verifyDomain(
   if (check.txt !== 'found') {
     await recordCheck(db, owner, id, check);
     const values = found.txt.kind === 'found' ? found.txt.values : [];
-    throw new VerificationMismatchError({ name: verificationName(item.name), expected: token, found: values });
+    throw new VerificationMismatch({ name: verificationName(item.name), expected: token, found: values });
   }
-  // The name and token never change, so one lookup serves every attempt `updateItem` makes.
+  // The name and token never change, so one lookup serves every attempt `updateRecord` makes.
   try {
     return await activate(db, owner, id, check, options);
   } catch (error) {
@@ -228,7 +222,7 @@ export async function verifyDomain(
 type Check = RecordsCheck;
 
 /** The item with a check's findings at `now`. */
-const checked = (current: DomainItem, check: Check, now: string): DomainItem => ({
+const checked = (current: DomainRecord, check: Check, now: string): DomainRecord => ({
   ...current,
   lastCheckedAt: now,
   check: afterCheck(current.check ?? {}, check, now),
@@ -236,19 +230,19 @@ const checked = (current: DomainItem, check: Check, now: string): DomainItem => 
 
 /**
  * Takes the global guard (free, or already this domain's) and marks the item active, in one change
- * (`updateItem`: conditional on the version read, version + 1, with its event). Becoming active is a
+ * (`updateRecord`: conditional on the version read, version + 1, with its event). Becoming active is a
  * `domain.verified` event, and starts the hourly re-check; checking an active domain again changes only what
  * the check found: `domain.updated`. The guard's condition failing means another domain holds the name:
  * `NameTaken`.
  */
 const activate = (db: Db, owner: string, id: number, check: Check, options: WriteOptions) =>
-  updateItem<DomainItem>(
+  updateRecord<DomainRecord>(
     db,
     owner,
     kind,
     id,
     (current, now) => {
-      const active = statusOf(current) === 'active';
+      const active = current.status === 'active';
       // A domain verified again after it returned to pending is served again only once the edge says so.
       const { serving, servingFailure, ...rest } = checked(current, check, now);
       const next = {
@@ -258,25 +252,15 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
       };
       const verifiedAt = active ? (current.verifiedAt ?? now) : now;
       return {
-        item: {
+        record: {
           ...next,
-          ...dueCheck(owner, id, { ...next, verifiedAt }, now),
+          nextCheckAt: nextCheckAt({ ...next, verifiedAt }, now),
           status: 'active',
           verifiedAt,
           updatedAt: active ? current.updatedAt : now,
         },
         type: active ? 'domain.updated' : 'domain.verified',
-        parts: {
-          activeName: {
-            Put: {
-              TableName: db.tableName,
-              Item: guardItem(domainNameGuardKey(current.name), owner, kind, id),
-              ConditionExpression: 'attribute_not_exists(pk) OR (#owner = :owner AND #id = :id)',
-              ExpressionAttributeNames: { '#owner': 'owner', '#id': 'id' },
-              ExpressionAttributeValues: { ':owner': owner, ':id': id },
-            },
-          },
-        },
+        parts: { activeName: holdGuard(db, domainNameGuardKey(current.name), owner, kind, id) },
         failure: (failed) => (failed.has('activeName') ? new NameTaken() : undefined),
       };
     },
@@ -290,18 +274,18 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
  * tells when the client last changed the domain, as before versions existed.
  */
 const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
-  updateItem<DomainItem>(db, owner, kind, id, (current, now) => ({ item: checked(current, check, now) }));
+  updateRecord<DomainRecord>(db, owner, kind, id, (current, now) => ({ record: checked(current, check, now) }));
 
 /** Whether a domain's TXT record has been missing for the grace period (domains from before verification have none). */
-const txtGraceOver = (item: DomainItem, check: CheckState, now: string) =>
+const txtGraceOver = (item: DomainRecord, check: CheckState, now: string) =>
   item.verificationToken !== undefined && graceOver(check, now);
 
 /**
  * The hourly re-check of an active domain (`lib/domain-checks.ts` finds the due ones): looks its records up
- * and schedules the next check. What it found is a change (`updateItem`: version + 1, `last_checked_at`, a
+ * and schedules the next check. What it found is a change (`updateRecord`: version + 1, `last_checked_at`, a
  * `domain.updated` event) when the domain shows something new: a record's status changed, or the domain is not
  * served yet (the event is what makes the edge sync look at its certificate again). A check that finds what the
- * last one found only moves the next check (`setBookkeeping`): same version, no event, `last_checked_at` kept,
+ * last one found only moves the next check (`setNextCheck`): same version, no event, `last_checked_at` kept,
  * so a served domain with its records in place adds nothing to the feed hour after hour. A domain whose TXT
  * record has been missing for the grace period (`TXT_GRACE_MS`, 7 days) returns to `pending` in a change: it
  * lets go of its name's global guard, leaves the index and stops being served (the edge sync follows its
@@ -314,31 +298,32 @@ export async function recheckDomain(
   lookupRecords: LookupRecords,
   owner: string,
   id: number,
-): Promise<{ item: DomainItem; changed: boolean } | null> {
+): Promise<{ domain: DomainRecord; changed: boolean } | null> {
   const item = await showDomain(db, owner, id).catch(nullWhenGone);
-  if (!item || statusOf(item) !== 'active') return null;
+  if (item?.status !== 'active') return null;
   const found = await lookupRecords(item.name);
   const check = checkOf(found, item.verificationToken);
   const at = new Date().toISOString();
   const after = checked(item, check, at).check ?? {};
   if (!hasNews(item, after) && !txtGraceOver(item, after, at)) {
-    const due = dueCheck(owner, id, item, at);
-    if (await setBookkeeping(db, owner, kind, id, versionOf(item), due))
-      return { item: { ...item, ...due }, changed: false };
+    const due = nextCheckAt(item, at);
+    if (await setNextCheck(db, owner, kind, item, due))
+      return { domain: { ...item, nextCheckAt: due }, changed: false };
   }
-  const { result: changed } = await updateItem<DomainItem>(db, owner, kind, id, (current, time) => {
+  const { result: changed } = await updateRecord<DomainRecord>(db, owner, kind, id, (current, time) => {
     const next = checked(current, check, time);
-    if (statusOf(current) !== 'active') return { item: next };
+    if (current.status !== 'active') return { record: next };
     if (!txtGraceOver(current, next.check ?? {}, time)) {
-      return { item: { ...next, ...dueCheck(owner, id, next, time) } };
+      return { record: { ...next, nextCheckAt: nextCheckAt(next, time) } };
     }
-    const { serving: _serving, servingFailure: _failure, gsi1pk: _pk, gsi1sk: _sk, ...pending } = next;
+    // Pending again: not served, and out of the due-check index.
+    const { serving: _serving, servingFailure: _failure, nextCheckAt: _due, ...pending } = next;
     return {
-      item: { ...pending, status: 'pending' },
+      record: { ...pending, status: 'pending' },
       parts: { activeName: releaseGuard(db, domainNameGuardKey(current.name), owner, id) },
     };
   });
-  return { item: changed, changed: true };
+  return { domain: changed, changed: true };
 }
 
 /**
@@ -347,7 +332,7 @@ export async function recheckDomain(
  * tenant whose certificate may be issued by now; a name that points at the edge but has no tenant yet). A
  * domain waiting for a CNAME that is still missing, or one served or failed with nothing changed, is quiet.
  */
-function hasNews(item: DomainItem, after: CheckState): boolean {
+function hasNews(item: DomainRecord, after: CheckState): boolean {
   if (after.txt !== item.check?.txt || after.route !== item.check?.route) return true;
   const { state } = servingOf(item);
   return state === 'provisioning' || (state === 'waiting_for_dns' && after.route === 'found');
@@ -363,10 +348,10 @@ const servingAttributes = (serving: Serving) =>
  */
 export async function recordServing(db: Db, owner: string, id: number, serving: Serving): Promise<void> {
   const item = await showDomain(db, owner, id).catch(nullWhenGone);
-  if (!item || statusOf(item) !== 'active' || sameServing(servingOf(item), serving)) return;
-  await updateItem<DomainItem>(db, owner, kind, id, (current) => {
+  if (item?.status !== 'active' || sameServing(servingOf(item), serving)) return;
+  await updateRecord<DomainRecord>(db, owner, kind, id, (current) => {
     const { serving: _serving, servingFailure: _failure, ...rest } = current;
-    return { item: { ...rest, ...servingAttributes(serving) } };
+    return { record: { ...rest, ...servingAttributes(serving) } };
   }).catch(nullWhenGone);
 }
 
@@ -376,7 +361,7 @@ const nullWhenGone = (error: unknown) => {
 };
 
 /**
- * Updates a domain's pages (`updateItem`: read, then one transaction with the event, conditional on the
+ * Updates a domain's pages (`updateRecord`: read, then one transaction with the event, conditional on the
  * version read). The name never changes, so the read one is the one a page must not point at.
  */
 export async function updateDomain(
@@ -385,22 +370,22 @@ export async function updateDomain(
   id: number,
   changes: DomainChanges,
   options: WriteOptions = {},
-): Promise<Written<DomainItem>> {
+): Promise<Written<DomainRecord>> {
   const present = pageAttributes.filter((field) => changes[field] !== undefined);
   if (present.length === 0) {
-    return unchangedItem<DomainItem>(db, owner, kind, id, options);
+    return unchangedRecord<DomainRecord>(db, owner, kind, id, options);
   }
-  return updateItem<DomainItem>(
+  return updateRecord<DomainRecord>(
     db,
     owner,
     kind,
     id,
     (current, now) => {
-      const loops = present.filter((field) => changes[field] && hostOf(changes[field]) === current.name);
+      const loops = present.filter((field) => changes[field] && pageHost(changes[field]) === current.name);
       if (loops.length > 0) throw new PageLoopError(loops);
       const pages = Object.fromEntries(present.map((field) => [field, changes[field]]));
       assertPagesFit({ ...current, ...pages }, present);
-      return { item: { ...current, ...pages, updatedAt: now } };
+      return { record: { ...current, ...pages, updatedAt: now } };
     },
     options,
   );
@@ -424,5 +409,5 @@ export async function activeDomainByName(db: Db, name: string): Promise<ActiveDo
   const guard = await getGuard(db, domainNameGuardKey(name));
   if (!guard) return null;
   const item = await showDomain(db, guard.owner, guard.id).catch(nullWhenGone);
-  return item && statusOf(item) === 'active' && item.name === name ? { ...item, owner: guard.owner } : null;
+  return item && item.status === 'active' && item.name === name ? { ...item, owner: guard.owner } : null;
 }

@@ -25,6 +25,16 @@ export class NameTaken extends DataError {
   }
 }
 
+/** What a lookup found at a verification name: nothing, or TXT values none of which is the token. */
+export type Mismatch = { name: string; expected: string; found: readonly string[] };
+
+/** The TXT record at the verification name is missing or holds other values. The domain did not change. */
+export class VerificationMismatch extends DataError {
+  constructor(readonly mismatch: Mismatch) {
+    super('Verification record mismatch');
+  }
+}
+
 /** The owner already holds the most items of this kind they may. */
 export class QuotaReached extends DataError {
   constructor(

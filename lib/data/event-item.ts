@@ -3,6 +3,7 @@
  * feed's reader (`events.ts`), the writer (`changes.ts`) and the bus publisher (`lib/events-bus.ts`).
  * Pure: no SDK client.
  */
+import { type ResourceRecord, recordOf } from './item.ts';
 import type { Kind } from './keys.ts';
 
 /** Events are kept this long (DynamoDB TTL); a cursor whose next events may be gone is answered 410. */
@@ -21,9 +22,10 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
- * An event item. Events written since the feed became gapless carry the resource's record (`resource`, the
- * stored item without its keys), turned into the API's shape by whoever serves it; events written before
- * carry the resource as the API answered it then, as JSON text (`data`), and are served as they are.
+ * An event item. Events written since the feed became gapless carry the resource's record (`resource`),
+ * turned into the API's shape by whoever serves it (those written before records had storage attributes
+ * in it: `recordOf` drops them); events written before carry the resource as the API answered it then, as
+ * JSON text (`data`), and are served as they are.
  */
 export type EventRow = {
   eventId: number;
@@ -35,7 +37,7 @@ export type EventRow = {
 };
 
 /** What an event says about its resource: its record, or (older events) the JSON the API answered. */
-export type EventPayload = { record: Record<string, unknown> } | { answered: unknown };
+export type EventPayload = { record: ResourceRecord } | { answered: unknown };
 
 /** An event as the data layer returns it. */
 export type EventRecord = { id: number; type: EventType; kind: Kind; createdAt: string; payload: EventPayload };
@@ -48,7 +50,9 @@ export function eventRecord(row: EventRow): EventRecord {
     type: row.type,
     kind: kindOfEvent(row.type),
     createdAt: row.createdAt,
-    payload: row.resource ? { record: row.resource } : { answered: JSON.parse(row.data ?? 'null') },
+    payload: row.resource
+      ? { record: recordOf(kindOfEvent(row.type), row.resource) }
+      : { answered: JSON.parse(row.data ?? 'null') },
   };
 }
 

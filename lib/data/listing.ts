@@ -6,11 +6,13 @@ import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import type { Kind } from '#lib/kinds.ts';
 import { tableDefinition } from '#lib/table.ts';
+import { type ResourceRecord, recordOf } from './item.ts';
 import { collectionPrefix, counterKey, foldName, itemKey, nameSortKey, ownerPartition, SEARCH_MAX } from './keys.ts';
 import { paginateQuery, queryItems, type StartKey } from './query.ts';
 
 export type SortBy = 'id' | 'name';
 export type SortDirection = 'asc' | 'desc';
+/** Where a record stands in both orders (its id; its folded name, as its item is sorted by): a cursor holds it. */
 export type Position = { id: number; fold: string };
 
 export type ListQuery = {
@@ -23,7 +25,20 @@ export type ListQuery = {
   after?: Position;
 };
 
-export type ListResult<Item> = { items: Item[]; total: number };
+/** A page of records, the collection's total, and where the page's last record stands (none: an empty page). */
+export type ListResult<R> = { records: R[]; total: number; end?: Position };
+
+type StoredItem = Record<string, unknown> & { id: number; fold: string };
+
+/** The page of records the items store, ending where the last item stands in the index it was read from. */
+function pageOf<R extends ResourceRecord>(kind: Kind, items: readonly StoredItem[], total: number): ListResult<R> {
+  const last = items.at(-1);
+  return {
+    records: items.map((item) => recordOf<R>(kind, item)),
+    total,
+    ...(last ? { end: { id: last.id, fold: last.fold } } : {}),
+  };
+}
 
 export async function countItems(db: Db, owner: string, kind: Kind): Promise<number> {
   const { Item } = await db.client.send(
@@ -70,8 +85,8 @@ async function skipItems(db: Db, input: QueryCommandInput, count: number): Promi
   return keys.length === count ? (keys.at(-1) as StartKey) : null;
 }
 
-/** Decides in code whether an item matches the folded search term (`foldName`). */
-export type SearchMatch<Item> = (item: Item, search: string) => boolean;
+/** Decides in code whether a record matches the folded search term (`foldName`). */
+export type SearchMatch<R> = (record: R, search: string) => boolean;
 
 /**
  * Search is a substring match, so it filters a walk of the owner's collection: by default DynamoDB filters
@@ -80,12 +95,13 @@ export type SearchMatch<Item> = (item: Item, search: string) => boolean;
  * that do not match; in exchange the match can use values computed from the item, so it needs no stored
  * attribute and items stored before it existed match too.
  */
-async function searchItems<Item>(
+async function searchItems<R extends ResourceRecord>(
   db: Db,
+  kind: Kind,
   input: QueryCommandInput,
   query: ListQuery,
-  match?: SearchMatch<Item>,
-): Promise<ListResult<Item>> {
+  match?: SearchMatch<R>,
+): Promise<ListResult<R>> {
   const offset = (query.page - 1) * query.perPage;
   const filtered: QueryCommandInput = match
     ? input
@@ -95,16 +111,16 @@ async function searchItems<Item>(
         ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#fold': 'fold' },
         ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':search': query.search },
       };
-  const items: Item[] = [];
+  const items: StoredItem[] = [];
   let total = 0;
   for await (const page of paginateQuery(db, filtered)) {
-    for (const item of page.items as Item[]) {
-      if (match && !match(item, query.search)) continue;
+    for (const item of page.items as StoredItem[]) {
+      if (match && !match(recordOf<R>(kind, item), query.search)) continue;
       if (total >= offset && items.length < query.perPage) items.push(item);
       total++;
     }
   }
-  return { items, total };
+  return pageOf<R>(kind, items, total);
 }
 
 /**
@@ -112,29 +128,29 @@ async function searchItems<Item>(
  * in parallel with the counter; `page=N` without a cursor walks the offset; search walks the collection,
  * matching the folded name or, when given, `match` (a search longer than `SEARCH_MAX` matches nothing).
  */
-export async function listItems<Item>(
+export async function listRecords<R extends ResourceRecord>(
   db: Db,
   owner: string,
   kind: Kind,
   query: ListQuery,
-  match?: SearchMatch<Item>,
-): Promise<ListResult<Item>> {
+  match?: SearchMatch<R>,
+): Promise<ListResult<R>> {
   const input = baseQuery(db, owner, kind, query);
   const search = foldName(query.search);
   // Longer than any name: it matches none (never every item), without walking the collection.
-  if ([...search].length > SEARCH_MAX) return { items: [], total: 0 };
-  if (search !== '') return searchItems<Item>(db, input, { ...query, search }, match);
+  if ([...search].length > SEARCH_MAX) return { records: [], total: 0 };
+  if (search !== '') return searchItems<R>(db, kind, input, { ...query, search }, match);
 
   const { after, page, perPage } = query;
   if (after || page === 1) {
     const start = after ? startKey(owner, kind, query, after) : undefined;
     const [items, total] = await Promise.all([queryItems(db, input, start, perPage), countItems(db, owner, kind)]);
-    return { items: items as Item[], total };
+    return pageOf<R>(kind, items as StoredItem[], total);
   }
   const total = await countItems(db, owner, kind);
   const offset = (page - 1) * perPage;
-  if (offset >= total) return { items: [], total };
+  if (offset >= total) return { records: [], total };
   const start = await skipItems(db, input, offset);
   const items = start ? await queryItems(db, input, start, perPage) : [];
-  return { items: items as Item[], total };
+  return pageOf<R>(kind, items as StoredItem[], total);
 }

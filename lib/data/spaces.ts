@@ -1,59 +1,55 @@
 import type { Db } from '#lib/dynamodb.ts';
 import type { WriteOptions } from './changes.ts';
 import {
-  deleteItem,
-  getItem,
-  insertItem,
+  deleteRecord,
+  getRecord,
+  insertRecord,
+  type ResourceRecord,
   releaseGuard,
-  type StoredItem,
   takeGuard,
-  unchangedItem,
-  updateItem,
+  unchangedRecord,
+  updateRecord,
 } from './collection.ts';
 import { NameTaken } from './errors.ts';
+import { foldName, spaceNameGuardKey } from './keys.ts';
+import { type ListQuery, listRecords } from './listing.ts';
 import type { Written } from './outcome.ts';
-import { foldName, nameSortKey, spaceNameGuardKey } from './keys.ts';
-import { type ListQuery, listItems } from './listing.ts';
 
 const kind = 'space';
 
-export type SpaceItem = StoredItem & { color: number };
+export type SpaceRecord = ResourceRecord & { color: number };
 export type NewSpace = { name: string; color: number };
 export type SpaceChanges = { name?: string; color?: number };
 
-export const showSpace = (db: Db, owner: string, id: number) => getItem<SpaceItem>(db, owner, kind, id);
+/** The guard that keeps a space's name unique among its owner's spaces, whatever its case. */
+const nameGuard = (owner: string, name: string) => spaceNameGuardKey(owner, foldName(name));
 
-export const listSpaces = (db: Db, owner: string, query: ListQuery) => listItems<SpaceItem>(db, owner, kind, query);
+export const showSpace = (db: Db, owner: string, id: number) => getRecord<SpaceRecord>(db, owner, kind, id);
+
+export const listSpaces = (db: Db, owner: string, query: ListQuery) => listRecords<SpaceRecord>(db, owner, kind, query);
 
 export const storeSpace = (db: Db, owner: string, space: NewSpace, options?: WriteOptions) =>
-  insertItem<SpaceItem>(
+  insertRecord<SpaceRecord>(
     db,
     owner,
     kind,
-    { name: { put: spaceNameGuardKey(owner, foldName(space.name)) } },
-    (id, now) => ({
-      id,
-      name: space.name,
-      fold: foldName(space.name),
-      color: space.color,
-      createdAt: now,
-      updatedAt: now,
-    }),
+    { name: { put: nameGuard(owner, space.name) } },
+    (id, now) => ({ id, name: space.name, color: space.color, createdAt: now, updatedAt: now }),
     options,
   );
 
 export const destroySpace = (db: Db, owner: string, id: number, options?: WriteOptions) =>
-  deleteItem<SpaceItem>(
+  deleteRecord<SpaceRecord>(
     db,
     owner,
     kind,
     id,
-    (item) => ({ guards: { name: spaceNameGuardKey(owner, item.fold) } }),
+    (space) => ({ guards: { name: nameGuard(owner, space.name) } }),
     options,
   );
 
 /**
- * Updates a space (`updateItem`: read, then one transaction with the event, conditional on the version read).
+ * Updates a space (`updateRecord`: read, then one transaction with the event, conditional on the version read).
  * A rename whose folded name changes also moves the name guard in that transaction.
  */
 export async function updateSpace(
@@ -62,11 +58,11 @@ export async function updateSpace(
   id: number,
   changes: SpaceChanges,
   options: WriteOptions = {},
-): Promise<Written<SpaceItem>> {
+): Promise<Written<SpaceRecord>> {
   if (changes.name === undefined && changes.color === undefined) {
-    return unchangedItem<SpaceItem>(db, owner, kind, id, options);
+    return unchangedRecord<SpaceRecord>(db, owner, kind, id, options);
   }
-  return updateItem<SpaceItem>(
+  return updateRecord<SpaceRecord>(
     db,
     owner,
     kind,
@@ -74,14 +70,13 @@ export async function updateSpace(
     (current, now) => {
       // Field by field: an absent change may still be a key holding `undefined`, which must not erase a field.
       const name = changes.name ?? current.name;
-      const fold = foldName(name);
-      const item = { ...current, name, fold, color: changes.color ?? current.color, updatedAt: now };
-      if (fold === current.fold) return { item };
+      const record = { ...current, name, color: changes.color ?? current.color, updatedAt: now };
+      if (foldName(name) === foldName(current.name)) return { record };
       return {
-        item: { ...item, lsi1sk: nameSortKey(kind, fold, id) },
+        record,
         parts: {
-          oldName: releaseGuard(db, spaceNameGuardKey(owner, current.fold), owner, id),
-          newName: takeGuard(db, spaceNameGuardKey(owner, fold), owner, kind, id),
+          oldName: releaseGuard(db, nameGuard(owner, current.name), owner, id),
+          newName: takeGuard(db, nameGuard(owner, name), owner, kind, id),
         },
         failure: (failed) => (failed.has('newName') ? new NameTaken() : undefined),
       };

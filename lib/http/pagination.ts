@@ -1,7 +1,7 @@
 /** The list envelope: data, links and meta, with a signed cursor on the way to the next page. */
 
 import type { CursorScope, CursorSigner } from '#lib/cursor.ts';
-import type { StoredItem } from '#lib/data/collection.ts';
+import type { ResourceRecord } from '#lib/data/collection.ts';
 import type { Kind } from '#lib/data/keys.ts';
 import type { ListQuery, ListResult } from '#lib/data/listing.ts';
 import type { ListEnvelope } from '#lib/resources.ts';
@@ -45,20 +45,20 @@ export function basePath(request: ApiRequest): string {
   return `${proto}://${host}${event.requestContext.path ?? event.path}`;
 }
 
-export function listEnvelope<Item extends StoredItem, Resource>(
+export function listEnvelope<R extends ResourceRecord, Resource>(
   request: ApiRequest,
   params: ListParams,
   { query, scope, cursors }: PageRequest,
-  result: ListResult<Item>,
-  present: (item: Item) => Resource,
+  result: ListResult<R>,
+  present: (record: R) => Resource,
 ): ListEnvelope<Resource> {
   const { page, perPage } = query;
   const path = basePath(request);
   const lastPage = Math.max(1, Math.ceil(result.total / perPage));
   const offset = (page - 1) * perPage;
-  const last = result.items.at(-1);
-  const hasNext = last !== undefined && offset + result.items.length < result.total;
-  const nextCursor = hasNext ? cursors.encode(scope, { page: page + 1, id: last.id, fold: last.fold }) : null;
+  const { end } = result;
+  const hasNext = end !== undefined && offset + result.records.length < result.total;
+  const nextCursor = hasNext ? cursors.encode(scope, { page: page + 1, ...end }) : null;
 
   const link = (target: number, cursor?: string) => {
     const url = new URLSearchParams();
@@ -71,9 +71,9 @@ export function listEnvelope<Item extends StoredItem, Resource>(
     if (cursor) url.set('cursor', cursor);
     return `${path}?${url}`;
   };
-  const empty = result.items.length === 0;
+  const empty = result.records.length === 0;
   return {
-    data: result.items.map(present),
+    data: result.records.map(present),
     links: {
       first: link(1),
       last: link(lastPage),
@@ -86,7 +86,7 @@ export function listEnvelope<Item extends StoredItem, Resource>(
       last_page: lastPage,
       path,
       per_page: perPage,
-      to: empty ? null : offset + result.items.length,
+      to: empty ? null : offset + result.records.length,
       total: result.total,
       next_cursor: nextCursor,
     },

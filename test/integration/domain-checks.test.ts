@@ -104,7 +104,9 @@ describe('runDueChecks', () => {
     expect(checked.version).toBe((active.version ?? 0) + 1);
     expect(Date.parse(checked.lastCheckedAt ?? '')).toBeGreaterThan(Date.parse(active.lastCheckedAt ?? ''));
     // Not served yet, and young: checked again within 5 minutes.
-    expect(Date.parse(checked.gsi1sk ?? '')).toBe(Date.parse(checked.lastCheckedAt ?? '') + FAST_RECHECK_INTERVAL_MS);
+    expect(Date.parse(checked.nextCheckAt ?? '')).toBe(
+      Date.parse(checked.lastCheckedAt ?? '') + FAST_RECHECK_INTERVAL_MS,
+    );
     const events = await domainEvents(owner);
     expect(events.map((event) => event.type)).toEqual(['domain.created', 'domain.verified', 'domain.updated']);
     // Checked: not due again until its next interval.
@@ -124,7 +126,7 @@ describe('runDueChecks', () => {
     expect(run.checked).toBeGreaterThan(run.changed);
     expect(after.version).toBe(before.version);
     expect(after.lastCheckedAt).toBe(before.lastCheckedAt);
-    expect(Date.parse(after.gsi1sk ?? '')).toBeGreaterThan(Date.parse(before.gsi1sk ?? ''));
+    expect(Date.parse(after.nextCheckAt ?? '')).toBeGreaterThan(Date.parse(before.nextCheckAt ?? ''));
     expect(await domainEvents(owner)).toHaveLength(events);
   });
 
@@ -170,7 +172,7 @@ describe('runDueChecks', () => {
     const demoted = await showDomain(db, owner, id);
     expect(run.returnedToPending).toBe(1);
     expect(demoted.status).toBe('pending');
-    expect(demoted).not.toHaveProperty('gsi1pk');
+    expect(demoted).not.toHaveProperty('nextCheckAt');
     expect(demoted).not.toHaveProperty('serving');
     expect(await dueAt(new Date(Date.now() + 10 * HOUR_MS))).not.toContain(`${owner}/${id}`);
     const events = await domainEvents(owner);
@@ -228,8 +230,8 @@ async function waitingDomain() {
   return { owner, id: stored.id, name: stored.name };
 }
 
-const dueIn = (item: { gsi1sk?: string; lastCheckedAt?: string }) =>
-  Date.parse(item.gsi1sk ?? '') - Date.parse(item.lastCheckedAt ?? '');
+const dueIn = (item: { nextCheckAt?: string; lastCheckedAt?: string }) =>
+  Date.parse(item.nextCheckAt ?? '') - Date.parse(item.lastCheckedAt ?? '');
 
 describe('how often a domain waiting for the edge is checked', () => {
   it('checks a domain waiting for its CNAME every 5 minutes, quietly while the CNAME is still missing', async () => {
@@ -243,8 +245,8 @@ describe('how often a domain waiting for the edge is checked', () => {
     const after = await showDomain(db, owner, id);
     expect(after.version).toBe(before.version);
     expect(await domainEvents(owner)).toHaveLength(events);
-    expect(Date.parse(after.gsi1sk ?? '') - Date.now()).toBeGreaterThan(FAST_RECHECK_INTERVAL_MS - 60_000);
-    expect(Date.parse(after.gsi1sk ?? '') - Date.now()).toBeLessThanOrEqual(FAST_RECHECK_INTERVAL_MS);
+    expect(Date.parse(after.nextCheckAt ?? '') - Date.now()).toBeGreaterThan(FAST_RECHECK_INTERVAL_MS - 60_000);
+    expect(Date.parse(after.nextCheckAt ?? '') - Date.now()).toBeLessThanOrEqual(FAST_RECHECK_INTERVAL_MS);
   });
 
   it('tells the feed (and so the edge sync) once the CNAME is published', async () => {
@@ -280,12 +282,12 @@ describe('how often a domain waiting for the edge is checked', () => {
     await runDueChecks({ db, lookupRecords, now: later(FAST_RECHECK_INTERVAL_MS + 1_000) });
     const checked = await showDomain(db, owner, id);
     // Act: the next run starts 30 s before the domain is due.
-    const nextRun = new Date(Date.parse(checked.gsi1sk ?? '') - 30_000);
+    const nextRun = new Date(Date.parse(checked.nextCheckAt ?? '') - 30_000);
     const run = await runDueChecks({ db, lookupRecords, now: () => nextRun });
     // Assess
     expect(run.checked).toBeGreaterThanOrEqual(1);
-    expect(Date.parse((await showDomain(db, owner, id)).gsi1sk ?? '')).toBeGreaterThan(
-      Date.parse(checked.gsi1sk ?? ''),
+    expect(Date.parse((await showDomain(db, owner, id)).nextCheckAt ?? '')).toBeGreaterThan(
+      Date.parse(checked.nextCheckAt ?? ''),
     );
   });
 
@@ -300,7 +302,7 @@ describe('how often a domain waiting for the edge is checked', () => {
     // Assess: both due an hour after their check.
     for (const { owner, id } of [old, served]) {
       const after = await showDomain(db, owner, id);
-      expect(Date.parse(after.gsi1sk ?? '') - Date.now()).toBeGreaterThan(RECHECK_INTERVAL_MS - 60_000);
+      expect(Date.parse(after.nextCheckAt ?? '') - Date.now()).toBeGreaterThan(RECHECK_INTERVAL_MS - 60_000);
     }
   });
 });

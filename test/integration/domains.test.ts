@@ -160,7 +160,7 @@ describe.concurrent('domains data module', () => {
     await expect(updateDomain(db, intruder, stored.id, {})).rejects.toBeInstanceOf(ItemNotFound);
     await expect(destroyDomain(db, intruder, stored.id)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await showDomain(db, owner, stored.id)).toMatchObject({ indexPage: null });
-    expect(await listDomains(db, intruder, query())).toEqual({ items: [], total: 0 });
+    expect(await listDomains(db, intruder, query())).toEqual({ records: [], total: 0 });
   });
 });
 
@@ -182,10 +182,10 @@ describe.concurrent('listing domains', () => {
     const nameAsc = await listDomains(db, owner, query({ sortBy: 'name', sort: 'asc' }));
     const nameDesc = await listDomains(db, owner, query({ sortBy: 'name', sort: 'desc' }));
     // Assess
-    expect(idDesc.items.map((item) => item.id)).toEqual([4, 3, 2, 1]);
-    expect(idAsc.items.map((item) => item.id)).toEqual([1, 2, 3, 4]);
-    expect(nameAsc.items.map((item) => item.id)).toEqual([2, 4, 3, 1]);
-    expect(nameDesc.items.map((item) => item.id)).toEqual([1, 3, 4, 2]);
+    expect(idDesc.records.map((item) => item.id)).toEqual([4, 3, 2, 1]);
+    expect(idAsc.records.map((item) => item.id)).toEqual([1, 2, 3, 4]);
+    expect(nameAsc.records.map((item) => item.id)).toEqual([2, 4, 3, 1]);
+    expect(nameDesc.records.map((item) => item.id)).toEqual([1, 3, 4, 2]);
     expect(idDesc.total).toBe(4);
   });
 
@@ -196,8 +196,8 @@ describe.concurrent('listing domains', () => {
     const apples = await listDomains(db, owner, query({ search: 'APPLE', sort: 'asc' }));
     const org = await listDomains(db, owner, query({ search: '.org' }));
     // Assess
-    expect(apples.items.map((item) => item.id)).toEqual([2, 4]);
+    expect(apples.records.map((item) => item.id)).toEqual([2, 4]);
     expect(apples.total).toBe(2);
-    expect(org.items.map((item) => item.id)).toEqual([4]);
+    expect(org.records.map((item) => item.id)).toEqual([4]);
   });
 });

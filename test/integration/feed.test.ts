@@ -291,3 +291,41 @@ describe('a feed from before gapless ids', () => {
     expect((await read(owner)).events.map((event) => [event.id, event.type])).toEqual([[1, 'space.updated']]);
   });
 });
+
+describe('an event’s resource', () => {
+  it('is the record as the data layer returns it: no storage attribute is a stored format', async () => {
+    // Prepare
+    const owner = newOwner();
+    // Act
+    const { result: space } = await storeSpace(db, owner, { name: 'Plain record', color: 4 });
+    const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: eventKey(owner, 1) }));
+    // Assess
+    expect(Item?.resource).toEqual(space);
+  });
+
+  it('written with storage attributes (before records) reads as the record and is shown alike', async () => {
+    // Prepare: the item's attributes but its keys, as events carried them before.
+    const owner = newOwner();
+    const { result: space } = await storeSpace(db, owner, { name: 'Older event', color: 3 });
+    const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: eventKey(owner, 1) }));
+    const storage = { kind: 'space', fold: 'older event' };
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...Item, resource: { ...space, kind: storage.kind, fold: storage.fold } },
+      }),
+    );
+    // Act
+    const page = await read(owner);
+    // Assess
+    const [event] = page.events;
+    expect(event?.payload).toEqual({ record: space });
+    expect(event && presentEvent(event, stage).data).toEqual({
+      id: space.id,
+      name: 'Older event',
+      color: 3,
+      created_at: space.createdAt,
+      updated_at: space.updatedAt,
+    });
+  });
+});

@@ -135,7 +135,7 @@ describe.concurrent('spaces data module', () => {
     // Act
     const list = await listSpaces(db, owner, query({ sortBy: 'name', sort: 'asc' }));
     // Assess
-    expect(list.items.map((item) => item.name)).toEqual(['mmm', 'zzz']);
+    expect(list.records.map((item) => item.name)).toEqual(['mmm', 'zzz']);
   });
 
   it('deletes, releasing the name and decrementing the count', async () => {
@@ -163,7 +163,7 @@ describe.concurrent('spaces data module', () => {
     await expect(updateSpace(db, intruder, stored.id + 1, { name: 'Hijack' })).rejects.toBeInstanceOf(ItemNotFound);
     await expect(destroySpace(db, intruder, stored.id + 1)).rejects.toBeInstanceOf(ItemNotFound);
     expect(await showSpace(db, owner, stored.id)).toMatchObject({ name: 'Private', color: 3 });
-    expect((await listSpaces(db, intruder, query())).items.map((item) => item.name)).toEqual(['Mine']);
+    expect((await listSpaces(db, intruder, query())).records.map((item) => item.name)).toEqual(['Mine']);
   });
 
   it('answers not found for an id that was never stored', async () => {
@@ -192,8 +192,8 @@ describe.concurrent('listing spaces', () => {
     const desc = await listSpaces(db, owner, query());
     const asc = await listSpaces(db, owner, query({ sort: 'asc' }));
     // Assess
-    expect(desc.items.map((item) => item.id)).toEqual([7, 6, 5, 4, 3, 2, 1]);
-    expect(asc.items.map((item) => item.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(desc.records.map((item) => item.id)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    expect(asc.records.map((item) => item.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(desc.total).toBe(7);
   });
 
@@ -204,8 +204,8 @@ describe.concurrent('listing spaces', () => {
     const asc = await listSpaces(db, owner, query({ sortBy: 'name', sort: 'asc' }));
     const desc = await listSpaces(db, owner, query({ sortBy: 'name', sort: 'desc' }));
     // Assess
-    expect(asc.items.map((item) => item.name)).toEqual(byName);
-    expect(desc.items.map((item) => item.name)).toEqual([...byName].reverse());
+    expect(asc.records.map((item) => item.name)).toEqual(byName);
+    expect(desc.records.map((item) => item.name)).toEqual([...byName].reverse());
   });
 
   it('pages by offset and from a position', async () => {
@@ -222,11 +222,31 @@ describe.concurrent('listing spaces', () => {
       query({ perPage: 3, page: 2, sortBy: 'name', sort: 'asc', after: { id: 6, fold: 'alpha team' } }),
     );
     // Assess
-    expect(second.items.map((item) => item.name)).toEqual(byName.slice(3, 6));
-    expect(last.items.map((item) => item.name)).toEqual(byName.slice(6));
-    expect(beyond).toEqual({ items: [], total: 7 });
-    expect(after.items.map((item) => item.id)).toEqual([4, 5, 6]);
-    expect(afterName.items.map((item) => item.name)).toEqual(['Alphabet', 'Bravo', 'charlie']);
+    expect(second.records.map((item) => item.name)).toEqual(byName.slice(3, 6));
+    expect(last.records.map((item) => item.name)).toEqual(byName.slice(6));
+    expect(beyond).toEqual({ records: [], total: 7 });
+    expect(after.records.map((item) => item.id)).toEqual([4, 5, 6]);
+    expect(afterName.records.map((item) => item.name)).toEqual(['Alphabet', 'Bravo', 'charlie']);
+    // Where each page ends, for its cursor: the last record's id and folded name.
+    const lastOfSecond = second.records.at(-1);
+    expect(second.end).toEqual({ id: lastOfSecond?.id, fold: lastOfSecond?.name.toLowerCase() });
+    expect(beyond.end).toBeUndefined();
+  });
+
+  it('returns records: no storage attribute in what is read, listed or written', async () => {
+    // Prepare
+    const alone = newOwner();
+    const storage = ['pk', 'sk', 'lsi1sk', 'kind', 'fold', 'gsi1pk', 'gsi1sk'];
+    // Act
+    const { result: stored } = await storeSpace(db, alone, { name: 'Records only', color: 2 });
+    const shown = await showSpace(db, alone, stored.id);
+    const listed = await listSpaces(db, alone, query({ perPage: 100 }));
+    // Assess
+    for (const record of [stored, shown, ...listed.records]) {
+      expect(Object.keys(record).filter((name) => storage.includes(name))).toEqual([]);
+    }
+    expect(Object.keys(shown).sort()).toEqual(['color', 'createdAt', 'id', 'name', 'updatedAt', 'version']);
+    expect(listed.records).toEqual([shown]);
   });
 
   it('searches a case-insensitive substring of the name, counting only matches', async () => {
@@ -238,17 +258,17 @@ describe.concurrent('listing spaces', () => {
     const middle = await listSpaces(db, owner, query({ search: 'rav' }));
     const none = await listSpaces(db, owner, query({ search: 'zulu' }));
     // Assess
-    expect(alpha.items.map((item) => item.name)).toEqual(['Alpha', 'alpha team', 'Alphabet']);
+    expect(alpha.records.map((item) => item.name)).toEqual(['Alpha', 'alpha team', 'Alphabet']);
     expect(alpha.total).toBe(3);
-    expect(paged.items.map((item) => item.id)).toEqual([2]);
+    expect(paged.records.map((item) => item.id)).toEqual([2]);
     expect(paged.total).toBe(3);
-    expect(middle.items.map((item) => item.name)).toEqual(['Bravo']);
-    expect(none).toEqual({ items: [], total: 0 });
+    expect(middle.records.map((item) => item.name)).toEqual(['Bravo']);
+    expect(none).toEqual({ records: [], total: 0 });
   });
 
   it('lists nothing for an owner without spaces', async () => {
     // Act / Assess
-    expect(await listSpaces(db, newOwner(), query())).toEqual({ items: [], total: 0 });
-    expect(await listSpaces(db, newOwner(), query({ sortBy: 'name', page: 3 }))).toEqual({ items: [], total: 0 });
+    expect(await listSpaces(db, newOwner(), query())).toEqual({ records: [], total: 0 });
+    expect(await listSpaces(db, newOwner(), query({ sortBy: 'name', page: 3 }))).toEqual({ records: [], total: 0 });
   });
 });

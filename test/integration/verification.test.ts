@@ -5,14 +5,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { destroyDomain, type LookupRecords, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
-import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import {
+  destroyDomain,
+  type LookupRecords,
+  showDomain,
+  storeDomain,
+  updateDomain,
+  verifyDomain,
+} from '#lib/data/domains.ts';
+import { ItemNotFound, NameTaken, VerificationMismatch } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { VerificationMismatchError, verificationName } from '#lib/verification.ts';
+import { verificationName } from '#lib/verification.ts';
 import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';
 import { config, db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -79,8 +86,8 @@ describe('verifyDomain', () => {
     // Act
     const error = await rejection(verifyDomain(db, lookupRecords, alice, stored.id));
     // Assess
-    expect(error).toBeInstanceOf(VerificationMismatchError);
-    expect((error as VerificationMismatchError).mismatch).toEqual({
+    expect(error).toBeInstanceOf(VerificationMismatch);
+    expect((error as VerificationMismatch).mismatch).toEqual({
       name: `_ds-challenge.${name}`,
       expected: stored.verificationToken,
       found: ['not-it'],
@@ -190,10 +197,27 @@ describe('domains stored before verification existed', () => {
     // Assess
     expect(own).toBeInstanceOf(NameTaken);
     expect(other).toBeInstanceOf(NameTaken);
-    expect(shown).not.toHaveProperty('status');
+    expect(shown).toMatchObject({ status: 'active' });
+    expect(shown).not.toHaveProperty('verificationToken');
     expect(verified).toEqual(shown);
     expect(dns.queries(verificationName(name))).toBe(0);
     expect(afterDelete).toMatchObject({ name, status: 'pending' });
     expect(await countItems(db, alice, 'domain')).toBe(0);
+  });
+
+  it('keep holding only the global guard once a change wrote them in today’s shape, and let it go when deleted', async () => {
+    // Prepare
+    const { alice, bob, name } = begin();
+    const id = await storeOldShapeDomain(db, alice, name);
+    // Act: the change writes the record as read today (status active, still no token).
+    const { result: changed } = await updateDomain(db, alice, id, { indexPage: 'https://example.com/' });
+    const taken = await rejection(storeDomain(db, bob, plain(name)));
+    await destroyDomain(db, alice, id);
+    const afterDelete = (await storeDomain(db, bob, plain(name))).result;
+    // Assess
+    expect(changed).toMatchObject({ status: 'active', version: 1, indexPage: 'https://example.com/' });
+    expect(changed).not.toHaveProperty('verificationToken');
+    expect(taken).toBeInstanceOf(NameTaken);
+    expect(afterDelete).toMatchObject({ name, status: 'pending' });
   });
 });

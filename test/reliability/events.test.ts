@@ -416,7 +416,7 @@ describe('writers in separate processes, racing at DynamoDB', () => {
     expectPolledAll(polled, feed);
     expectOneEventPerWrite(writes, feed);
     const spaces = await listSpaces(reader, id, { search: '', sortBy: 'id', sort: 'asc', perPage: 100, page: 1 });
-    expectValidHistory(feed, { space: spaces.items.map(presentSpace), domain: [] });
+    expectValidHistory(feed, { space: spaces.records.map(presentSpace), domain: [] });
     expect(writes, draw.label('writes')).toHaveLength(writers.length * 15);
   });
 });

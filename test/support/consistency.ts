@@ -112,7 +112,8 @@ function guardsFor(owner: string, kind: Kind, item: Row): { held: TableKey[]; no
   if (kind === 'space') return { held: [spaceNameGuardKey(owner, String(item.fold))] };
   const name = String(item.name);
   const global = domainNameGuardKey(name);
-  if (item.status === undefined) return { held: [global] };
+  // Stored before verification existed (no token; no status until a change wrote it active).
+  if (item.verificationToken === undefined) return { held: [global] };
   const own = ownerDomainNameGuardKey(owner, name);
   return item.status === 'active' ? { held: [own, global] } : { held: [own], notHeld: global };
 }
@@ -129,10 +130,16 @@ function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: s
   if (kind === 'domain') checkDomainState(item, report);
 }
 
-/** No status (stored before verification existed), or a status with its token (and an active one's time). */
+/**
+ * Stored before verification existed: no token, and no status or `active` (once a change wrote it in today's
+ * shape). Otherwise a status with its token (and an active one's time).
+ */
 function checkDomainState(item: Row, report: (detail: string) => void) {
   const { status, verificationToken, verifiedAt } = item;
-  if (status === undefined) return;
+  if (verificationToken === undefined) {
+    if (status !== undefined && status !== 'active') report(`status "${String(status)}" without a verification token`);
+    return;
+  }
   if (status !== 'pending' && status !== 'active') return report(`status "${String(status)}" is not valid`);
   if (typeof verificationToken !== 'string' || verificationToken === '') report('has no verification token');
   if (status === 'active' && typeof verifiedAt !== 'string') report('is active without verified_at');

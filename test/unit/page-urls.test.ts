@@ -3,6 +3,7 @@
  * pages were normalized is shown and served (its href), read as it is, without a migration.
  */
 import { describe, expect, it } from 'vitest';
+import { recordOf } from '#lib/data/item.ts';
 import { edgeRecordOf } from '#lib/edge/record.ts';
 import { presentDomain } from '#lib/resources.ts';
 import { parsePage, storedPage } from '#lib/urls.ts';
@@ -40,7 +41,7 @@ describe('a page', () => {
     // Act
     const record = edgeRecordOf({ indexPage: index, notFoundPage: missing }, 1);
     const shown = presentDomain(
-      {
+      recordOf('domain', {
         pk: 'OWNER#o',
         sk: 'DOMAIN#000000000001',
         lsi1sk: 'x',
@@ -52,7 +53,7 @@ describe('a page', () => {
         notFoundPage: missing,
         createdAt: '2025-01-01T00:00:00.000Z',
         updatedAt: '2025-01-01T00:00:00.000Z',
-      } as never,
+      }),
       { edgeHostname: 'edge.test' },
     );
     // Assess

@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { functionSizing } from '#infra/function-sizing.ts';
 import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/config.ts';
 import { configuredResolver, createDnsResolver, dnsServersOf } from '#lib/dns/resolver.ts';
-import {
-  holdsToken,
-  mismatchMessage,
-  newVerificationToken,
-  VERIFIABLE_NAME_MAX,
-  verificationName,
-} from '#lib/verification.ts';
+import { mismatchMessage } from '#lib/http/domain-errors.ts';
+import { holdsToken, newVerificationToken, VERIFIABLE_NAME_MAX, verificationName } from '#lib/verification.ts';
 
 describe('the verification record', () => {
   it('lives at _ds-challenge.<name>, which fits in DNS for names of up to 239 characters', () => {
