@@ -31,7 +31,7 @@ export function required<Settings, Key extends keyof Settings>(
 }
 
 /** What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without it. */
-export const presentationStage = (config: { edgeHostname?: string }) => ({
+export const edgeHostOf = (config: { edgeHostname?: string }) => ({
   edgeHostname: required(config, 'edgeHostname', 'EDGE_HOSTNAME'),
 });
 

@@ -4,7 +4,8 @@
  * → the bus. The schema is docs/events/event.v1.schema.json.
  */
 import { newEventOf, type StreamRecord } from '#lib/data/stream.ts';
-import { presentEvent, type Stage } from '#lib/resources.ts';
+import type { EdgeHost } from '#lib/resources/module.ts';
+import { presentNewEvent } from '#lib/resources/present.ts';
 
 export type { StreamRecord };
 
@@ -14,11 +15,11 @@ export const EVENT_SOURCE = 'domains-spaces';
 export const EVENT_DETAIL_TYPE = 'Change';
 
 /** The feed's event, with its owner and the schema version. */
-export type BusEvent = ReturnType<typeof presentEvent> & { schema_version: number; owner: string };
+export type BusEvent = ReturnType<typeof presentNewEvent> & { schema_version: number; owner: string };
 
 /** The bus event of a stream record, or null for a record that is not a new event (the pipe filters those). */
-export function busEvent(record: StreamRecord, stage: Stage): BusEvent | null {
+export function busEvent(record: StreamRecord, edge: EdgeHost): BusEvent | null {
   const found = newEventOf(record);
   if (!found) return null;
-  return { schema_version: EVENT_SCHEMA_VERSION, owner: found.owner, ...presentEvent(found.event, stage) };
+  return { schema_version: EVENT_SCHEMA_VERSION, owner: found.owner, ...presentNewEvent(found.event, edge) };
 }

@@ -3,7 +3,7 @@ import { destroyDomain } from '#lib/data/domains.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
-import { deleted } from '#lib/resources.ts';
+import { deleted } from '#lib/resources/present.ts';
 
 /** The answer to a delete, made from the write's result (a retry with the same Idempotency-Key gets it again, from the recorded result). */
 const reply = (item: { id: number }) => ok(deleted('domain', item.id));

@@ -4,7 +4,7 @@
  * what it did, which the schedule's logs keep.
  */
 import type { Context } from 'aws-lambda';
-import { atColdStart, type Config, presentationStage } from '#lib/config.ts';
+import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { type CheckRun, runDueChecks } from '#lib/domain-checks.ts';
@@ -13,7 +13,7 @@ import { log } from '#lib/log.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
   const resolver = configuredResolver(config);
-  const lookupRecords = recordsLookup(resolver, presentationStage(config).edgeHostname);
+  const lookupRecords = recordsLookup(resolver, edgeHostOf(config).edgeHostname);
   return async (_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<CheckRun> => {
     const run = await runDueChecks({
       db,

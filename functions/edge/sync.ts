@@ -7,7 +7,7 @@
  * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
  * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
  */
-import { atColdStart, presentationStage } from '#lib/config.ts';
+import { atColdStart, edgeHostOf } from '#lib/config.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
 import { routeLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
@@ -51,7 +51,7 @@ export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: C
  */
 export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): Edge {
   const resolver = configuredResolver(config);
-  const route = routeLookup(resolver, presentationStage(config).edgeHostname);
+  const route = routeLookup(resolver, edgeHostOf(config).edgeHostname);
   return {
     store: cloudFrontStore(clients.keyValueStore, config.edgeKvsArn),
     tenants: cloudFrontTenants(clients.cloudFront, {

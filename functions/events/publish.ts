@@ -1,15 +1,15 @@
 /**
  * The EventBridge Pipes enrichment of the change feed: the batch of DynamoDB stream records of new events
  * (the pipe's filter passes only those) as the events the bus carries. It reads nothing; its one setting is
- * the stage's edge host name, which the domains it presents name (`EDGE_HOSTNAME`).
+ * the edge's edge host name, which the domains it presents name (`EDGE_HOSTNAME`).
  */
-import { bindAtColdStart, loadPublisherConfig, type PublisherConfig, presentationStage } from '#lib/cold-start.ts';
+import { bindAtColdStart, edgeHostOf, loadPublisherConfig, type PublisherConfig } from '#lib/cold-start.ts';
 import { type BusEvent, busEvent, type StreamRecord } from '#lib/events-bus.ts';
 
 export const create = (config: PublisherConfig) => {
-  const stage = presentationStage(config);
+  const edge = edgeHostOf(config);
   return async (records: StreamRecord[]): Promise<BusEvent[]> =>
-    records.flatMap((record) => busEvent(record, stage) ?? []);
+    records.flatMap((record) => busEvent(record, edge) ?? []);
 };
 
 // Not `atColdStart` of lib/config.ts: its settings schema (valibot) would be most of this function's bundle.

@@ -4,7 +4,7 @@ import { listSpaces } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { listEnvelope, listQueryFor } from '#lib/http/pagination.ts';
-import { presentSpace } from '#lib/resources.ts';
+import { presentSpace } from '#lib/resources/spaces/present.ts';
 import { parseListQuery } from '#lib/schemas/list.ts';
 
 export const create = (config: Config, db = createDb(config)) => {

@@ -3,7 +3,7 @@ import { showSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { representation } from '#lib/http/conditional.ts';
 import { httpHandler } from '#lib/http/handler.ts';
-import { presentSpace } from '#lib/resources.ts';
+import { presentSpace } from '#lib/resources/spaces/present.ts';
 
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {

@@ -1,12 +1,13 @@
 import { atColdStart, type Config } from '#lib/config.ts';
 import { type SpaceRecord, storeSpace } from '#lib/data/spaces.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { bodyOf } from '#lib/http/body.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
-import { presentSpace } from '#lib/resources.ts';
-import { storeSpaceSchema } from '#lib/schemas/spaces.ts';
+import { storeSpaceSchema } from '#lib/resources/spaces/fields.ts';
+import { presentSpace } from '#lib/resources/spaces/present.ts';
 
 /**
  * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
@@ -18,7 +19,7 @@ const replyTo = (request: ApiRequest) => (item: SpaceRecord) =>
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
     const reply = replyTo(request);
-    const input = validate(storeSpaceSchema, request.body());
+    const input = validate(storeSpaceSchema, bodyOf(request));
     return answer(await storeSpace(db, request.owner, input, idempotent(request)), reply);
   });
 

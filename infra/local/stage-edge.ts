@@ -9,7 +9,7 @@ import '@aws-sdk/signature-v4a';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { type CloudFrontClients, cloudFrontEdge, type Edge } from '#functions/edge/sync.ts';
-import { type Config, presentationStage } from '#lib/config.ts';
+import { type Config, edgeHostOf } from '#lib/config.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import { type LocalCloudFront, type LocalCloudFrontOptions, startLocalCloudFront } from './cloudfront/index.ts';
@@ -38,7 +38,7 @@ export async function startStageEdge(options: {
   deployment?: LocalCloudFrontOptions['deployment'];
   log?: LocalCloudFrontOptions['log'];
 }): Promise<LocalStageEdge> {
-  const { edgeHostname } = presentationStage(options.config);
+  const { edgeHostname } = edgeHostOf(options.config);
   // CloudFront checks a new tenant's DNS with its own resolvers; here, the resolver the API's checks ask.
   const dns = configuredResolver(options.config);
   const cloudFront = await startLocalCloudFront({

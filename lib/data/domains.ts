@@ -83,16 +83,24 @@ export type DomainRecord = ResourceRecord & {
 /** An active domain as the edge serves it, with its owner (the partition it lives in). */
 export type ActiveDomain = DomainRecord & { owner: string };
 
-export type NewDomain = { name: string; indexPage: string | null; notFoundPage: string | null };
+/** What the owner writes of a domain: its pages (its name, once, when it is stored). */
+type Writable = Pick<DomainRecord, 'indexPage' | 'notFoundPage'>;
+export type NewDomain = { name: string } & Writable;
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
-export type DomainChanges = { indexPage?: string | null; notFoundPage?: string | null };
+export type DomainChanges = { [F in keyof Writable]?: Writable[F] };
 
 export { type PageAttribute, PageLoopError };
 
 const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
 
-/** Refuses pages the edge could not store (`lib/edge/record.ts`); `set` are the pages the request sets. */
-function assertPagesFit(pages: Pages, set: readonly PageAttribute[]) {
+/**
+ * The rules a domain's pages follow beyond each page's own (the request schemas'): none on the domain itself
+ * (it would redirect to itself), and both within what the edge can store (`lib/edge/record.ts`). `set` are the
+ * pages the request sets, which an error names.
+ */
+function assertPages(name: string, pages: Pages, set: readonly PageAttribute[]) {
+  const loops = set.filter((field) => pages[field] && pageHost(pages[field]) === name);
+  if (loops.length > 0) throw new PageLoopError(loops);
   if (!pagesFit(pages)) throw new PagesTooLarge(set, pagesBytes(pages), PAGES_MAX_BYTES);
 }
 
@@ -110,7 +118,8 @@ export const listDomains = (db: Db, owner: string, query: ListQuery) =>
  * owner's own domains stored before verification existed, which hold only the global guard.
  */
 export async function storeDomain(db: Db, owner: string, domain: NewDomain, options?: WriteOptions) {
-  assertPagesFit(
+  assertPages(
+    domain.name,
     domain,
     pageAttributes.filter((field) => domain[field]),
   );
@@ -123,10 +132,8 @@ export async function storeDomain(db: Db, owner: string, domain: NewDomain, opti
       activeName: { absent: domainNameGuardKey(domain.name) },
     },
     (id, now) => ({
+      ...domain,
       id,
-      name: domain.name,
-      indexPage: domain.indexPage,
-      notFoundPage: domain.notFoundPage,
       status: 'pending',
       verificationToken: newVerificationToken(),
       createdAt: now,
@@ -371,7 +378,7 @@ export async function updateDomain(
   changes: DomainChanges,
   options: WriteOptions = {},
 ): Promise<Written<DomainRecord>> {
-  const present = pageAttributes.filter((field) => changes[field] !== undefined);
+  const present = (Object.keys(changes) as (keyof DomainChanges)[]).filter((field) => changes[field] !== undefined);
   if (present.length === 0) {
     return unchangedRecord<DomainRecord>(db, owner, kind, id, options);
   }
@@ -381,11 +388,14 @@ export async function updateDomain(
     kind,
     id,
     (current, now) => {
-      const loops = present.filter((field) => changes[field] && pageHost(changes[field]) === current.name);
-      if (loops.length > 0) throw new PageLoopError(loops);
-      const pages = Object.fromEntries(present.map((field) => [field, changes[field]]));
-      assertPagesFit({ ...current, ...pages }, present);
-      return { record: { ...current, ...pages, updatedAt: now } };
+      const set = Object.fromEntries(present.map((field) => [field, changes[field]]));
+      const next = { ...current, ...set, updatedAt: now };
+      assertPages(
+        current.name,
+        next,
+        present.filter((field) => pageAttributes.includes(field)),
+      );
+      return { record: next };
     },
     options,
   );

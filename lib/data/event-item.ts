@@ -45,14 +45,13 @@ export type EventRecord = { id: number; type: EventType; kind: Kind; createdAt: 
 export const kindOfEvent = (type: EventType): Kind => type.slice(0, type.indexOf('.')) as Kind;
 
 export function eventRecord(row: EventRow): EventRecord {
+  const kind = kindOfEvent(row.type);
   return {
     id: row.eventId,
     type: row.type,
-    kind: kindOfEvent(row.type),
+    kind,
     createdAt: row.createdAt,
-    payload: row.resource
-      ? { record: recordOf(kindOfEvent(row.type), row.resource) }
-      : { answered: JSON.parse(row.data ?? 'null') },
+    payload: row.resource ? { record: recordOf(kind, row.resource) } : { answered: JSON.parse(row.data ?? 'null') },
   };
 }
 

@@ -4,6 +4,8 @@
  */
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
 import { asForm } from '#lib/schemas/fields.ts';
+import type { ApiRequest } from './handler.ts';
+import { header } from './headers.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -70,3 +72,10 @@ export function parseBody(body: string | null, isBase64Encoded: boolean, content
   if (mediaType === 'application/json') return parseJson(text);
   throw new UnsupportedMediaTypeError();
 }
+
+/**
+ * A request's parsed body (form or JSON); throws the 4xx contract errors. Only the functions that take a body
+ * import this, so the others carry no body parser.
+ */
+export const bodyOf = ({ event }: Pick<ApiRequest, 'event'>): Fields =>
+  parseBody(event.body, event.isBase64Encoded, header(event.headers, 'content-type'));

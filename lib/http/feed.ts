@@ -2,9 +2,10 @@
 import { contextScopes } from '#lib/auth/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
 import { type Collection, collections } from '#lib/kinds.ts';
-import { presentEvent, type Stage } from '#lib/resources.ts';
+import type { EventList } from '#lib/resources/events.ts';
+import type { EdgeHost } from '#lib/resources/module.ts';
+import { presentEvent } from '#lib/resources/present.ts';
 import { type EventParams, encodeFeedCursor } from '#lib/schemas/events.ts';
-import type { EventList } from '#lib/schemas/responses.ts';
 import type { ApiRequest } from './handler.ts';
 import { basePath } from './pagination.ts';
 
@@ -27,7 +28,7 @@ export function eventQueryFor(request: ApiRequest, params: EventParams): EventQu
   return { after: params.after, perPage: params.per_page, types };
 }
 
-export function eventEnvelope(request: ApiRequest, params: EventParams, page: EventPage, stage: Stage): EventList {
+export function eventEnvelope(request: ApiRequest, params: EventParams, page: EventPage, edge: EdgeHost): EventList {
   const path = basePath(request);
   const link = (after?: string) => {
     const query = new URLSearchParams();
@@ -37,7 +38,7 @@ export function eventEnvelope(request: ApiRequest, params: EventParams, page: Ev
     return `${path}?${query}`;
   };
   return {
-    data: page.events.map((event) => presentEvent(event, stage)),
+    data: page.events.map((event) => presentEvent(event, edge)),
     links: { first: link(), next: link(encodeFeedCursor(page.next)) },
     meta: { path, per_page: params.per_page, has_more: page.more },
     status: 200,

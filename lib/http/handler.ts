@@ -6,7 +6,7 @@ import { MAX_ID } from '#lib/data/keys.ts';
 import { RecordedAnswerReplay, type Written } from '#lib/data/outcome.ts';
 import { NotAcceptableError, NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
-import { type Fields, parseBody } from './body.ts';
+import type { KindErrors } from './domain-errors.ts';
 import { acceptsJson, header } from './headers.ts';
 import { corsResponder, errorResponder, type Reply, replySerializer } from './middleware.ts';
 
@@ -16,8 +16,6 @@ export type ApiRequest = {
   event: APIGatewayProxyEvent;
   /** The `{id}` path parameter; any value that is not a positive decimal integer is a 404. */
   id(): number;
-  /** The parsed body (form or JSON); throws the 4xx contract errors. */
-  body(): Fields;
   /** Query parameters; for repeated keys the last value wins. */
   query(): Record<string, string | undefined>;
 };
@@ -34,7 +32,6 @@ function requestFrom(event: APIGatewayProxyEvent): ApiRequest {
       if (!(id <= MAX_ID)) throw new NotFoundError();
       return id;
     },
-    body: () => parseBody(event.body, event.isBase64Encoded, header(event.headers, 'content-type')),
     query() {
       const multi = event.multiValueQueryStringParameters ?? {};
       const single = event.queryStringParameters ?? {};
@@ -80,13 +77,14 @@ export const answer = <Result>(written: Written<Result>, reply: (result: Result)
  * An API handler: the request, then the middlewares in a fixed order. Middy runs `after` and `onError` in the
  * reverse order of `use`, so the CORS headers (first) are added last, to whatever the serializer or the error
  * responder answered. The CORS origins come from the configuration the handler is created with
- * (`configured` in `lib/config.ts`, which Lambda's init and the local gateway call).
+ * (`configured` in `lib/config.ts`, which Lambda's init and the local gateway call). `kindErrors` says what the
+ * errors of the function's kind mean (`lib/resources/<kind>/errors.ts`).
  */
-export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>) {
+export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>, kindErrors?: KindErrors) {
   const cors = corsResponder();
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(cors)
-    .use(errorResponder())
+    .use(errorResponder(kindErrors))
     .use(replySerializer())
     .handler(async (event) => {
       // Every answer is JSON: one the client says it cannot take is refused before anything is done.

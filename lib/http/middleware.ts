@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import type { AllowedOrigins } from '#lib/settings/origins.ts';
-import { httpErrorOf } from './domain-errors.ts';
+import { httpErrorOf, type KindErrors } from './domain-errors.ts';
 import { corsHeaders, header } from './headers.ts';
 import { isTransientAwsError } from './transient.ts';
 
@@ -35,9 +35,9 @@ function exposedClientError(error: unknown): HttpError | null {
 }
 
 /** The error as the client may see it, or null when it must become a generic 500. */
-function clientError(error: unknown): HttpError | null {
+function clientError(error: unknown, kindErrors?: KindErrors): HttpError | null {
   if (error instanceof HttpError) return error;
-  const domain = httpErrorOf(error);
+  const domain = httpErrorOf(error, kindErrors);
   if (domain) return domain;
   if (isTransientAwsError(error)) return new ServiceUnavailableError();
   return exposedClientError(error);
@@ -53,12 +53,12 @@ const requestIdOf = (request: Request) =>
   String(request.context?.awsRequestId ?? request.event.requestContext?.requestId);
 
 /** Maps any error to the JSON error contract. Only client errors speak to the client; the rest are logged. */
-export function errorResponder(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function errorResponder(kindErrors?: KindErrors): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     onError: async (request) => {
       const error = request.error;
       const requestId = requestIdOf(request);
-      const known = clientError(error);
+      const known = clientError(error, kindErrors);
       if (known?.status === 503) log('warn', 'Dependency unavailable', { error: String(error?.name) });
       if (known) {
         request.response = jsonResponse(known.status, known.body(), {

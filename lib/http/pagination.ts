@@ -4,8 +4,8 @@ import type { CursorScope, CursorSigner } from '#lib/cursor.ts';
 import type { ResourceRecord } from '#lib/data/collection.ts';
 import type { Kind } from '#lib/data/keys.ts';
 import type { ListQuery, ListResult } from '#lib/data/listing.ts';
-import type { ListEnvelope } from '#lib/resources.ts';
 import type { ListParams } from '#lib/schemas/list.ts';
+import type { ListEnvelope } from '#lib/schemas/responses.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';
 

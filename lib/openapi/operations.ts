@@ -1,10 +1,11 @@
 /** One OpenAPI operation per route and method of the route table. */
 
 import { type Collection, collectionNames, collections, type Kind, scopes } from '#lib/kinds.ts';
-import { deleted } from '#lib/resources.ts';
+import { deleted } from '#lib/resources/present.ts';
+import { resources } from '#lib/resources/registry.ts';
 import { type Action, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { eventListExample, examples, listExample, requestExamples, storedExamples } from './examples.ts';
+import { eventListExample, listExample } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';
 import { requestSchemaName } from './requests.ts';
 import {
@@ -28,7 +29,7 @@ type Documented = { name: Collection; single: Kind; title: Title; tag: string; i
 
 const documented = (name: Collection): Documented => {
   const { kind, title, tag } = collections[name];
-  return { name, single: kind, title, tag, item: examples[kind] };
+  return { name, single: kind, title, tag, item: resources[kind].examples.shown };
 };
 
 const ALWAYS: ErrorName[] = [
@@ -69,6 +70,12 @@ type Spec = {
   more?: object;
 };
 
+/** What the kind's module adds to an operation's description. */
+const note = (c: Documented, action: 'store' | 'destroy'): string => {
+  const module = resources[c.single];
+  return 'notes' in module ? module.notes[action] : '';
+};
+
 const IF_MATCH_NOTE =
   ' With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with ' +
   '`If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and ' +
@@ -95,18 +102,14 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
     summary: `Store a ${c.single}`,
     description:
       `Stores a new ${c.single} for the key's owner. Send the fields as a form or as JSON.` +
-      (c.single === 'domain'
-        ? ' The domain is `pending` and does not reserve its name: publish the TXT record of its `verification`, ' +
-          'then verify it. The name is refused only when it is active under another owner or when this owner ' +
-          'already has it.'
-        : '') +
+      note(c, 'store') +
       IDEMPOTENCY_NOTE,
     success: [
       201,
       {
         ...success(
           `The stored ${c.single}; \`Location\` is its URL.`,
-          jsonContent(`${c.title}Response`, { data: storedExamples[c.single] }),
+          jsonContent(`${c.title}Response`, { data: resources[c.single].examples.stored }),
           ['ETag', 'Location', 'IdempotentReplayed'],
         ),
         links: itemLinks(c),
@@ -134,7 +137,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
   }),
   destroy: (c) => ({
     summary: `Delete a ${c.single}`,
-    description: `Deletes the ${c.single}; its id is never used again${c.single === 'domain' ? '. Deleting an active domain frees its name for any owner to verify' : ''}.${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE} (A repeat of a delete that was answered therefore answers 200 again, not 404.)`,
+    description: `Deletes the ${c.single}; its id is never used again${note(c, 'destroy')}.${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE} (A repeat of a delete that was answered therefore answers 200 again, not 404.)`,
     success: [
       200,
       success(`The ${c.single} is deleted.`, jsonContent('Deleted', deleted(c.single, c.item.id)), [
@@ -289,11 +292,11 @@ export function requestBodies() {
     content: {
       [JSON_TYPE]: {
         schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'json')}` },
-        example: requestExamples[kind][mode].json,
+        example: resources[kind].requestExamples[mode].json,
       },
       [FORM_TYPE]: {
         schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'form')}` },
-        example: requestExamples[kind][mode].form,
+        example: resources[kind].requestExamples[mode].form,
       },
     },
   });

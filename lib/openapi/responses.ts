@@ -20,7 +20,7 @@ import {
 import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
-import type { ErrorBody } from '#lib/resources.ts';
+import type { ErrorBody } from '#lib/schemas/responses.ts';
 import { type SchemaName, schemaRef } from './schemas.ts';
 
 export const JSON_TYPE = 'application/json';

@@ -1,47 +1,70 @@
 /** The document's component schemas, converted from the response schemas the presenters are typed by. */
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { collections } from '#lib/kinds.ts';
+import { eventListSchema, eventSchema, eventSchemas } from '#lib/resources/events.ts';
+import { resources } from '#lib/resources/registry.ts';
 import {
   deletedSchema,
-  domainEventSchema,
-  domainSchema,
   errorSchema,
-  eventListSchema,
-  eventSchema,
   listLinksSchema,
   listMetaSchema,
   listSchema,
   singleSchema,
-  spaceEventSchema,
-  spaceSchema,
   validationErrorSchema,
 } from '#lib/schemas/responses.ts';
 
 export const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
+/** Each kind's schemas, named after its title (`Space`, `SpaceResponse`, `SpaceList`, `SpaceEvent`), in registry order. */
+const registered = Object.values(resources).map((module) => ({ title: collections[module.collection].title, module }));
+const byTitle = (
+  name: (title: string) => string,
+  schema: (module: (typeof registered)[number]['module']) => v.GenericSchema,
+) => Object.fromEntries(registered.map(({ title, module }) => [name(title), schema(module)]));
+
 const definitions = {
-  Space: spaceSchema,
-  Domain: domainSchema,
-  SpaceResponse: singleSchema(spaceSchema),
-  DomainResponse: singleSchema(domainSchema),
-  SpaceList: listSchema(spaceSchema),
-  DomainList: listSchema(domainSchema),
+  ...byTitle(
+    (title) => title,
+    (module) => module.schema,
+  ),
+  ...byTitle(
+    (title) => `${title}Response`,
+    (module) => singleSchema(module.schema),
+  ),
+  ...byTitle(
+    (title) => `${title}List`,
+    (module) => listSchema(module.schema),
+  ),
   ListLinks: listLinksSchema,
   ListMeta: listMetaSchema,
   Deleted: deletedSchema,
-  SpaceEvent: spaceEventSchema,
-  DomainEvent: domainEventSchema,
+  ...byTitle(
+    (title) => `${title}Event`,
+    (module) => eventSchemas[module.kind],
+  ),
   Event: eventSchema,
   EventList: eventListSchema,
   Error: errorSchema,
   ValidationError: validationErrorSchema,
 };
 
-export type SchemaName = keyof typeof definitions;
+type Title = (typeof collections)[keyof typeof collections]['title'];
+export type SchemaName =
+  | Title
+  | `${Title}${'Response' | 'List' | 'Event'}`
+  | 'ListLinks'
+  | 'ListMeta'
+  | 'Deleted'
+  | 'Event'
+  | 'EventList'
+  | 'Error'
+  | 'ValidationError';
 
 /** JSON Schema 2020-12 (OpenAPI 3.1's dialect); references between them point into `components`. */
 export function responseSchemas(): Record<SchemaName, JsonSchema> {
   return toJsonSchemaDefs(definitions, {
     target: 'draft-2020-12',
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-  });
+  }) as Record<SchemaName, JsonSchema>;
 }

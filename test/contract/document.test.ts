@@ -9,10 +9,10 @@ import { buildDocument } from '#lib/openapi/document.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { FORM_TYPE, STORED_ID } from '#lib/openapi/operations.ts';
 import { JSON_TYPE } from '#lib/openapi/responses.ts';
+import { storeDomainSchema, updateDomainSchema } from '#lib/resources/domains/fields.ts';
+import { storeSpaceSchema, updateSpaceSchema } from '#lib/resources/spaces/fields.ts';
 import { apiBasePath, apiPaths, routes } from '#lib/routes.ts';
-import { storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
 import { asForm } from '#lib/schemas/fields.ts';
-import { storeSpaceSchema, updateSpaceSchema } from '#lib/schemas/spaces.ts';
 import { pageHost } from '#lib/urls.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { recordsLookup, routeLookup } from '#lib/dns/records.ts';
 import { createDnsResolver, MAX_LOOKUP_BUDGET_MS, type TxtLookup } from '#lib/dns/resolver.ts';
-import { httpErrorOf } from '#lib/http/domain-errors.ts';
+import { verificationErrors } from '#lib/resources/domains/errors.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { rejection } from '#test/support/fixtures.ts';
 
@@ -111,7 +111,7 @@ describe.concurrent('TXT lookups against a real DNS server', () => {
     expect(error).toBeInstanceOf(DnsUnavailableError);
     expect(error).toMatchObject({ code, lookupName: name, retryAfterSeconds: 5 });
     // The HTTP layer answers it 503 with Retry-After.
-    expect(httpErrorOf(error)).toMatchObject({ status: 503, headers: { 'Retry-After': '5' } });
+    expect(verificationErrors(error)).toMatchObject({ status: 503, headers: { 'Retry-After': '5' } });
   });
 
   it('gives up on a silent server within its budget, after retrying', async () => {

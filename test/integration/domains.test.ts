@@ -5,6 +5,9 @@ import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
 import { HttpError } from '#lib/errors.ts';
 import { httpErrorOf } from '#lib/http/domain-errors.ts';
+import { validate } from '#lib/http/validate.ts';
+import { pageErrors } from '#lib/resources/domains/errors.ts';
+import { storeDomainSchema } from '#lib/resources/domains/fields.ts';
 import { expectConsistent } from '#test/reliability/helpers.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query, rejection } from '#test/support/fixtures.ts';
@@ -17,7 +20,7 @@ const plain = (name: string) => ({ name, indexPage: null, notFoundPage: null });
 /** The body of the HttpError `act` throws. */
 /** The body the API answers for a data-layer error. */
 function httpBody(error: unknown) {
-  const answered = httpErrorOf(error);
+  const answered = httpErrorOf(error, pageErrors);
   if (!(answered instanceof HttpError)) throw new Error('expected an HTTP error');
   return answered.body();
 }
@@ -132,6 +135,34 @@ describe.concurrent('domains data module', () => {
     expect(await showDomain(db, owner, stored.id)).toMatchObject({
       indexPage: null,
       notFoundPage: 'https://keep.example/',
+    });
+  });
+
+  it.each([
+    ['index_page', 'https://example.com/', 'The index page must not point to the domain itself.'],
+    ['index_page', 'http://EXAMPLE.com:8080/x', 'The index page must not point to the domain itself.'],
+    ['not_found_page', 'https://example.com/404', 'The not found page must not point to the domain itself.'],
+    ['not_found_page', 'https://example.com./404', 'The not found page must not point to the domain itself.'],
+  ])('refuses to store a %s on the domain itself (%s), storing nothing', async (field, url, message) => {
+    // Prepare
+    const owner = newOwner();
+    const body = validate(storeDomainSchema, { name: 'https://Example.com', [field]: url });
+    // Act
+    const error = await rejection(storeDomain(db, owner, body));
+    // Assess
+    expect(error).toBeInstanceOf(PageLoopError);
+    expect(httpBody(error)).toEqual({ message, errors: { [field]: [message] }, status: 422 });
+    expect(await countItems(db, owner, 'domain')).toBe(0);
+  });
+
+  it('compares a Unicode domain with its page in the same punycode form', async () => {
+    // Prepare
+    const body = validate(storeDomainSchema, { name: 'bücher.de', index_page: 'https://BÜCHER.de/' });
+    // Act
+    const error = await rejection(storeDomain(db, newOwner(), body));
+    // Assess
+    expect(httpBody(error)).toMatchObject({
+      errors: { index_page: ['The index page must not point to the domain itself.'] },
     });
   });
 

@@ -13,7 +13,7 @@ import { type FeedPosition, HOLE_GRACE_MS, listEvents } from '#lib/data/events.t
 import { eventKey, eventSequenceKey, MAX_ID } from '#lib/data/keys.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/migrations/feed-epoch.ts';
 import { storeSpace, updateSpace } from '#lib/data/spaces.ts';
-import { presentEvent } from '#lib/resources.ts';
+import { presentEvent } from '#lib/resources/present.ts';
 import { db, stage } from '#test/support/database.ts';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -39,7 +39,9 @@ import {
 import { paginateQuery } from '#lib/data/query.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { kinds } from '#lib/kinds.ts';
-import { presentDomain, presentEvent, presentSpace } from '#lib/resources.ts';
+import { presentDomain } from '#lib/resources/domains/present.ts';
+import { presentEvent } from '#lib/resources/present.ts';
+import { presentSpace } from '#lib/resources/spaces/present.ts';
 import type { TableKey } from '#lib/table.ts';
 
 export type ViolationRule =

@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
-import { loadConfig, presentationStage } from '#lib/config.ts';
+import { edgeHostOf, loadConfig } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { FAITHFUL, type Harness, startHarness } from './dynamodb-harness.ts';
 import { seeded } from './seed.ts';
@@ -34,7 +34,7 @@ export const config = loadConfig({
 });
 
 /** How the test gateway's functions present domains (their CNAME names `EDGE_HOSTNAME`). */
-export const stage = presentationStage(config);
+export const stage = edgeHostOf(config);
 
 /** The client every function of the test gateway shares, so a test can observe or fault every call. */
 export const db = createDb(config);

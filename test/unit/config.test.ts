@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
-import { loadPublisherConfig, presentationStage } from '#lib/cold-start.ts';
+import { edgeHostOf, loadPublisherConfig } from '#lib/cold-start.ts';
 import { atColdStart, ConfigError, loadConfig } from '#lib/config.ts';
 import { createCursorSigner } from '#lib/cursor.ts';
 
@@ -109,8 +109,8 @@ describe('the edge host name', () => {
 
   it('is required where domains are shown: a clear error at cold start without it', () => {
     // Act / Assess
-    expect(() => presentationStage(loadPublisherConfig({}))).toThrow('EDGE_HOSTNAME is required');
-    expect(() => presentationStage(loadConfig({ TABLE_NAME: 't' }))).toThrow(ConfigError);
+    expect(() => edgeHostOf(loadPublisherConfig({}))).toThrow('EDGE_HOSTNAME is required');
+    expect(() => edgeHostOf(loadConfig({ TABLE_NAME: 't' }))).toThrow(ConfigError);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '#lib/http/validate.ts';
-import { normalizeDomainName, storeDomainSchema, updateDomainSchema } from '#lib/schemas/domains.ts';
+import { storeDomainSchema, updateDomainSchema } from '#lib/resources/domains/fields.ts';
+import { normalizeDomainName } from '#lib/resources/domains/name.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 
@@ -296,25 +297,6 @@ describe('store domain schema', () => {
     expect(errorsOf(storeDomainSchema, { name: 'example.com', [field]: `${longest}p` })).toEqual({
       [field]: [`The ${label} field must not be greater than 255 characters.`],
     });
-  });
-
-  it.each([
-    ['index_page', 'https://example.com/', 'The index page must not point to the domain itself.'],
-    ['index_page', 'http://EXAMPLE.com:8080/x', 'The index page must not point to the domain itself.'],
-    ['not_found_page', 'https://example.com/404', 'The not found page must not point to the domain itself.'],
-    ['not_found_page', 'https://example.com./404', 'The not found page must not point to the domain itself.'],
-  ])('rejects a %s on the domain itself (%s)', (field, url, message) => {
-    // Act
-    const errors = errorsOf(storeDomainSchema, { name: 'https://Example.com', [field]: url });
-    // Assess
-    expect(errors).toEqual({ [field]: [message] });
-  });
-
-  it('compares a Unicode domain with its page in the same punycode form', () => {
-    // Act
-    const errors = errorsOf(storeDomainSchema, { name: 'bücher.de', index_page: 'https://BÜCHER.de/' });
-    // Assess
-    expect(errors).toEqual({ index_page: ['The index page must not point to the domain itself.'] });
   });
 
   it('allows pages on a subdomain or another domain', () => {

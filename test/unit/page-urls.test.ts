@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordOf } from '#lib/data/item.ts';
 import { edgeRecordOf } from '#lib/edge/record.ts';
-import { presentDomain } from '#lib/resources.ts';
+import { presentDomain } from '#lib/resources/domains/present.ts';
 import { parsePage, storedPage } from '#lib/urls.ts';
 
 /** Pages the service stored before, as sent: they only had to parse as absolute http(s) URLs. */

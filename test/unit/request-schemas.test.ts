@@ -5,23 +5,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseBody } from '#lib/http/body.ts';
-import { domainNamePattern, pagePattern, spaceNamePattern } from '#lib/openapi/requests.ts';
 import {
   DOMAIN_READ_ONLY,
   storeDomainBody,
   storeDomainSchema,
   updateDomainBody,
   updateDomainSchema,
-} from '#lib/schemas/domains.ts';
-import { asForm, characterClass, encodingOf, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
-import { domainSchema, spaceSchema } from '#lib/schemas/responses.ts';
+} from '#lib/resources/domains/fields.ts';
+import { domainNamePattern } from '#lib/resources/domains/name.ts';
+import { pagePattern } from '#lib/resources/domains/pages.ts';
+import { domainSchema } from '#lib/resources/domains/schema.ts';
 import {
   SPACE_READ_ONLY,
+  spaceNamePattern,
   storeSpaceBody,
   storeSpaceSchema,
   updateSpaceBody,
   updateSpaceSchema,
-} from '#lib/schemas/spaces.ts';
+} from '#lib/resources/spaces/fields.ts';
+import { spaceSchema } from '#lib/resources/spaces/schema.ts';
+import { asForm, characterClass, encodingOf, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import { document } from '#test/support/openapi.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { functionSizing } from '#infra/function-sizing.ts';
 import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/config.ts';
 import { configuredResolver, createDnsResolver, dnsServersOf } from '#lib/dns/resolver.ts';
-import { mismatchMessage } from '#lib/http/domain-errors.ts';
+import { mismatchMessage } from '#lib/resources/domains/errors.ts';
 import { holdsToken, newVerificationToken, VERIFIABLE_NAME_MAX, verificationName } from '#lib/verification.ts';
 
 describe('the verification record', () => {

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { DOMAIN_READ_ONLY, normalizeDomainName } from '#lib/schemas/domains.ts';
-import { SPACE_READ_ONLY } from '#lib/schemas/spaces.ts';
+import { DOMAIN_READ_ONLY } from '#lib/resources/domains/fields.ts';
+import { normalizeDomainName } from '#lib/resources/domains/name.ts';
+import { SPACE_READ_ONLY } from '#lib/resources/spaces/fields.ts';
 import { pageHost, storedPage } from '#lib/urls.ts';
 
 /** The collections the fuzzer stores items in: the first segment of their paths. */

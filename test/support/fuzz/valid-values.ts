@@ -4,7 +4,9 @@
  * valid values), and checked against the schema by ajv, the document's own judge.
  */
 import fc from 'fast-check';
-import { domainNamePattern, pagePattern, spaceNamePattern } from '#lib/openapi/requests.ts';
+import { domainNamePattern } from '#lib/resources/domains/name.ts';
+import { pagePattern } from '#lib/resources/domains/pages.ts';
+import { spaceNamePattern } from '#lib/resources/spaces/fields.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import type { Schema } from '#test/support/fuzz/operations.ts';

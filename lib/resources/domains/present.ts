@@ -1,39 +1,13 @@
-/**
- * The API's resource shapes: how stored items are shown to clients. The shapes are the response schemas
- * in `lib/schemas/responses.ts` (the OpenAPI document is generated from them); only their types are
- * imported here, so the handlers' bundles carry no schema code.
- */
-
+/** A domain as the API shows it, from its record: what the owner must publish in DNS, and whether the edge serves it. */
 import type { DomainRecord } from '#lib/data/domains.ts';
-import type { EventRecord } from '#lib/data/event-item.ts';
-import { padId } from '#lib/data/keys.ts';
-import type { SpaceRecord } from '#lib/data/spaces.ts';
 import { type Serving, type ServingFailure, servingOf } from '#lib/domain-status.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { unicodeName } from '#lib/idn.ts';
-import type { Deleted, Domain, EventList, Space } from '#lib/schemas/responses.ts';
 import { storedPage } from '#lib/urls.ts';
 import { verificationName } from '#lib/verification.ts';
-
-export type {
-  Deleted,
-  Domain,
-  ErrorBody,
-  ListEnvelope,
-  Space,
-  ValidationErrorBody,
-} from '#lib/schemas/responses.ts';
-
-export const presentSpace = (item: SpaceRecord): Space => ({
-  id: item.id,
-  name: item.name,
-  color: item.color,
-  created_at: item.createdAt,
-  updated_at: item.updatedAt,
-});
-
-/** What showing a domain takes from the stage: the host name its routing record points at (`EDGE_HOSTNAME`). */
-export type Stage = { edgeHostname: string };
+import { type EdgeHost, shownFields } from '../module.ts';
+import { domainStoredNames } from './names.ts';
+import type { Domain } from './schema.ts';
 
 /**
  * The records the owner creates, with what the last check found: the TXT record that proves the domain (none
@@ -42,7 +16,7 @@ export type Stage = { edgeHostname: string };
  * flattening to the edge's addresses). Before any check kept statuses, an active domain's TXT record was
  * found when it was verified.
  */
-function recordsOf(item: DomainRecord, stage: Stage): Domain['records'] {
+function recordsOf(item: DomainRecord, edge: EdgeHost): Domain['records'] {
   const check = item.check ?? {};
   const token = item.verificationToken;
   const txtBefore = item.status === 'active' && item.verifiedAt !== undefined ? 'found' : 'missing';
@@ -53,14 +27,14 @@ function recordsOf(item: DomainRecord, stage: Stage): Domain['records'] {
     {
       type: check.flattened ? ('ALIAS' as const) : ('CNAME' as const),
       name: item.name,
-      value: stage.edgeHostname,
+      value: edge.edgeHostname,
       status: check.route ?? 'missing',
     },
   ];
 }
 
 /** What the owner does about a domain the edge cannot serve. */
-const servingFailures: Record<ServingFailure, (stage: Stage) => string> = {
+const servingFailures: Record<ServingFailure, (edge: EdgeHost) => string> = {
   certificate_failed: ({ edgeHostname }) =>
     `The certificate could not be issued: point the name at ${edgeHostname}, allow amazon.com in any CAA record, then verify again.`,
   name_in_use: () => 'Another CloudFront distribution holds this name: remove it there, then verify again.',
@@ -68,42 +42,39 @@ const servingFailures: Record<ServingFailure, (stage: Stage) => string> = {
     `Shorten index_page or not_found_page: together they may take ${PAGES_MAX_BYTES} bytes as ASCII URLs.`,
 };
 
-function servingFields(item: DomainRecord, stage: Stage): Pick<Domain, 'serving' | 'serving_error'> {
+function servingFields(item: DomainRecord, edge: EdgeHost): Pick<Domain, 'serving' | 'serving_error'> {
   const serving: Serving | { state: 'pending' } = item.status === 'active' ? servingOf(item) : { state: 'pending' };
   const failure = serving.state === 'failed' ? serving.failure : undefined;
   return {
     serving: serving.state,
-    serving_error: failure ? { code: failure, message: servingFailures[failure](stage) } : null,
+    serving_error: failure ? { code: failure, message: servingFailures[failure](edge) } : null,
   };
 }
 
-export const presentDomain = (item: DomainRecord, stage: Stage): Domain => ({
+export const presentDomain = (item: DomainRecord, edge: EdgeHost): Domain => ({
   id: item.id,
   name: item.name,
   unicode_name: unicodeName(item.name),
   status: item.status,
-  ...servingFields(item, stage),
-  records: recordsOf(item, stage),
+  ...servingFields(item, edge),
+  records: recordsOf(item, edge),
   // Domains stored before verification existed have no record to publish.
   verification: item.verificationToken
     ? { type: 'TXT', name: verificationName(item.name), value: item.verificationToken }
     : null,
   verified_at: item.verifiedAt ?? null,
   last_checked_at: item.lastCheckedAt ?? null,
-  index_page: item.indexPage,
-  not_found_page: item.notFoundPage,
+  ...shownFields(domainStoredNames, item),
   created_at: item.createdAt,
   updated_at: item.updatedAt,
 });
-
-export const deleted = (object: Deleted['object'], id: number): Deleted => ({ id, object, deleted: true, status: 200 });
 
 /**
  * A domain as an older event answered it: its pages as they are shown now (`storedPage`), and, from before
  * domains showed their records and serving, given both from what it holds (its status and verification record;
  * nothing was checked or served yet as far as it tells).
  */
-function upgradedAnswer(answered: unknown, stage: Stage): unknown {
+export function presentAnsweredDomain(answered: unknown, edge: EdgeHost): unknown {
   if (!answered || typeof answered !== 'object') return answered;
   const domain: Domain = {
     ...(answered as Domain),
@@ -120,21 +91,7 @@ function upgradedAnswer(answered: unknown, stage: Stage): unknown {
     serving_error: null,
     records: [
       ...(verification ? [{ ...verification, status: txtFound ? 'found' : 'missing' }] : []),
-      { type: 'CNAME', name: domain.name, value: stage.edgeHostname, status: 'missing' },
+      { type: 'CNAME', name: domain.name, value: edge.edgeHostname, status: 'missing' },
     ],
   };
-}
-
-/** An event as the feed lists it: its record presented, or (older events) the JSON answered then. */
-export function presentEvent(event: EventRecord, stage: Stage): EventList['data'][number] {
-  const { payload } = event;
-  const data =
-    'record' in payload
-      ? event.kind === 'domain'
-        ? presentDomain(payload.record as DomainRecord, stage)
-        : presentSpace(payload.record as SpaceRecord)
-      : event.kind === 'domain'
-        ? upgradedAnswer(payload.answered, stage)
-        : payload.answered;
-  return { id: padId(event.id), type: event.type, created_at: event.createdAt, data } as EventList['data'][number];
 }

@@ -1,0 +1,74 @@
+/**
+ * What a request may send of a domain: the name (`name.ts`) and the pages (`pages.ts`), the bodies they make
+ * (with the one map between the API's names and the record's, `names.ts`), each field's documentation and
+ * the bodies' examples. How the API shows a domain is `schema.ts`. A function's bundle takes the request
+ * schemas only (the documentation is dropped as unused).
+ */
+import type { JsonSchema } from '@valibot/to-json-schema';
+import { optional, requestBody, required } from '#lib/schemas/request.ts';
+import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
+import { domainName, domainNameDoc } from './name.ts';
+import { domainStoredNames } from './names.ts';
+import { pageDoc, pageUrl } from './pages.ts';
+import type { Domain } from './schema.ts';
+
+/** The domain's fields a client never writes: all but its pages (the name is given once, at store). */
+export const DOMAIN_READ_ONLY = /* @__PURE__ */ readOnlyFields<Domain, 'index_page' | 'not_found_page'>()([
+  'id',
+  'name',
+  'unicode_name',
+  'status',
+  'serving',
+  'serving_error',
+  'records',
+  'verification',
+  'verified_at',
+  'last_checked_at',
+  'created_at',
+  'updated_at',
+]);
+
+/** A missing name is required; missing pages are none. */
+export const storeDomainBody = /* @__PURE__ */ requestBody({
+  name: /* @__PURE__ */ required(domainName),
+  index_page: /* @__PURE__ */ optional(/* @__PURE__ */ pageUrl('index_page'), null),
+  not_found_page: /* @__PURE__ */ optional(/* @__PURE__ */ pageUrl('not_found_page'), null),
+});
+
+/** The body as the data layer takes it (a page on the domain itself is its rule: `PageLoopError`). */
+export const storeDomainSchema = /* @__PURE__ */ mapped(storeDomainBody, (body) =>
+  storedFields(domainStoredNames, body),
+);
+
+/**
+ * The name is not accepted on update: it never changes (a form's is ignored, JSON's is a 422). Absent pages
+ * stay, empty (or null) ones are cleared.
+ */
+export const updateDomainBody = /* @__PURE__ */ requestBody(
+  {
+    index_page: /* @__PURE__ */ optional(/* @__PURE__ */ pageUrl('index_page')),
+    not_found_page: /* @__PURE__ */ optional(/* @__PURE__ */ pageUrl('not_found_page')),
+  },
+  { readOnly: DOMAIN_READ_ONLY },
+);
+
+export const updateDomainSchema = /* @__PURE__ */ mapped(updateDomainBody, (body) =>
+  storedFields(domainStoredNames, body),
+);
+
+export const domainFieldDocs: FieldDocs<{ store: typeof storeDomainBody; update: typeof updateDomainBody }> = {
+  name: domainNameDoc,
+  index_page: (mode, encoding): JsonSchema => pageDoc('of the index page', mode, encoding),
+  not_found_page: (mode, encoding): JsonSchema => pageDoc('to redirect to when a page is not found', mode, encoding),
+};
+
+export const domainRequestExamples: Record<Mode, RequestExample> = {
+  store: {
+    json: { name: 'example.com', index_page: 'https://www.example.com/welcome' },
+    form: { name: 'example.com', index_page: 'https://www.example.com/welcome' },
+  },
+  update: {
+    json: { not_found_page: 'https://www.example.com/404', index_page: null },
+    form: { not_found_page: 'https://www.example.com/404' },
+  },
+};

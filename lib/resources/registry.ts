@@ -1,0 +1,18 @@
+/**
+ * The resource registry: one module per kind (`ResourceModule`), for what reads every kind: the OpenAPI
+ * document (`lib/openapi`), the event schemas (`events.ts`), the fuzzer. A kind of `lib/kinds.ts` without its
+ * module here does not compile. Functions never import this: it carries every kind's documentation.
+ */
+import type { Kind } from '#lib/kinds.ts';
+import { domains } from './domains/index.ts';
+import type { ResourceModule } from './module.ts';
+import { spaces } from './spaces/index.ts';
+
+/** Any kind's module, as the registry checks it: its `kind` must be the key it stands under. */
+type Registered<K extends Kind> = ResourceModule<K, unknown, never>;
+
+export const resources = { space: spaces, domain: domains } as const satisfies { [K in Kind]: Registered<K> };
+
+export type Resources = typeof resources;
+/** The resource a kind's API shows. */
+export type ResourceOf<K extends Kind> = ReturnType<Resources[K]['present']>;

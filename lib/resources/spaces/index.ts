@@ -1,0 +1,17 @@
+/** Spaces: a named container with a color code from 1 to 6. */
+import type { SpaceRecord } from '#lib/data/spaces.ts';
+import type { ResourceModule } from '../module.ts';
+import { spaceFieldDocs, spaceRequestExamples, storeSpaceBody, updateSpaceBody } from './fields.ts';
+import { presentSpace } from './present.ts';
+import { type Space, spaceExample, spaceSchema } from './schema.ts';
+
+export const spaces = {
+  kind: 'space',
+  collection: 'spaces',
+  bodies: { store: storeSpaceBody, update: updateSpaceBody },
+  fieldDocs: spaceFieldDocs,
+  requestExamples: spaceRequestExamples,
+  schema: spaceSchema,
+  examples: { shown: spaceExample, stored: spaceExample },
+  present: (record) => presentSpace(record),
+} satisfies ResourceModule<'space', Space, SpaceRecord>;
