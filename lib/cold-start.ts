@@ -20,7 +20,7 @@ export const processEnvironment = (): Env => process.env;
 export const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A setting that only some functions need: present in their configuration, or a clear error at cold start. */
-export function required<Settings, Key extends keyof Settings>(
+export function requiredSetting<Settings, Key extends keyof Settings>(
   config: Partial<Settings>,
   key: Key,
   setting: string,
@@ -32,7 +32,7 @@ export function required<Settings, Key extends keyof Settings>(
 
 /** What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without it. */
 export const edgeHostOf = (config: { edgeHostname?: string }) => ({
-  edgeHostname: required(config, 'edgeHostname', 'EDGE_HOSTNAME'),
+  edgeHostname: requiredSetting(config, 'edgeHostname', 'EDGE_HOSTNAME'),
 });
 
 /**

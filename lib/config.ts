@@ -8,7 +8,7 @@ import { bindAtColdStart, ConfigError, type Env, HOST_NAME } from '#lib/cold-sta
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 import { type AllowedOrigins, parseAllowedOrigins } from '#lib/settings/origins.ts';
 
-export { ConfigError, configure, configured, edgeHostOf, required } from '#lib/cold-start.ts';
+export { ConfigError, configure, configured, edgeHostOf, requiredSetting } from '#lib/cold-start.ts';
 
 /** The longest a DNS try may wait: two tries (plus the resolver's tick) stay far inside the 10 s function timeout. */
 export const DNS_TIMEOUT_MAX_MS = 2_000;

@@ -3,7 +3,7 @@
  * edited, or used by another owner or with other sort and search parameters.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type Config, required } from '#lib/config.ts';
+import { type Config, requiredSetting } from '#lib/config.ts';
 import type { Position } from '#lib/data/listing.ts';
 import { ValidationError } from '#lib/errors.ts';
 
@@ -31,7 +31,7 @@ const invalid = () => ValidationError.field('cursor', 'The cursor is invalid or 
 
 /** Signs with `CURSOR_SECRET`; throws at once (cold start) when the setting is missing. */
 export function createCursorSigner(config: Pick<Config, 'cursorSecret'>): CursorSigner {
-  const secret = required(config as Config, 'cursorSecret', 'CURSOR_SECRET');
+  const secret = requiredSetting(config as Config, 'cursorSecret', 'CURSOR_SECRET');
   return {
     encode: (scope, state) => encodeCursor(secret, scope, state),
     decode: (scope, cursor) => decodeCursor(secret, scope, cursor),

@@ -7,8 +7,6 @@ import { newEventOf, type StreamRecord } from '#lib/data/stream.ts';
 import type { EdgeHost } from '#lib/resources/module.ts';
 import { presentNewEvent } from '#lib/resources/present.ts';
 
-export type { StreamRecord };
-
 export const EVENT_SCHEMA_VERSION = 1;
 /** The bus events' `source` and `detail-type`: rules match on `detail.type` (`{"prefix": "domain."}`). */
 export const EVENT_SOURCE = 'domains-spaces';

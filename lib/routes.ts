@@ -20,9 +20,8 @@ export type AllowedMethod = HttpMethod | 'HEAD' | 'OPTIONS';
 export const resourceActions = ['list', 'store', 'show', 'update', 'destroy'] as const;
 
 /** Actions only some collections have, on one item (`/{id}/<action>`), listed after the resource actions. */
-export const itemActions = { domains: ['verify'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
-
-export type Action = (typeof resourceActions)[number] | (typeof itemActions)[Collection][number];
+export type ItemAction = (typeof collections)[Collection]['itemActions'][number];
+export type Action = (typeof resourceActions)[number] | ItemAction;
 
 /** The change feed (`/events`) spans every collection: it is not one of them. */
 export const feed = 'events';
@@ -161,7 +160,7 @@ const eventsRoute: Route = {
 /** Every route: each resource action on each collection, then the collection's own item actions; then the feed. */
 export const routes: readonly Route[] = /* @__PURE__ */ [
   ...collectionNames.flatMap((collection) =>
-    [...resourceActions, ...itemActions[collection]].map((action) => route(collection, action)),
+    [...resourceActions, ...collections[collection].itemActions].map((action) => route(collection, action)),
   ),
   eventsRoute,
 ];

@@ -4,7 +4,8 @@
  * the edge's edge host name, which the domains it presents name (`EDGE_HOSTNAME`).
  */
 import { bindAtColdStart, edgeHostOf, loadPublisherConfig, type PublisherConfig } from '#lib/cold-start.ts';
-import { type BusEvent, busEvent, type StreamRecord } from '#lib/events-bus.ts';
+import type { StreamRecord } from '#lib/data/stream.ts';
+import { type BusEvent, busEvent } from '#lib/events-bus.ts';
 
 export const create = (config: PublisherConfig) => {
   const edge = edgeHostOf(config);

@@ -4,8 +4,6 @@
  */
 import { type Scope, scopes } from '#lib/kinds.ts';
 
-export type { Scope };
-
 /** Every scope, in the route table's order: a new key's default, and what a key of the old shape holds. */
 export const allScopes: readonly Scope[] = scopes;
 

@@ -4,8 +4,9 @@
  */
 import { BatchGetCommand, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import { allScopes, type Scope, storedScopes } from '#lib/auth/scopes.ts';
+import { allScopes, storedScopes } from '#lib/auth/scopes.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import type { Scope } from '#lib/kinds.ts';
 import { again, noWait, retrying } from '#lib/retry.ts';
 import { type KeyState, keyState, type StoredKey } from './api-keys.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey, ownerPartition } from './keys.ts';

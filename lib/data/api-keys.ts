@@ -13,8 +13,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '#lib/auth/api-key.ts';
 import { isExpired } from '#lib/auth/expiry.ts';
-import { type Scope, storedScopes } from '#lib/auth/scopes.ts';
+import { storedScopes } from '#lib/auth/scopes.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import type { Scope } from '#lib/kinds.ts';
 import { apiKeyKey } from './keys.ts';
 
 export type KeyState = 'active' | 'expired' | 'revoked';

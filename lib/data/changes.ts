@@ -21,13 +21,14 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
+import type { EventType, Kind } from '#lib/kinds.ts';
 import { again, retrying } from '#lib/retry.ts';
 import { tableDefinition } from '#lib/table.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
-import { EVENT_RETENTION_DAYS, type EventType } from './event-item.ts';
+import { EVENT_RETENTION_DAYS } from './event-item.ts';
 import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
 import type { ResourceRecord } from './item.ts';
-import { eventKey, idempotencyKey, type Kind } from './keys.ts';
+import { eventKey, idempotencyKey } from './keys.ts';
 import { RecordedAnswerReplay, type Written } from './outcome.ts';
 import { type Parts, type TransactPart, transact } from './transaction.ts';
 import type { VersionMatch } from './version.ts';
@@ -204,11 +205,11 @@ function recordPart<Result>(db: Db, owner: string, request: IdempotentRequest, r
  * their transactions would all move the owner's head at once and all but one would lose each round. Waiting
  * here costs no round trip; between processes, the head's condition decides.
  */
-const lines = new WeakMap<Db, Map<string, Promise<void>>>();
+const ownerQueues = new WeakMap<Db, Map<string, Promise<void>>>();
 
-async function inLine<T>(db: Db, owner: string, work: () => Promise<T>): Promise<T> {
-  const owners = lines.get(db) ?? new Map<string, Promise<void>>();
-  lines.set(db, owners);
+async function inOwnerQueue<T>(db: Db, owner: string, work: () => Promise<T>): Promise<T> {
+  const owners = ownerQueues.get(db) ?? new Map<string, Promise<void>>();
+  ownerQueues.set(db, owners);
   const before = owners.get(owner) ?? Promise.resolve();
   let leave = () => {};
   const turn = new Promise<void>((resolve) => {
@@ -308,7 +309,7 @@ export async function commitChange<State, Result>(
         Math.random() * Math.min(backoffCap(elapsedMs), BACKOFF_BASE_MS * 2 ** (retry - 1)),
     },
     async () => {
-      const attempt = await inLine(db, owner, () => attemptChange(db, owner, options, steps));
+      const attempt = await inOwnerQueue(db, owner, () => attemptChange(db, owner, options, steps));
       return attempt.done ? attempt.written : again;
     },
     () => new WriteContended(),

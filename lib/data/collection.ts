@@ -7,17 +7,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
+import type { EventType, Kind } from '#lib/kinds.ts';
 import type { TableKey } from '#lib/table.ts';
 import { commitChange, type WriteOptions } from './changes.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
-import type { EventType } from './event-item.ts';
 import { dueCheckKeys, itemOf, type ResourceRecord, recordOf } from './item.ts';
-import { counterKey, itemKey, type Kind, sequenceKey } from './keys.ts';
+import { counterKey, itemKey, sequenceKey } from './keys.ts';
 import type { Written } from './outcome.ts';
 import type { Parts, TransactPart } from './transaction.ts';
 import { assertVersion, versionCondition, versionOf } from './version.ts';
-
-export type { ResourceRecord };
 
 export async function getRecord<R extends ResourceRecord>(db: Db, owner: string, kind: Kind, id: number): Promise<R> {
   const { Item } = await db.client.send(

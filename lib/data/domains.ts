@@ -37,7 +37,6 @@ import {
   holdGuard,
   insertRecord,
   type Release,
-  type ResourceRecord,
   releaseGuard,
   setNextCheck,
   unchangedRecord,
@@ -51,6 +50,7 @@ import {
   PagesTooLarge,
   VerificationMismatch,
 } from './errors.ts';
+import type { ResourceRecord } from './item.ts';
 import { domainNameGuardKey, ownerDomainNameGuardKey } from './keys.ts';
 import { type ListQuery, listRecords } from './listing.ts';
 import type { Written } from './outcome.ts';

@@ -3,23 +3,12 @@
  * feed's reader (`events.ts`), the writer (`changes.ts`) and the bus publisher (`lib/events-bus.ts`).
  * Pure: no SDK client.
  */
+
+import type { EventType, Kind } from '#lib/kinds.ts';
 import { type ResourceRecord, recordOf } from './item.ts';
-import type { Kind } from './keys.ts';
 
 /** Events are kept this long (DynamoDB TTL); a cursor whose next events may be gone is answered 410. */
 export const EVENT_RETENTION_DAYS = 30;
-
-/** Every kind of change an event reports. */
-export const eventTypes = [
-  'space.created',
-  'space.updated',
-  'space.deleted',
-  'domain.created',
-  'domain.updated',
-  'domain.verified',
-  'domain.deleted',
-] as const;
-export type EventType = (typeof eventTypes)[number];
 
 /**
  * An event item. Events written since the feed became gapless carry the resource's record (`resource`),

@@ -5,9 +5,6 @@
 import type { Kind } from '#lib/kinds.ts';
 import { type TableKey, tableDefinition } from '#lib/table.ts';
 
-/** The kinds come from the resource registry; each kind's key prefixes derive from its name. */
-export type { Kind };
-
 /** Ids are zero-padded so the string sort key orders them numerically. */
 export const ID_DIGITS = 12;
 export const MAX_ID = 10 ** ID_DIGITS - 1;
@@ -15,8 +12,8 @@ export const MAX_ID = 10 ** ID_DIGITS - 1;
 /** Below every character a name may hold, so `abc` sorts before `abc d` and ties break by id. */
 const NAME_ID_SEPARATOR = '\u0001';
 
-/** `SPACE#`, `DOMAIN#`: the sort key prefix of an owner's items of one kind. */
-const itemPrefix = (kind: Kind) => `${kind.toUpperCase()}#`;
+/** `SPACE#`, `DOMAIN#`: the sort key prefix of an owner's items of one kind, in the table and the by-name index. */
+export const collectionPrefix = (kind: Kind) => `${kind.toUpperCase()}#`;
 /** `SPACENAME#`, `DOMAINNAME#`: the prefix of a kind's name guards. */
 export const nameGuardPrefix = (kind: Kind) => `${kind.toUpperCase()}NAME#`;
 export const padId = (id: number) => String(id).padStart(ID_DIGITS, '0');
@@ -29,12 +26,12 @@ export const partitionOwner = (pk: string): string | null =>
 
 export const itemKey = (owner: string, kind: Kind, id: number): TableKey => ({
   pk: ownerPartition(owner),
-  sk: `${itemPrefix(kind)}${padId(id)}`,
+  sk: `${collectionPrefix(kind)}${padId(id)}`,
 });
 
 /** The id of an item's sort key of this kind, or null for any other sort key. */
 export function itemIdOf(kind: Kind, sk: string): number | null {
-  const prefix = itemPrefix(kind);
+  const prefix = collectionPrefix(kind);
   if (!sk.startsWith(prefix)) return null;
   const id = Number(sk.slice(prefix.length));
   return Number.isSafeInteger(id) && id > 0 ? id : null;
@@ -42,10 +39,7 @@ export function itemIdOf(kind: Kind, sk: string): number | null {
 
 /** Sort key of the by-name index: case-folded name, then id. */
 export const nameSortKey = (kind: Kind, fold: string, id: number) =>
-  `${itemPrefix(kind)}${fold}${NAME_ID_SEPARATOR}${padId(id)}`;
-
-/** All of an owner's items of one kind share this prefix in both the table and the index. */
-export const collectionPrefix = itemPrefix;
+  `${collectionPrefix(kind)}${fold}${NAME_ID_SEPARATOR}${padId(id)}`;
 
 export const sequenceKey = (owner: string, kind: Kind): TableKey => ({
   pk: ownerPartition(owner),

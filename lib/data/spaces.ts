@@ -4,13 +4,13 @@ import {
   deleteRecord,
   getRecord,
   insertRecord,
-  type ResourceRecord,
   releaseGuard,
   takeGuard,
   unchangedRecord,
   updateRecord,
 } from './collection.ts';
 import { NameTaken } from './errors.ts';
+import type { ResourceRecord } from './item.ts';
 import { foldName, spaceNameGuardKey } from './keys.ts';
 import { type ListQuery, listRecords } from './listing.ts';
 import type { Written } from './outcome.ts';

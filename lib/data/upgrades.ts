@@ -3,8 +3,9 @@
  * carry). Each rule names the shape it upgrades and why it is upgraded on read rather than migrated: the item
  * takes today's shape with its next change (`itemOf` writes the record), and nothing else reads the old one.
  */
+
+import type { Kind } from '#lib/kinds.ts';
 import { storedPage } from '#lib/urls.ts';
-import type { Kind } from './keys.ts';
 
 type Fields = Record<string, unknown>;
 

@@ -10,8 +10,6 @@ import { DnsServersError, parseDnsServers } from '#lib/settings/dns-servers.ts';
 import type { TxtLookup } from '#lib/verification.ts';
 import { DnsUnavailableError } from './errors.ts';
 
-export type { RouteLookup, TxtLookup };
-
 export type DnsResolver = {
   /** The TXT records at `name`, each record's chunks joined; `none` for NXDOMAIN and NODATA. */
   lookupTxt(name: string): Promise<TxtLookup>;

@@ -7,19 +7,19 @@ import * as v from 'valibot';
 import type { Env } from '#lib/cold-start.ts';
 import { type Config, configOf, parseSettings, settingEntries } from '#lib/config.ts';
 
-const required = v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'));
+const requiredText = v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'));
 
 const edgeSettingsSchema = v.object(
   {
     ...settingEntries,
     /** The edge's CloudFront KeyValueStore (its ARN). */
-    EDGE_KVS_ARN: required,
+    EDGE_KVS_ARN: requiredText,
     /** The stage's multi-tenant CloudFront distribution, whose tenants the sync creates, disables and deletes. */
-    EDGE_DISTRIBUTION_ID: required,
+    EDGE_DISTRIBUTION_ID: requiredText,
     /** The stage's connection group, whose routing endpoint served domains point at: its tenants' group. */
-    EDGE_CONNECTION_GROUP_ID: required,
+    EDGE_CONNECTION_GROUP_ID: requiredText,
     /** What the stage's tenant names start with (`domains-spaces-prod`), so stages in one account tell theirs apart. */
-    EDGE_TENANT_PREFIX: required,
+    EDGE_TENANT_PREFIX: requiredText,
   },
   'is required',
 );

@@ -4,9 +4,9 @@
  * bus's schema are generated from these (`lib/openapi`).
  */
 import * as v from 'valibot';
-import { EVENT_RETENTION_DAYS, type EventType, eventTypes } from '#lib/data/event-item.ts';
+import { EVENT_RETENTION_DAYS } from '#lib/data/event-item.ts';
 import { ID_DIGITS } from '#lib/data/keys.ts';
-import type { Kind } from '#lib/kinds.ts';
+import { type EventType, eventTypes, type Kind } from '#lib/kinds.ts';
 import { EVENTS_PER_PAGE } from '#lib/schemas/events.ts';
 import { integer, timestamp, url } from '#lib/schemas/values.ts';
 import { type ResourceOf, resources } from './registry.ts';

@@ -9,7 +9,7 @@ import type { ResourceModule } from './module.ts';
 import { spaces } from './spaces/index.ts';
 
 /** Any kind's module, as the registry checks it: its `kind` must be the key it stands under. */
-type Registered<K extends Kind> = ResourceModule<K, unknown, never>;
+export type Registered<K extends Kind> = ResourceModule<K, unknown, never>;
 
 export const resources = { space: spaces, domain: domains } as const satisfies { [K in Kind]: Registered<K> };
 

@@ -20,8 +20,6 @@ import {
   refusalOfAddresses,
 } from './address.ts';
 
-export type { Resolve };
-
 /**
  * Why an attempt failed when no status tells: the destination's refusal (`private_address`, `loopback`,
  * `metadata`, `scheme`…), or what went wrong on the way. An answer outside 2xx has its status code instead.

@@ -12,8 +12,8 @@ import {
   loadFunction,
   policyAllows,
 } from '#infra/local/lambda.ts';
-import type { Scope } from '#lib/auth/scopes.ts';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '#lib/data/api-key-admin.ts';
+import type { Scope } from '#lib/kinds.ts';
 import { authorizerHandler } from '#lib/routes.ts';
 import { config, db } from '#test/support/database.ts';
 import type { Client } from '#test/support/http.ts';

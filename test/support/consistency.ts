@@ -19,7 +19,7 @@
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { EVENT_RETENTION_DAYS, type EventRow, eventRecord, eventTypes } from '#lib/data/event-item.ts';
+import { EVENT_RETENTION_DAYS, type EventRow, eventRecord } from '#lib/data/event-item.ts';
 import {
   collectionPrefix,
   counterKey,
@@ -28,7 +28,6 @@ import {
   eventSequenceKey,
   foldName,
   itemKey,
-  type Kind,
   nameGuardPrefix,
   nameSortKey,
   ownerDomainNameGuardKey,
@@ -38,7 +37,7 @@ import {
 } from '#lib/data/keys.ts';
 import { paginateQuery } from '#lib/data/query.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import { kinds } from '#lib/kinds.ts';
+import { eventTypes, type Kind, kinds } from '#lib/kinds.ts';
 import { presentDomain } from '#lib/resources/domains/present.ts';
 import { presentEvent } from '#lib/resources/present.ts';
 import { presentSpace } from '#lib/resources/spaces/present.ts';

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { create } from '#functions/events/publish.ts';
 import { eventKey, itemKey } from '#lib/data/keys.ts';
-import type { StreamRecord } from '#lib/events-bus.ts';
+import type { StreamRecord } from '#lib/data/stream.ts';
 import { eventBusSchema } from '#lib/openapi/event-schema.ts';
 import { EVENT_SCHEMA_FILE } from '#lib/openapi/files.ts';
 

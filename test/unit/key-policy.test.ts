@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { policyAllows } from '#infra/local/lambda.ts';
 import { expiryFrom, isExpired, parseDuration, parseGrace } from '#lib/auth/expiry.ts';
 import { authorizerResult, policyFor, stageArn } from '#lib/auth/policy.ts';
-import { allScopes, parseScopes, type Scope, storedScopes } from '#lib/auth/scopes.ts';
+import { allScopes, parseScopes, storedScopes } from '#lib/auth/scopes.ts';
 import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale } from '#lib/data/api-keys.ts';
+import type { Scope } from '#lib/kinds.ts';
 import { anyRead, type RouteScope, routes } from '#lib/routes.ts';
 
 const API = 'arn:aws:execute-api:eu-west-1:123456789012:abcdef1234';
