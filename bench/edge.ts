@@ -35,7 +35,6 @@ import {
   destroyDomain,
   edgeSyncDeps,
   recheckDomain,
-  type ServingState,
   showDomain,
   storeDomain,
   updateDomain,
@@ -45,6 +44,7 @@ import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { DUE_AHEAD_MS, runDueChecks } from '#lib/domain-checks.ts';
 import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
+import type { ServingState } from '#lib/domain-status.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import type { EdgeRecord } from '#lib/edge/record.ts';
 import { type SyncDeps, type SyncOutcome, syncHost } from '#lib/edge/sync.ts';

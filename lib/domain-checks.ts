@@ -7,7 +7,8 @@
  * and that domain stays due too.
  */
 import { type DueDomain, dueDomains } from '#lib/data/domain-checks.ts';
-import { type LookupRecords, recheckDomain } from '#lib/data/domains.ts';
+import { recheckDomain } from '#lib/data/domains.ts';
+import type { LookupRecords } from '#lib/domain-records.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { log } from '#lib/log.ts';
 

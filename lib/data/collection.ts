@@ -194,13 +194,7 @@ export async function insertRecord<R extends ResourceRecord>(
       );
       return {
         parts: {
-          item: {
-            Put: {
-              TableName: db.tableName,
-              Item: itemOf(owner, kind, record),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          item: recordPut(db, owner, kind, record, { expression: 'attribute_not_exists(pk)', names: {}, values: {} }),
           ...claimParts,
           counter: counterPart(db, owner, kind, 1),
         },
@@ -218,6 +212,20 @@ export async function insertRecord<R extends ResourceRecord>(
 
 /** A condition on an item, with the names and values it uses. */
 export type Condition = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+
+/** The Put of the item that stores a record, on a condition (DynamoDB refuses empty names or values). */
+function recordPut(db: Db, owner: string, kind: Kind, record: ResourceRecord, condition: Condition): TransactPart {
+  const { expression, names, values } = condition;
+  return {
+    Put: {
+      TableName: db.tableName,
+      Item: itemOf(owner, kind, record),
+      ConditionExpression: expression,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    },
+  };
+}
 
 /**
  * How an item lets go of its names when deleted: the guards it deletes, by name (each must point back to it),
@@ -267,15 +275,10 @@ export function updateRecord<R extends ResourceRecord>(
       const unchanged = versionCondition(read);
       return {
         parts: {
-          item: {
-            Put: {
-              TableName: db.tableName,
-              Item: itemOf(owner, kind, record),
-              ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
-              ExpressionAttributeNames: unchanged.names,
-              ...(read === 0 ? {} : { ExpressionAttributeValues: unchanged.values }),
-            },
-          },
+          item: recordPut(db, owner, kind, record, {
+            ...unchanged,
+            expression: `attribute_exists(pk) AND ${unchanged.expression}`,
+          }),
           ...next.parts,
         },
         event: { type: next.type ?? `${kind}.updated`, kind, record, version: record.version },

@@ -57,8 +57,6 @@ import type { Written } from './outcome.ts';
 
 const kind = 'domain';
 
-export { type DomainStatus, type LookupRecords, type Serving, type ServingState, servingOf };
-
 export type DomainRecord = ResourceRecord & {
   indexPage: string | null;
   notFoundPage: string | null;
@@ -88,8 +86,6 @@ type Writable = Pick<DomainRecord, 'indexPage' | 'notFoundPage'>;
 export type NewDomain = { name: string } & Writable;
 /** `null` clears a page; `undefined` leaves it unchanged. The name never changes. */
 export type DomainChanges = { [F in keyof Writable]?: Writable[F] };
-
-export { type PageAttribute, PageLoopError };
 
 const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
 

@@ -4,14 +4,13 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { MAX_ID } from '#lib/data/keys.ts';
+import { MAX_ID, SEARCH_MAX } from '#lib/data/keys.ts';
 import { EVENT_TYPE_FILTER_MAX, EVENTS_PER_PAGE, FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import {
   listQuerySchema,
   PAGE_MAX,
   PER_PAGE_OPTIONS,
   SEARCH_BY_OPTIONS,
-  SEARCH_MAX,
   SORT_BY_OPTIONS,
   SORT_OPTIONS,
 } from '#lib/schemas/list.ts';

@@ -7,7 +7,6 @@ import { POSITIVE_INTEGER } from '#lib/integers.ts';
  * is never dropped: one longer than any name (`SEARCH_MAX`) matches nothing, as it did there.
  */
 export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
-export { SEARCH_MAX };
 export const PAGE_MAX = 1_000_000_000;
 export const SEARCH_BY_OPTIONS = ['name'] as const;
 export const SORT_BY_OPTIONS = ['id', 'name'] as const;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { SPACE_NAME_MAX } from '#lib/resources/spaces/fields.ts';
+import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
 import { NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import { type Client, type Reply, startTestGateway } from '#test/support/http.ts';
 import { schemaErrors } from '#test/support/openapi.ts';

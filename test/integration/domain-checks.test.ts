@@ -8,13 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueDomains } from '#lib/data/domain-checks.ts';
-import { type LookupRecords, recordServing, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
+import { recordServing, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { itemKey } from '#lib/data/keys.ts';
 import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { runDueChecks } from '#lib/domain-checks.ts';
+import type { LookupRecords } from '#lib/domain-records.ts';
 import {
   FAST_RECHECK_INTERVAL_MS,
   FAST_RECHECK_WINDOW_MS,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { destroyDomain, listDomains, PageLoopError, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
-import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
+import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
+import { ItemNotFound, NameTaken, PageLoopError } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
 import { HttpError } from '#lib/errors.ts';
 import { httpErrorOf } from '#lib/http/domain-errors.ts';

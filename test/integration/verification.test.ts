@@ -5,19 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  destroyDomain,
-  type LookupRecords,
-  showDomain,
-  storeDomain,
-  updateDomain,
-  verifyDomain,
-} from '#lib/data/domains.ts';
+import { destroyDomain, showDomain, storeDomain, updateDomain, verifyDomain } from '#lib/data/domains.ts';
 import { ItemNotFound, NameTaken, VerificationMismatch } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
+import type { LookupRecords } from '#lib/domain-records.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { verificationName } from '#lib/verification.ts';
 import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';

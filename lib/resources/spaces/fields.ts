@@ -13,8 +13,6 @@ import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields 
 import { COLORS, SPACE_NAME_MAX } from './limits.ts';
 import type { Space } from './schema.ts';
 
-export { COLORS, SPACE_NAME_MAX };
-
 /** Trimmed, not empty, at most 32 characters; no control, invisible or bidi control characters. */
 const name = (encoding: Encoding) =>
   v.pipe(text('name', { encoding, name: true }), notEmpty('name'), maxCharacters('name', SPACE_NAME_MAX));

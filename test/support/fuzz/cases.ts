@@ -3,10 +3,11 @@
  * key), now and then with an `Accept` that excludes JSON, a byte order mark or without a key.
  */
 import fc from 'fast-check';
-import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
+import { SEARCH_MAX } from '#lib/data/keys.ts';
+import { EVENT_TYPE_FILTER_MAX, FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { formMutations, jsonMutations } from '#test/support/fuzz/invalid-bodies.ts';
 import type { Encoding, Operation } from '#test/support/fuzz/operations.ts';
-import { EVENT_TYPE_FILTER_MAX, RESOURCES, SEARCH_MAX, tolerated } from '#test/support/fuzz/resources.ts';
+import { RESOURCES, tolerated } from '#test/support/fuzz/resources.ts';
 import { arbitraryOf, validBody } from '#test/support/fuzz/valid-values.ts';
 
 /** The id in the path: of an item the owner has (stored first), of none it has, or not an id at all. */

@@ -2,7 +2,8 @@
  * The operations the fuzzer drives: every operation of the OpenAPI document (its query parameters and body
  * schemas resolved), plus, per path, the methods it does not have and OPTIONS, and paths it does not have.
  */
-import { type Collection, collectionOf } from '#test/support/fuzz/resources.ts';
+import type { Collection } from '#lib/kinds.ts';
+import { collectionOf } from '#test/support/fuzz/resources.ts';
 import { document, documentOperations, resolveRef } from '#test/support/openapi.ts';
 
 export type Schema = Record<string, unknown> & {

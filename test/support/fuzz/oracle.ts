@@ -5,11 +5,13 @@
  * what a following GET shows, holding what was sent; a delete leaves nothing to show; a refused request
  * changes nothing. (Every answer is also checked against the document as it arrives: `client.ts`.)
  */
+
+import { SEARCH_MAX } from '#lib/data/keys.ts';
 import { acceptsJson } from '#lib/http/headers.ts';
 import type { Case } from '#test/support/fuzz/cases.ts';
 import { CaseFailure, type Reply, type SendOptions } from '#test/support/fuzz/client.ts';
 import { MEDIA } from '#test/support/fuzz/operations.ts';
-import { RESOURCES, resourceOf, SEARCH_MAX } from '#test/support/fuzz/resources.ts';
+import { RESOURCES, resourceOf } from '#test/support/fuzz/resources.ts';
 import { schemaErrors } from '#test/support/openapi.ts';
 
 /** An item a case acts on, as its store answered it. */

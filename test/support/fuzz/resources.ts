@@ -1,32 +1,22 @@
 /**
- * What the fuzzer knows of the API's resources that the OpenAPI document does not tell it, written by hand:
- * which collections there are, their limits, a valid item to act on, what a write must have stored, and the
- * rules a schema cannot state. Every other module of the fuzzer asks this one, so that when the resource
- * registry of issue 26 (`lib/resources/`, one module per resource kind) exists, this module is the one place to
- * replace with it. Until then each fact below restates one in `lib/`, named after it.
+ * What the fuzzer knows of the API's resources besides the OpenAPI document. The collections, their limits and
+ * the fields a client never writes come from the resource registry's kinds and modules (`lib/kinds.ts`,
+ * `lib/resources/`); what is the fuzzer's own is written here, as an oracle independent of the code under test:
+ * a valid item to act on, what a write must have stored, and the rules a schema cannot state. A kind the
+ * oracle does not know is a compile error (`RESOURCES` is typed by the collections).
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { type Collection, collectionNames } from '#lib/kinds.ts';
 import { DOMAIN_READ_ONLY } from '#lib/resources/domains/fields.ts';
 import { normalizeDomainName } from '#lib/resources/domains/name.ts';
 import { SPACE_READ_ONLY } from '#lib/resources/spaces/fields.ts';
 import { pageHost, storedPage } from '#lib/urls.ts';
 
-/** The collections the fuzzer stores items in: the first segment of their paths. */
-export type Collection = 'spaces' | 'domains';
-
 /** The collection a path's first segment names, or undefined (the feed, the document, a path the API lacks). */
 export const collectionOf = (segment: string | undefined): Collection | undefined =>
-  segment === 'spaces' || segment === 'domains' ? segment : undefined;
+  collectionNames.find((collection) => collection === segment);
 
-/** A space's name, in characters: `SPACE_NAME_MAX` in `lib/schemas/spaces.ts`. */
-export const SPACE_NAME_MAX = 32;
-/** A page URL (a domain's index or 404 page), in characters: `PAGE_URL_MAX` in `lib/schemas/domains.ts`. */
-export const PAGE_URL_MAX = 255;
-/** The longest search that can match a name; a longer one matches nothing: `SEARCH_MAX` in `lib/data/keys.ts`. */
-export const SEARCH_MAX = 255;
-/** The change feed's `type` filter, trimmed: `EVENT_TYPE_FILTER_MAX` in `lib/schemas/events.ts`. */
-export const EVENT_TYPE_FILTER_MAX = 64;
 /** The longest valid domain name: 239 characters, so that its verification name fits in DNS's 253. */
 export const LONGEST_DOMAIN = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(47)].join('.');
 

@@ -18,12 +18,13 @@
  * the fuzzer knows of the resources beyond the document.
  */
 import fc from 'fast-check';
+import type { Collection } from '#lib/kinds.ts';
 import { type Case, caseArbitrary } from '#test/support/fuzz/cases.ts';
 import { CaseFailure, encode, type Send, sender } from '#test/support/fuzz/client.ts';
 import { MEDIA, operations } from '#test/support/fuzz/operations.ts';
 import { judge, type StoredItem } from '#test/support/fuzz/oracle.ts';
 import { type FuzzReport, tally } from '#test/support/fuzz/report.ts';
-import { type Collection, resourceOf } from '#test/support/fuzz/resources.ts';
+import { resourceOf } from '#test/support/fuzz/resources.ts';
 
 export type FuzzTarget = {
   /** The API's base URL, `/api/v1` included. */

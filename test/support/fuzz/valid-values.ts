@@ -5,12 +5,13 @@
  */
 import fc from 'fast-check';
 import { domainNamePattern } from '#lib/resources/domains/name.ts';
-import { pagePattern } from '#lib/resources/domains/pages.ts';
+import { PAGE_URL_MAX, pagePattern } from '#lib/resources/domains/pages.ts';
 import { spaceNamePattern } from '#lib/resources/spaces/fields.ts';
+import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
 import type { Schema } from '#test/support/fuzz/operations.ts';
-import { LONGEST_DOMAIN, PAGE_URL_MAX, SPACE_NAME_MAX } from '#test/support/fuzz/resources.ts';
+import { LONGEST_DOMAIN } from '#test/support/fuzz/resources.ts';
 import { resolveRef, schemaErrors } from '#test/support/openapi.ts';
 
 /** Characters a name must not hold (controls, invisible and bidi controls), each one the service's class refuses. */
