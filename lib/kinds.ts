@@ -5,29 +5,34 @@
 
 /**
  * The collections, in the order the route table and the document list them. `kind` is the singular the data
- * layer stores (item key prefixes, `deleted.object`); `title` and `tag` are the display names; `changes` the
- * kinds of change its events report besides being created, updated and deleted; `itemActions` what its items
- * do besides the resource actions (`/{id}/<action>`, in `lib/routes.ts`).
+ * layer stores (item key prefixes, `deleted.object`); `title` and `tag` are the display names.
  */
 export const collections = {
-  domains: { kind: 'domain', title: 'Domain', tag: 'Domains', changes: ['verified'], itemActions: ['verify'] },
-  spaces: { kind: 'space', title: 'Space', tag: 'Spaces', changes: [], itemActions: [] },
+  domains: { kind: 'domain', title: 'Domain', tag: 'Domains' },
+  spaces: { kind: 'space', title: 'Space', tag: 'Spaces' },
 } as const;
 
 export type Collection = keyof typeof collections;
 export type Kind = (typeof collections)[Collection]['kind'];
 
+/** The kinds of change each collection's events report besides being created, updated and deleted. */
+export const changes = { domains: ['verified'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
+
+/** What each collection's items do besides the resource actions (`/{id}/<action>`, in `lib/routes.ts`). */
+export const itemActions = { domains: ['verify'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
+
 /** Every kind of change an event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
 export type EventType = {
-  [C in Collection]: `${(typeof collections)[C]['kind']}.${'created' | 'updated' | 'deleted' | (typeof collections)[C]['changes'][number]}`;
+  [C in Collection]: `${(typeof collections)[C]['kind']}.${'created' | 'updated' | 'deleted' | (typeof changes)[C][number]}`;
 }[Collection];
 
 export const collectionNames = /* @__PURE__ */ Object.keys(collections) as Collection[];
 export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((collection) => collections[collection].kind);
 
 export const eventTypes: readonly EventType[] = /* @__PURE__ */ collectionNames.flatMap((collection) => {
-  const { kind, changes } = collections[collection];
-  return [`${kind}.created`, `${kind}.updated`, ...changes.map((change) => `${kind}.${change}`), `${kind}.deleted`];
+  const { kind } = collections[collection];
+  const own = changes[collection].map((change: string) => `${kind}.${change}`);
+  return [`${kind}.created`, `${kind}.updated`, ...own, `${kind}.deleted`];
 }) as EventType[];
 
 /** What a key may do: read (list, show) or write (store, update, destroy) one collection. */

@@ -6,7 +6,7 @@
  * gateway. Handlers' bundles import only `collections` from here (the route table is marked pure, so it is
  * dropped when unused).
  */
-import { type Access, type Collection, collectionNames, collections, type Scope } from './kinds.ts';
+import { type Access, type Collection, collectionNames, collections, itemActions, type Scope } from './kinds.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -20,7 +20,7 @@ export type AllowedMethod = HttpMethod | 'HEAD' | 'OPTIONS';
 export const resourceActions = ['list', 'store', 'show', 'update', 'destroy'] as const;
 
 /** Actions only some collections have, on one item (`/{id}/<action>`), listed after the resource actions. */
-export type ItemAction = (typeof collections)[Collection]['itemActions'][number];
+export type ItemAction = (typeof itemActions)[Collection][number];
 export type Action = (typeof resourceActions)[number] | ItemAction;
 
 /** The change feed (`/events`) spans every collection: it is not one of them. */
@@ -160,7 +160,7 @@ const eventsRoute: Route = {
 /** Every route: each resource action on each collection, then the collection's own item actions; then the feed. */
 export const routes: readonly Route[] = /* @__PURE__ */ [
   ...collectionNames.flatMap((collection) =>
-    [...resourceActions, ...collections[collection].itemActions].map((action) => route(collection, action)),
+    [...resourceActions, ...itemActions[collection]].map((action) => route(collection, action)),
   ),
   eventsRoute,
 ];

@@ -17,7 +17,7 @@ export const loopMessage = (field: string) => `The ${label(field)} must not poin
 export type Encoding = 'form' | 'json';
 
 /** The records `lib/http/body.ts` parsed from a form; any other input is validated as JSON. */
-const formBodies = new WeakSet<object>();
+const formBodies = /* @__PURE__ */ new WeakSet<object>();
 
 /** Marks a record as a form body's fields: the request schemas then apply the form rules to it. */
 export function asForm<Fields extends object>(fields: Fields): Fields {
@@ -28,8 +28,8 @@ export function asForm<Fields extends object>(fields: Fields): Fields {
 export const encodingOf = (input: unknown): Encoding =>
   typeof input === 'object' && input !== null && formBodies.has(input) ? 'form' : 'json';
 
-/** No control characters: they are invisible, break logs, and are reserved in the name sort key. */
-const CONTROL = '\\p{Cc}';
+/** No control characters (`\p{Cc}`): they are invisible, break logs, and are reserved in the name sort key. */
+const CONTROL_CHARACTERS = /\p{Cc}/u;
 
 /**
  * Characters a name may not hold besides control characters: they are invisible or reorder the text around
@@ -40,16 +40,18 @@ const CONTROL = '\\p{Cc}';
  * that display as nothing (U+115F, U+1160, U+3164, U+FFA0). Emoji joined by U+200D (👨‍👩‍👧) are refused
  * with them; a single emoji, with its variation selector (❤️), is not.
  */
-const INVISIBLE = '\\p{Cf}\\p{Zl}\\p{Zp}\\u115F\\u1160\\u3164\\uFFA0';
+export const INVISIBLE_CHARACTERS = /[\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
 
-const CONTROL_CHARACTERS = new RegExp(`[${CONTROL}]`, 'u');
-const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}]`, 'u');
-/** Everything no text field may hold (control characters), and everything a name may not hold. */
+/**
+ * Everything no text field may hold (control characters), and everything a name may not hold (both classes
+ * above in one: a test checks it is exactly their union). Literals, not built with `new RegExp`, so that a
+ * bundle that does not use them drops them.
+ */
 export const NOT_IN_TEXT = CONTROL_CHARACTERS;
-export const NOT_IN_NAMES = new RegExp(`[${CONTROL}${INVISIBLE}]`, 'u');
+export const NOT_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
 
 /** Characters a regular expression's class reads as syntax: written escaped (`\]`), any other as itself. */
-const CLASS_SYNTAX = new Set(['\\', ']', '[', '^', '-']);
+const CLASS_SYNTAX = /* @__PURE__ */ new Set(['\\', ']', '[', '^', '-']);
 
 const inClass = (code: number) => {
   const character = String.fromCodePoint(code);

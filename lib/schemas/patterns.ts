@@ -23,7 +23,7 @@ export const forbidden = () => {
 
 /** ASCII letters and digits, and with the hyphen: what a DNS label is made of. */
 export const ALNUM = 'A-Za-z0-9';
-const LDH = `${ALNUM}\\-`;
+const LDH = 'A-Za-z0-9\\-';
 
 /**
  * A DNS label of 1 to 63 letters, digits and hyphens, no hyphen at either end, and none in both its third and

@@ -8,7 +8,7 @@ import { type Mismatch, PageLoopError, PagesTooLarge, VerificationMismatch } fro
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { type HttpError, ServiceUnavailableError, ValidationError } from '#lib/errors.ts';
 import { loopMessage } from '#lib/schemas/fields.ts';
-import { apiNameOf } from './names.ts';
+import { apiNameOf } from './fields.ts';
 
 /** Why pages that parse are still refused: the edge keeps both in one value of at most 1 KB. */
 const pagesTooLargeMessage = (bytes: number, maxBytes: number) =>

@@ -1,6 +1,6 @@
 /**
  * What a request may send of a domain: the name (`name.ts`) and the pages (`pages.ts`), the bodies they make
- * (with the one map between the API's names and the record's, `names.ts`), each field's documentation and
+ * (with the one map between the API's names and the record's), each field's documentation and
  * the bodies' examples. How the API shows a domain is `schema.ts`. A function's bundle takes the request
  * schemas only (the documentation is dropped as unused).
  */
@@ -8,9 +8,24 @@ import type { JsonSchema } from '@valibot/to-json-schema';
 import { optional, requestBody, required } from '#lib/schemas/request.ts';
 import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
 import { domainName, domainNameDoc } from './name.ts';
-import { domainStoredNames } from './names.ts';
 import { pageDoc, pageUrl } from './pages.ts';
 import type { Domain } from './schema.ts';
+
+/**
+ * The one map between a domain's writable fields as the API names them and as its record stores them: the
+ * request schemas below, the presenter (`present.ts`) and the errors (`errors.ts`) all read it. A field added
+ * here, to the bodies and to the response schema (`schema.ts`) is shown and written with no other change in
+ * this folder.
+ */
+export const domainStoredNames = { index_page: 'indexPage', not_found_page: 'notFoundPage' } as const;
+
+export type DomainWritable = keyof typeof domainStoredNames;
+
+/** The API's name of a stored attribute. */
+export const apiNameOf = (attribute: (typeof domainStoredNames)[DomainWritable]): DomainWritable =>
+  (Object.keys(domainStoredNames) as DomainWritable[]).find(
+    (field) => domainStoredNames[field] === attribute,
+  ) as DomainWritable;
 
 /** The domain's fields a client never writes: all but its pages (the name is given once, at store). */
 export const DOMAIN_READ_ONLY = /* @__PURE__ */ readOnlyFields<Domain, 'index_page' | 'not_found_page'>()([

@@ -34,7 +34,7 @@ export function normalizeDomainName(input: string): string | null {
 }
 
 /** Names longer than `VERIFIABLE_NAME_MAX` are valid in DNS, but `_ds-challenge.<name>` is not. */
-export const tooLongToVerify =
+export const tooLongToVerify = () =>
   `The name field must not be greater than ${VERIFIABLE_NAME_MAX} characters in its ASCII (punycode) form, ` +
   `so that its verification record (${VERIFICATION_PREFIX}.<name>) fits in DNS's ${DNS_NAME_MAX}.`;
 
@@ -55,7 +55,7 @@ export const domainName = (encoding: Encoding) =>
       const normalized = normalizeDomainName(value);
       // A valid DNS name, but its verification record's name would not be: it could never become active.
       if (normalized !== null && normalized.length > VERIFIABLE_NAME_MAX) {
-        addIssue({ message: tooLongToVerify });
+        addIssue({ message: tooLongToVerify() });
         return NEVER;
       }
       if (normalized === null) {

@@ -6,7 +6,7 @@ import { unicodeName } from '#lib/idn.ts';
 import { storedPage } from '#lib/urls.ts';
 import { verificationName } from '#lib/verification.ts';
 import { type EdgeHost, shownFields } from '../module.ts';
-import { domainStoredNames } from './names.ts';
+import { domainStoredNames } from './fields.ts';
 import type { Domain } from './schema.ts';
 
 /**
