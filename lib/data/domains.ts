@@ -88,6 +88,8 @@ export type NewDomain = { name: string } & Writable;
 export type DomainChanges = { [F in keyof Writable]?: Writable[F] };
 
 const pageAttributes: readonly PageAttribute[] = ['indexPage', 'notFoundPage'];
+const isPageAttribute = (field: string): field is PageAttribute =>
+  (pageAttributes as readonly string[]).includes(field);
 
 /**
  * The rules a domain's pages follow beyond each page's own (the request schemas'): none on the domain itself
@@ -386,11 +388,7 @@ export async function updateDomain(
     (current, now) => {
       const set = Object.fromEntries(present.map((field) => [field, changes[field]]));
       const next = { ...current, ...set, updatedAt: now };
-      assertPages(
-        current.name,
-        next,
-        present.filter((field) => pageAttributes.includes(field)),
-      );
+      assertPages(current.name, next, present.filter(isPageAttribute));
       return { record: next };
     },
     options,

@@ -74,13 +74,19 @@ export function storedFields<Names extends Record<string, string>, Body extends 
   return Object.fromEntries(Object.entries(body).map(([field, value]) => [names[field] ?? field, value])) as never;
 }
 
-/** The writable fields of a record as the API names them: the name map read the other way. */
-export function shownFields<Names extends Record<string, string>, R extends { [S in Names[keyof Names]]: unknown }>(
+/** A record's value as shown: absent (a record stored before its field existed) is null. */
+type Shown<Value> = Exclude<Value, undefined> | (undefined extends Value ? null : never);
+
+/**
+ * The writable fields of a record as the API names them: the name map read the other way. A field the record
+ * does not hold (stored before the field existed) is shown as null, so a new field needs no migration.
+ */
+export function shownFields<Names extends Record<string, string>, R extends { [S in Names[keyof Names]]?: unknown }>(
   names: Names,
   record: R,
-): { [F in keyof Names]: R[Names[F]] } {
+): { [F in keyof Names]: Shown<R[Names[F]]> } {
   return Object.fromEntries(
-    Object.entries(names).map(([field, stored]) => [field, record[stored as keyof R]]),
+    Object.entries(names).map(([field, stored]) => [field, record[stored as keyof R] ?? null]),
   ) as never;
 }
 
