@@ -22,7 +22,7 @@ const floors = {
     '^lib/settings/',
     '^lib/auth/(api-key|expiry|scopes)[.]ts$',
     '^lib/edge/record[.]ts$',
-    '^lib/webhooks/(signature|schedule|address)[.]ts$',
+    '^lib/webhooks/(signature|schedule|address|event-patterns)[.]ts$',
   ],
   config: ['^lib/(cold-start|config)[.]ts$', '^lib/edge/settings[.]ts$'],
   adapters: [
@@ -32,7 +32,7 @@ const floors = {
     '^lib/edge/(ports|cloudfront)[.]ts$',
     '^lib/webhooks/delivery[.]ts$',
   ],
-  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep)[.]ts$'],
+  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep)[.]ts$', '^lib/webhooks/dispatch[.]ts$'],
   http: [
     '^lib/(http|schemas|resources)/',
     '^lib/(resources|errors|cursor|events-bus|gateway-responses|routes)[.]ts$',

@@ -122,6 +122,7 @@ export class ServiceStack extends Stack {
     const settings = {
       CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
       MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
+      MAX_WEBHOOKS_PER_OWNER: config.maxWebhooksPerOwner === undefined ? undefined : String(config.maxWebhooksPerOwner),
       EDGE_HOSTNAME: edgeHostname,
     } satisfies Record<NonNullable<Route['settings']>[number], string | undefined>;
     for (const { route, fn } of routeFunctions) {

@@ -46,6 +46,8 @@ export type StageConfig = {
   functions: FunctionSizing;
   /** Optional quota of items per owner and kind (`MAX_ITEMS_PER_OWNER`); the code's default otherwise. */
   maxItemsPerOwner?: number;
+  /** Most webhooks per owner (default 10: `lib/data/webhooks.ts`). */
+  maxWebhooksPerOwner?: number;
   /** The edge that serves verified domains (`infra/constructs/edge.ts`, docs/deployment.md "The edge"). */
   edge: EdgeSettings & {
     /**

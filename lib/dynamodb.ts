@@ -3,11 +3,13 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '#lib/config.ts';
 
-/** What the data module needs: the client, the table, and the per-owner quota it enforces. */
+/** What the data module needs: the client, the table, and the per-owner quotas it enforces. */
 export type Db = {
   client: DynamoDBDocumentClient;
   tableName: string;
   maxItemsPerOwner: number;
+  /** Webhooks one owner may hold (`lib/data/webhooks.ts` has the default). */
+  maxWebhooksPerOwner?: number;
 };
 
 /**
@@ -42,7 +44,8 @@ export function createDynamoClient(
 
 /** `overrides` change the client's settings for a measurement (the bench's scale section); the API uses none. */
 export function createDb(
-  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'>,
+  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'> &
+    Partial<Pick<Config, 'maxWebhooksPerOwner'>>,
   overrides: DynamoDBClientConfig = {},
 ): Db {
   return {
@@ -51,5 +54,6 @@ export function createDb(
     }),
     tableName: config.tableName,
     maxItemsPerOwner: config.maxItemsPerOwner,
+    ...(config.maxWebhooksPerOwner === undefined ? {} : { maxWebhooksPerOwner: config.maxWebhooksPerOwner }),
   };
 }

@@ -10,16 +10,24 @@
 export const collections = {
   domains: { kind: 'domain', title: 'Domain', tag: 'Domains' },
   spaces: { kind: 'space', title: 'Space', tag: 'Spaces' },
+  webhooks: { kind: 'webhook', title: 'Webhook', tag: 'Webhooks' },
 } as const;
 
 export type Collection = keyof typeof collections;
 export type Kind = (typeof collections)[Collection]['kind'];
 
 /** The kinds of change each collection's events report besides being created, updated and deleted. */
-export const changes = { domains: ['verified'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
+export const changes = { domains: ['verified'], spaces: [], webhooks: ['disabled'] } as const satisfies Record<
+  Collection,
+  readonly string[]
+>;
 
 /** What each collection's items do besides the resource actions (`/{id}/<action>`, in `lib/routes.ts`). */
-export const itemActions = { domains: ['verify'], spaces: [] } as const satisfies Record<Collection, readonly string[]>;
+export const itemActions = {
+  domains: ['verify'],
+  spaces: [],
+  webhooks: ['rotate-secret', 'test', 'deliveries'],
+} as const satisfies Record<Collection, readonly string[]>;
 
 /** Every kind of change an event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
 export type EventType = {

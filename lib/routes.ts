@@ -31,7 +31,9 @@ export type Feed = typeof feed;
 export type RouteScope = Scope | '*:read';
 export const anyRead = '*:read';
 
-export const accessOf = (action: Action): Access => (action === 'list' || action === 'show' ? 'read' : 'write');
+/** What an action needs: reading (list, show, a webhook's deliveries) or writing (every other). */
+export const accessOf = (action: Action): Access =>
+  action === 'list' || action === 'show' || action === 'deliveries' ? 'read' : 'write';
 export const scopeOf = (collection: Collection, action: Action): Scope => `${collection}:${accessOf(action)}`;
 
 /**
@@ -41,7 +43,7 @@ export const scopeOf = (collection: Collection, action: Action): Scope => `${col
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 /** Configuration a handler reads at cold start besides `TABLE_NAME`; the stack sets exactly these. */
-export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER' | 'EDGE_HOSTNAME';
+export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER' | 'MAX_WEBHOOKS_PER_OWNER' | 'EDGE_HOSTNAME';
 
 /**
  * Functions that show domains (their `records` name the CNAME target, the stage's edge host name) need
@@ -91,7 +93,7 @@ function spec(collection: Collection, action: Action): RouteSpec {
           collection === 'domains'
             ? ['UpdateItem', 'GetItem', 'PutItem', 'ConditionCheckItem']
             : ['UpdateItem', 'GetItem', 'PutItem'],
-        settings: ['MAX_ITEMS_PER_OWNER'],
+        settings: [collection === 'webhooks' ? 'MAX_WEBHOOKS_PER_OWNER' : 'MAX_ITEMS_PER_OWNER'],
       };
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
@@ -116,6 +118,15 @@ function spec(collection: Collection, action: Action): RouteSpec {
       // global name guard, the item and its event (and the record) and Updates the feed head; a check that
       // found no match is the same change without the guard. DNS_RESOLVER stays unset on AWS (Lambda's resolver).
       return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
+    case 'rotate-secret':
+      // An update: GetItem reads the webhook and the feed head; the transaction Puts it and its event.
+      return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
+    case 'test':
+      // GetItem reads the webhook; the attempt is a Put of its record and an UpdateItem of the failure run.
+      return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
+    case 'deliveries':
+      // GetItem finds the webhook (a 404 otherwise), Query reads its attempts newest first.
+      return { methods: ['GET'], item: true, actions: ['GetItem', 'Query'], settings: ['CURSOR_SECRET'] };
   }
 }
 

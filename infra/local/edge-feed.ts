@@ -1,13 +1,15 @@
 /**
  * Locally, there is no stream and no event bus: this follows every owner's change feed instead (the feed
- * heads, found with a Scan of the local table; off the request path) and syncs the host of every domain event,
- * with the same `syncHost` over the same edge (the store and tenants, on the local CloudFront) the AWS sync
- * function runs for the bus's domain events. Polls every `intervalMs`, so the local edge serves a change within
+ * heads, found with a Scan of the local table; off the request path) and does what the bus's targets do on
+ * AWS: syncs the host of every domain event, with the same `syncHost` over the same edge (the store and
+ * tenants, on the local CloudFront) the AWS sync function runs, and hands every event to `onEvent` (the
+ * webhook worker's fan-out). Polls every `intervalMs`, so a change reaches the edge and the webhooks within
  * about that long.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Edge } from '#functions/edge/sync.ts';
 import { edgeSyncDeps } from '#lib/data/domains.ts';
+import type { EventRecord } from '#lib/data/event-item.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { eventSequenceKey, partitionOwner } from '#lib/data/keys.ts';
 import type { Db } from '#lib/dynamodb.ts';
@@ -19,13 +21,16 @@ const START: FeedPosition = { epoch: undefined, id: 0, since: 0 };
 
 export function followChanges(options: {
   db: Db;
-  edge: Edge;
+  /** The edge to keep in line with the domains (none: domain events only go to `onEvent`). */
+  edge?: Edge;
+  /** Every event of every owner, in each owner's feed order, once (from the oldest kept, at start). */
+  onEvent?: (owner: string, event: EventRecord) => Promise<void>;
   intervalMs?: number;
   log?: (entry: Record<string, unknown>) => void;
 }): EdgeFollower {
   const { db, edge } = options;
   const positions = new Map<string, FeedPosition>();
-  const deps = { ...edgeSyncDeps(db), ...edge };
+  const deps = edge ? { ...edgeSyncDeps(db), ...edge } : undefined;
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
 
@@ -56,7 +61,8 @@ export function followChanges(options: {
     for (;;) {
       const page = await listEvents(db, owner, { after: positions.get(owner) ?? START, perPage: 100, types: [] });
       for (const event of page.events) {
-        if (event.kind !== 'domain') continue;
+        await options.onEvent?.(owner, event);
+        if (event.kind !== 'domain' || !deps) continue;
         const payload = event.payload;
         const name = 'record' in payload ? payload.record.name : (payload.answered as { name?: unknown }).name;
         if (typeof name === 'string') await syncHost(deps, name);

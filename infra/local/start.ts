@@ -29,6 +29,7 @@ import {
   writeLocalStack,
 } from './settings.ts';
 import { type LocalStageEdge, startStageEdge } from './stage-edge.ts';
+import { startWebhookWorker, type WebhookWorker } from './webhook-worker.ts';
 
 const DEV_OWNER = 'dev';
 const DEV_KEY_FILE = 'dev-key';
@@ -65,7 +66,9 @@ Environment:
                             due (each is due an hour after its last check, 5 minutes while it waits for the
                             edge in its first 72 hours) and the edge's sweep
   EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
-  CURSOR_SECRET, MAX_ITEMS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
+  WEBHOOK_RETRY_DELAYS      the webhook retry schedule (default 5s,5m,30m,2h,5h,10h,10h; try 1s,1s,1s)
+  WEBHOOK_LOCAL_LOOPBACK    true (default here): webhooks may call http:// on this machine; false: https only
+  CURSOR_SECRET, MAX_ITEMS_PER_OWNER, MAX_WEBHOOKS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
 async function main() {
   if (!commandLine(USAGE, { options: helpOption })) return;
@@ -86,10 +89,12 @@ async function main() {
   let edge: Edge | undefined;
   let follower: EdgeFollower | undefined;
   let hourly: HourlyJobs | undefined;
+  let webhooks: WebhookWorker | undefined;
   let stageEdge: LocalStageEdge | undefined;
   const shutdown = async (code: number) => {
     await hourly?.stop();
     await follower?.stop();
+    await webhooks?.stop();
     await edge?.close();
     await stageEdge?.close();
     await gateway?.close();
@@ -116,6 +121,8 @@ async function main() {
       TABLE_NAME: localTableName,
       CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
       EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || LOCAL_EDGE_HOSTNAME,
+      // A receiver on this machine (http://127.0.0.1:…) is what a developer tries webhooks with.
+      WEBHOOK_LOCAL_LOOPBACK: process.env.WEBHOOK_LOCAL_LOOPBACK ?? 'true',
     });
     const db = createDb(config);
 
@@ -160,7 +167,9 @@ async function main() {
       },
     });
     const log = (entry: Record<string, unknown>) => console.error(JSON.stringify(entry));
-    follower = followChanges({ db, edge: stageEdge.edge, intervalMs: 500, log });
+    // The bus's targets: the edge's sync, and the webhooks' fan-out and deliveries (retried on timers).
+    webhooks = startWebhookWorker({ db, config, log });
+    follower = followChanges({ db, edge: stageEdge.edge, onEvent: webhooks.onEvent, intervalMs: 500, log });
     // The hourly jobs EventBridge Scheduler runs on AWS (the re-check of active domains' records, the edge's
     // sweep); a table from an earlier version gets its active domains into the re-check first (the migration
     // step of deployment.md).

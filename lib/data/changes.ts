@@ -27,7 +27,7 @@ import { tableDefinition } from '#lib/table.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
 import { EVENT_RETENTION_DAYS } from './event-item.ts';
 import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
-import type { ResourceRecord } from './item.ts';
+import { eventRecordOf, type ResourceRecord } from './item.ts';
 import { eventKey, idempotencyKey } from './keys.ts';
 import { RecordedAnswerReplay, type Written } from './outcome.ts';
 import { type Parts, type TransactPart, transact } from './transaction.ts';
@@ -157,7 +157,7 @@ function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest)
 }
 
 function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
-  const { nextCheckAt: _bookkeeping, ...record } = event.record;
+  const record = eventRecordOf(event.record);
   return {
     Put: {
       TableName: db.tableName,

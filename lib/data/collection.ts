@@ -11,7 +11,7 @@ import type { EventType, Kind } from '#lib/kinds.ts';
 import type { TableKey } from '#lib/table.ts';
 import { commitChange, type WriteOptions } from './changes.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
-import { dueCheckKeys, itemOf, type ResourceRecord, recordOf } from './item.ts';
+import { type Bookkeeping, bookkeepingAttributes, itemOf, type ResourceRecord, recordOf } from './item.ts';
 import { counterKey, itemKey, sequenceKey } from './keys.ts';
 import type { Written } from './outcome.ts';
 import type { Parts, TransactPart } from './transaction.ts';
@@ -26,35 +26,46 @@ export async function getRecord<R extends ResourceRecord>(db: Db, owner: string,
 }
 
 /**
- * Moves when a record's next check is due (bookkeeping the API does not show) without a change: no new
- * version, no event. Conditional on the version read, so it never lands on a change made since; returns
- * whether it did (false: the record changed or went meanwhile, and that change set its own).
+ * Sets what a record keeps that the API does not show (bookkeeping: when a domain's next check is due, when a
+ * webhook's run of failures began; `undefined` removes it) without a change: no new version, no event.
+ * Conditional on the version read, so it never lands on a change made since; returns whether it did (false:
+ * the record changed or went meanwhile, and that change kept what it read).
  */
-export async function setNextCheck(
+export async function setBookkeeping(
   db: Db,
   owner: string,
   kind: Kind,
   record: ResourceRecord,
-  nextCheckAt: string,
+  bookkeeping: Bookkeeping,
 ): Promise<boolean> {
   const { id } = record;
   const unchanged = versionCondition(versionOf(record));
-  const entries = Object.entries(dueCheckKeys(owner, id, nextCheckAt));
+  const { set, remove } = bookkeepingAttributes(owner, id, bookkeeping);
+  const entries = Object.entries(set);
+  const clauses = [
+    ...(entries.length > 0 ? [`SET ${entries.map((_, index) => `#a${index} = :a${index}`).join(', ')}`] : []),
+    ...(remove.length > 0 ? [`REMOVE ${remove.map((_, index) => `#r${index}`).join(', ')}`] : []),
+  ];
   try {
     await db.client.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: itemKey(owner, kind, id),
-        UpdateExpression: `SET ${entries.map((_, index) => `#a${index} = :a${index}`).join(', ')}`,
+        UpdateExpression: clauses.join(' '),
         ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
         ExpressionAttributeNames: {
           ...unchanged.names,
           ...Object.fromEntries(entries.map(([name], index) => [`#a${index}`, name])),
+          ...Object.fromEntries(remove.map((name, index) => [`#r${index}`, name])),
         },
-        ExpressionAttributeValues: {
-          ...unchanged.values,
-          ...Object.fromEntries(entries.map(([, value], index) => [`:a${index}`, value])),
-        },
+        ...(entries.length > 0 || Object.keys(unchanged.values).length > 0
+          ? {
+              ExpressionAttributeValues: {
+                ...unchanged.values,
+                ...Object.fromEntries(entries.map(([, value], index) => [`:a${index}`, value])),
+              },
+            }
+          : {}),
       }),
     );
     return true;
@@ -99,7 +110,7 @@ async function allocateId(db: Db, owner: string, kind: Kind): Promise<number> {
 }
 
 /** The owner's count of a kind, moved by one; an increment is conditional on the quota. */
-function counterPart(db: Db, owner: string, kind: Kind, delta: 1 | -1): TransactPart {
+function counterPart(db: Db, owner: string, kind: Kind, delta: 1 | -1, quota = db.maxItemsPerOwner): TransactPart {
   const guardQuota = delta > 0;
   return {
     Update: {
@@ -108,7 +119,7 @@ function counterPart(db: Db, owner: string, kind: Kind, delta: 1 | -1): Transact
       UpdateExpression: 'ADD #total :delta',
       ...(guardQuota ? { ConditionExpression: 'attribute_not_exists(#total) OR #total < :quota' } : {}),
       ExpressionAttributeNames: { '#total': 'total' },
-      ExpressionAttributeValues: { ':delta': delta, ...(guardQuota ? { ':quota': db.maxItemsPerOwner } : {}) },
+      ExpressionAttributeValues: { ':delta': delta, ...(guardQuota ? { ':quota': quota } : {}) },
     },
   };
 }
@@ -173,8 +184,9 @@ export async function insertRecord<R extends ResourceRecord>(
   kind: Kind,
   claims: Claims,
   build: (id: number, now: string) => Omit<R, 'version'>,
-  options: WriteOptions = {},
+  options: WriteOptions & { quota?: number } = {},
 ): Promise<Written<R>> {
+  const quota = options.quota ?? db.maxItemsPerOwner;
   let allocated: Promise<number | null> | undefined;
   return commitChange(db, owner, options, {
     // Taken once, in the first round trip (with the feed head); every attempt reuses it. With a key, after the
@@ -196,13 +208,13 @@ export async function insertRecord<R extends ResourceRecord>(
         parts: {
           item: recordPut(db, owner, kind, record, { expression: 'attribute_not_exists(pk)', names: {}, values: {} }),
           ...claimParts,
-          counter: counterPart(db, owner, kind, 1),
+          counter: counterPart(db, owner, kind, 1, quota),
         },
         event: { type: `${kind}.created`, kind, record, version: 1 },
         result: record,
         failure: (failed) => {
           if (Object.keys(claims).some((name) => failed.has(name))) return new NameTaken();
-          if (failed.has('counter')) return new QuotaReached(kind, db.maxItemsPerOwner);
+          if (failed.has('counter')) return new QuotaReached(kind, quota);
           return new Error(`The id counter of ${kind} handed out ${id} twice`);
         },
       };

@@ -38,7 +38,7 @@ import {
   insertRecord,
   type Release,
   releaseGuard,
-  setNextCheck,
+  setBookkeeping,
   unchangedRecord,
   updateRecord,
 } from './collection.ts';
@@ -290,7 +290,7 @@ const txtGraceOver = (item: DomainRecord, check: CheckState, now: string) =>
  * and schedules the next check. What it found is a change (`updateRecord`: version + 1, `last_checked_at`, a
  * `domain.updated` event) when the domain shows something new: a record's status changed, or the domain is not
  * served yet (the event is what makes the edge sync look at its certificate again). A check that finds what the
- * last one found only moves the next check (`setNextCheck`): same version, no event, `last_checked_at` kept,
+ * last one found only moves the next check (`setBookkeeping`): same version, no event, `last_checked_at` kept,
  * so a served domain with its records in place adds nothing to the feed hour after hour. A domain whose TXT
  * record has been missing for the grace period (`TXT_GRACE_MS`, 7 days) returns to `pending` in a change: it
  * lets go of its name's global guard, leaves the index and stops being served (the edge sync follows its
@@ -312,7 +312,7 @@ export async function recheckDomain(
   const after = checked(item, check, at).check ?? {};
   if (!hasNews(item, after) && !txtGraceOver(item, after, at)) {
     const due = nextCheckAt(item, at);
-    if (await setNextCheck(db, owner, kind, item, due))
+    if (await setBookkeeping(db, owner, kind, item, { nextCheckAt: due }))
       return { domain: { ...item, nextCheckAt: due }, changed: false };
   }
   const { result: changed } = await updateRecord<DomainRecord>(db, owner, kind, id, (current, time) => {

@@ -43,10 +43,45 @@ export function recordOf<Record extends ResourceRecord>(
 }
 
 /** The due-check index's keys of a record's next check (none: the record leaves the index). */
-export const dueCheckKeys = (owner: string, id: number, nextCheckAt: string) => ({
+const dueCheckKeys = (owner: string, id: number, nextCheckAt: string) => ({
   gsi1pk: dueCheckShard(owner, id),
   gsi1sk: nextCheckAt,
 });
+
+/** What a record keeps that the API does not show: set, or removed (`undefined`), without a change. */
+export type Bookkeeping = { nextCheckAt?: string; failingSince?: string | undefined };
+
+/** The item attributes bookkeeping sets and removes: `nextCheckAt` is the due-check index's keys. */
+export function bookkeepingAttributes(owner: string, id: number, bookkeeping: Bookkeeping) {
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  for (const [name, value] of Object.entries(bookkeeping)) {
+    if (name === 'nextCheckAt') {
+      if (value === undefined) remove.push('gsi1pk', 'gsi1sk');
+      else Object.assign(set, dueCheckKeys(owner, id, String(value)));
+    } else if (value === undefined) remove.push(name);
+    else set[name] = value;
+  }
+  return { set, remove };
+}
+
+/**
+ * The record an event carries: the resource without what only the data layer keeps (bookkeeping) or what the
+ * API never shows after it is given (a webhook's signing secrets), since events are a stored format for 30
+ * days and go on the bus.
+ */
+export function eventRecordOf(record: ResourceRecord): ResourceRecord {
+  const {
+    nextCheckAt: _due,
+    failingSince: _failing,
+    secrets: _secrets,
+    ...published
+  } = record as ResourceRecord & {
+    failingSince?: unknown;
+    secrets?: unknown;
+  };
+  return published;
+}
 
 /** The item that stores a record of the owner's. */
 export function itemOf<Record extends ResourceRecord>(owner: string, kind: Kind, record: Record) {

@@ -123,3 +123,20 @@ export const SEARCH_MAX = 255;
 
 /** Case-insensitive identity of a name: used for uniqueness, search and name order. */
 export const foldName = (name: string) => name.normalize('NFC').toLowerCase();
+
+/**
+ * One delivery attempt of a webhook's: in the owner's partition, by webhook, then time, so a Query reads a
+ * webhook's attempts newest first (`DELIVERY#`, apart from the webhooks' own `WEBHOOK#` range).
+ */
+export const DELIVERY_PREFIX = 'DELIVERY#';
+export const deliveryPrefix = (webhookId: number) => `${DELIVERY_PREFIX}${padId(webhookId)}#`;
+export const deliveryKey = (
+  owner: string,
+  webhookId: number,
+  at: string,
+  messageId: string,
+  attempt: number,
+): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `${deliveryPrefix(webhookId)}${at}#${messageId}#${String(attempt).padStart(3, '0')}`,
+});

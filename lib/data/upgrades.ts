@@ -11,6 +11,7 @@ type Fields = Record<string, unknown>;
 
 const upgrades: Record<Kind, (record: Fields) => Fields> = {
   space: (record) => record,
+  webhook: (record) => record,
   domain: (record) => ({
     ...record,
     // Stored before verification existed: no status, no token, active (holding the global guard only).

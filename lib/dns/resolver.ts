@@ -17,6 +17,8 @@ export type DnsResolver = {
   lookupRoute(name: string): Promise<RouteLookup>;
   /** The IPv4 addresses of `name` ([] for NXDOMAIN and NODATA). */
   lookupAddresses(name: string): Promise<string[]>;
+  /** Every address of `name`, IPv4 and IPv6 ([] for NXDOMAIN and NODATA): where a webhook's host points. */
+  lookupHostAddresses(name: string): Promise<string[]>;
   /** The most a lookup can take, retries included, before it throws `DnsUnavailableError`. */
   readonly budgetMs: number;
 };
@@ -93,7 +95,15 @@ export function createDnsResolver({ servers, timeoutMs = 2_000, tries = 2 }: Dns
     return { cname: null, addresses: await lookupAddresses(name) };
   }
 
-  return { lookupTxt, lookupRoute, lookupAddresses, budgetMs };
+  const lookupHostAddresses = async (name: string) => {
+    const [v4, v6] = await Promise.all([
+      lookupAddresses(name),
+      ask(name, (resolver) => resolver.resolve6(name)).then((found) => found ?? []),
+    ]);
+    return [...v4, ...v6];
+  };
+
+  return { lookupTxt, lookupRoute, lookupAddresses, lookupHostAddresses, budgetMs };
 }
 
 /**

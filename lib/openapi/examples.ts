@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { EventList } from '#lib/resources/events.ts';
 import { resources } from '#lib/resources/registry.ts';
+import { type DeliveryList, deliveryExample } from '#lib/resources/webhooks/schema.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
 import type { ListEnvelope } from '#lib/schemas/responses.ts';
 
@@ -61,5 +62,29 @@ export const eventListExample: EventList = {
     next: `${LOCAL_SERVER}/events?after=v1.1764064642000.42.1764064582&per_page=10`,
   },
   meta: { path: `${LOCAL_SERVER}/events`, per_page: 10, has_more: false },
+  status: 200,
+};
+
+export { deliveryExample };
+
+/** A page of a webhook's attempts: the newest, and a link to older ones. */
+export const deliveryListExample: DeliveryList = {
+  data: [
+    deliveryExample,
+    {
+      ...deliveryExample,
+      attempt: 1,
+      status_code: 503,
+      succeeded: false,
+      response_excerpt: 'Service Unavailable',
+      duration_ms: 41,
+      created_at: at,
+    },
+  ],
+  links: {
+    first: `${LOCAL_SERVER}/webhooks/2/deliveries?per_page=10`,
+    next: `${LOCAL_SERVER}/webhooks/2/deliveries?per_page=10&cursor=eyJwIjoxfQ.c2lnbmF0dXJl`,
+  },
+  meta: { path: `${LOCAL_SERVER}/webhooks/2/deliveries`, per_page: 10, next_cursor: 'eyJwIjoxfQ.c2lnbmF0dXJl' },
   status: 200,
 };

@@ -5,7 +5,7 @@ import { deleted } from '#lib/resources/present.ts';
 import { resources } from '#lib/resources/registry.ts';
 import { type Action, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
 import { VERIFICATION_PREFIX } from '#lib/verification.ts';
-import { eventListExample, listExample } from './examples.ts';
+import { deliveryExample, deliveryListExample, eventListExample, listExample } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';
 import { requestSchemaName } from './requests.ts';
 import {
@@ -17,6 +17,7 @@ import {
   jsonContent,
   responseRef,
 } from './responses.ts';
+import type { SchemaName } from './schemas.ts';
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -70,6 +71,12 @@ type Spec = {
   more?: object;
 };
 
+/** The store's answer: the kind's own when it shows more than `show` does (a webhook's secret). */
+const storedResponse = (c: Documented): SchemaName => {
+  const module = resources[c.single];
+  return 'stored' in module ? `${module.stored.name}Response` : `${c.title}Response`;
+};
+
 /** What the kind's module adds to an operation's description. */
 const note = (c: Documented, action: 'store' | 'destroy'): string => {
   const module = resources[c.single];
@@ -109,7 +116,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
       {
         ...success(
           `The stored ${c.single}; \`Location\` is its URL.`,
-          jsonContent(`${c.title}Response`, { data: resources[c.single].examples.stored }),
+          jsonContent(storedResponse(c), { data: resources[c.single].examples.stored }),
           ['ETag', 'Location', 'IdempotentReplayed'],
         ),
         links: itemLinks(c),
@@ -164,6 +171,45 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
     errors: ['NotFound', 'ValidationFailed', 'Conflict'],
     parameters: ['IdempotencyKey'],
   }),
+  'rotate-secret': (c) => ({
+    summary: `Rotate a ${c.single}'s signing secret`,
+    description:
+      `Gives the ${c.single} a new signing secret, answered in \`data.secret\` (shown only here). For 24 hours ` +
+      'deliveries carry two signatures in `webhook-signature`, one with each secret, so a receiver can switch ' +
+      'over without missing one; then only the new secret signs. A secret rotated out earlier stops signing ' +
+      `now. The change is a \`webhook.updated\` event (without either secret).${IF_MATCH_NOTE}${IDEMPOTENCY_NOTE}`,
+    success: [
+      200,
+      success(
+        `The ${c.single} with its new secret.`,
+        jsonContent(storedResponse(c), { data: resources[c.single].examples.stored }),
+        ['ETag', 'IdempotentReplayed'],
+      ),
+    ],
+    errors: ['NotFound', 'Conflict', 'PreconditionFailed'],
+    parameters: ['IfMatch', 'IdempotencyKey'],
+  }),
+  test: (c) => ({
+    summary: `Send a test event to a ${c.single}`,
+    description:
+      'Sends a `webhook.test` event to the URL now, once (not retried), signed like every delivery, and ' +
+      'answers the attempt as the deliveries list shows it: whether it succeeded, the status or the error, ' +
+      `the duration. Sent whether or not the ${c.single} is enabled or listens to \`webhook.test\`; it is not in ` +
+      'the change feed. The destination is checked again first (an address that is not public fails the ' +
+      'attempt with `error: "destination"`). No body.',
+    success: [200, success('The attempt.', jsonContent('DeliveryResponse', { data: deliveryExample }))],
+    errors: ['NotFound'],
+  }),
+  deliveries: (c) => ({
+    summary: `List a ${c.single}'s delivery attempts`,
+    description:
+      `Every attempt to deliver an event to the ${c.single} (tests included), newest first, kept 30 days: the event, ` +
+      'the attempt (from 1; retries of one event share its `message_id`), the status code or the error, ' +
+      'the duration and the start of the answer. Follow `links.next` for older attempts.',
+    success: [200, success('One page of attempts, newest first.', jsonContent('DeliveryList', deliveryListExample))],
+    errors: ['NotFound', 'ValidationFailed'],
+    parameters: ['ListPerPage', 'ListCursor'],
+  }),
 };
 
 /** The change feed: not a collection, one operation. */
@@ -209,7 +255,10 @@ function itemLinks(c: Documented) {
 const operationId = (action: Action, c: Documented, method: HttpMethod) => {
   if (action === 'list') return `list${c.tag}`;
   if (action === 'update' && method === 'PUT') return `put${c.title}`;
-  return `${action}${c.title}`;
+  if (action === 'deliveries') return `list${c.title}Deliveries`;
+  // `rotate-secret` is `rotateSecretWebhook`.
+  const verb = action.replace(/-(\w)/g, (_dash, letter: string) => letter.toUpperCase());
+  return `${verb}${c.title}`;
 };
 
 /** The path as the document writes it: relative to the servers, which end in the base path. */

@@ -36,6 +36,19 @@ const definitions = {
     (title) => `${title}List`,
     (module) => listSchema(module.schema),
   ),
+  ...Object.fromEntries(
+    registered.flatMap(({ module }) =>
+      'stored' in module
+        ? [
+            [module.stored.name, module.stored.schema],
+            [`${module.stored.name}Response`, singleSchema(module.stored.schema)],
+          ]
+        : [],
+    ),
+  ),
+  ...Object.fromEntries(
+    registered.flatMap(({ module }) => Object.entries('components' in module ? module.components : {})),
+  ),
   ListLinks: listLinksSchema,
   ListMeta: listMetaSchema,
   Deleted: deletedSchema,
@@ -50,8 +63,18 @@ const definitions = {
 };
 
 type Title = (typeof collections)[keyof typeof collections]['title'];
+type Module = (typeof registered)[number]['module'];
+/** The names a kind's module gives its own schemas (a store's answer, an item action's). */
+type Named = Module extends infer M
+  ? M extends { stored: { name: infer N extends string } }
+    ? N | `${N}Response`
+    : never
+  : never;
+type Components = Module extends infer M ? (M extends { components: infer C } ? keyof C & string : never) : never;
 export type SchemaName =
   | Title
+  | Named
+  | Components
   | `${Title}${'Response' | 'List' | 'Event'}`
   | 'ListLinks'
   | 'ListMeta'

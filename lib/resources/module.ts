@@ -49,6 +49,10 @@ export type ResourceModule<K extends Kind, Resource, R extends ResourceRecord> =
   present: (record: R, edge: EdgeHost) => Resource;
   /** Sentences the document adds to an operation's description, where the kind differs. */
   notes?: Partial<Record<'store' | 'destroy', string>>;
+  /** The store's answer when it shows more than `schema` (a webhook's secret), under its component name. */
+  stored?: { name: string; schema: v.GenericSchema };
+  /** Schemas the kind's item actions answer with (a webhook's deliveries), by component name. */
+  components?: Record<string, v.GenericSchema>;
 };
 
 /**

@@ -11,17 +11,20 @@ import { presentAnsweredDomain, presentDomain } from './domains/present.ts';
 import type { Event } from './events.ts';
 import type { EdgeHost } from './module.ts';
 import { presentSpace } from './spaces/present.ts';
+import { presentWebhook } from './webhooks/present.ts';
 
 /** Each kind's presenter of a record. */
 const presenters: Record<Kind, (record: never, edge: EdgeHost) => unknown> = {
   space: presentSpace,
   domain: presentDomain,
+  webhook: presentWebhook,
 };
 
 /** What an event written before events carried records answered then, as it is shown now (by kind). */
 const answeredPresenters: Record<Kind, (answered: unknown, edge: EdgeHost) => unknown> = {
   space: (answered) => answered,
   domain: presentAnsweredDomain,
+  webhook: (answered) => answered,
 };
 
 const shown = (event: EventRecord, data: unknown) =>

@@ -7,11 +7,14 @@ import type { Kind } from '#lib/kinds.ts';
 import { domains } from './domains/index.ts';
 import type { ResourceModule } from './module.ts';
 import { spaces } from './spaces/index.ts';
+import { webhooks } from './webhooks/index.ts';
 
 /** Any kind's module, as the registry checks it: its `kind` must be the key it stands under. */
 export type Registered<K extends Kind> = ResourceModule<K, unknown, never>;
 
-export const resources = { space: spaces, domain: domains } as const satisfies { [K in Kind]: Registered<K> };
+export const resources = { space: spaces, domain: domains, webhook: webhooks } as const satisfies {
+  [K in Kind]: Registered<K>;
+};
 
 export type Resources = typeof resources;
 /** The resource a kind's API shows. */

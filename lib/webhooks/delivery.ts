@@ -12,6 +12,7 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
+import { configuredResolver } from '#lib/dns/resolver.ts';
 import {
   type CheckedUrl,
   checkWebhookUrl,
@@ -77,6 +78,16 @@ export const RESPONSE_EXCERPT_MAX_CHARS = 256;
 /** The system resolver, every address of the host, in the order it prefers them. */
 export const systemResolve: Resolve = async (hostname) =>
   (await lookup(hostname, { all: true, order: 'verbatim' })).map(({ address }) => address);
+
+/**
+ * How a function learns a webhook host's addresses: the DNS servers `DNS_RESOLVER` names (a test's, the local
+ * stack's), else the system resolver (Lambda's).
+ */
+export function resolveOf(config: { dnsResolver?: string; dnsTimeoutMs: number }): Resolve {
+  if (config.dnsResolver === undefined) return systemResolve;
+  const dns = configuredResolver(config);
+  return (hostname) => dns.lookupHostAddresses(hostname);
+}
 
 /** Sent after the deadline passed; the attempt's outcome no longer depends on what follows. */
 const TIMED_OUT = Symbol('timed out');

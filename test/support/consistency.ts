@@ -41,6 +41,7 @@ import { eventTypes, type Kind, kinds } from '#lib/kinds.ts';
 import { presentDomain } from '#lib/resources/domains/present.ts';
 import { presentEvent } from '#lib/resources/present.ts';
 import { presentSpace } from '#lib/resources/spaces/present.ts';
+import { presentWebhook } from '#lib/resources/webhooks/present.ts';
 import type { TableKey } from '#lib/table.ts';
 
 export type ViolationRule =
@@ -273,6 +274,7 @@ const stage = { edgeHostname: 'edge.test' };
 const presenters = {
   space: presentSpace,
   domain: (item: Parameters<typeof presentDomain>[0]) => presentDomain(item, stage),
+  webhook: presentWebhook,
 } as const;
 
 /** The change feed against the items: see the rules at the top. */

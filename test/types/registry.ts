@@ -10,6 +10,7 @@ import type { FieldDocs } from '#lib/resources/module.ts';
 import { type Registered, resources } from '#lib/resources/registry.ts';
 import { spaceFieldDocs, type storeSpaceBody, type updateSpaceBody } from '#lib/resources/spaces/fields.ts';
 import { spaces } from '#lib/resources/spaces/index.ts';
+import { webhooks } from '#lib/resources/webhooks/index.ts';
 
 /** A kind the registry does not have yet, as a new kind would be before its module is registered. */
 type WithLinks = Kind | 'link';
@@ -26,4 +27,4 @@ export const undocumented: FieldDocs<{ store: typeof storeSpaceBody; update: typ
 };
 
 /** The registry as it is compiles: every kind, each under its own name. */
-export const complete: { [K in Kind]: Registered<K> } = { space: spaces, domain: domains };
+export const complete: { [K in Kind]: Registered<K> } = { space: spaces, domain: domains, webhook: webhooks };

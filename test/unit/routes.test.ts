@@ -12,9 +12,16 @@ describe('resource registry', () => {
     expect(kinds).toEqual(['domain', 'space']);
   });
 
-  it('has exactly the four scopes, read and write per collection', () => {
+  it('has exactly the six scopes, read and write per collection', () => {
     // Assess
-    expect([...scopes].sort()).toEqual(['domains:read', 'domains:write', 'spaces:read', 'spaces:write']);
+    expect([...scopes].sort()).toEqual([
+      'domains:read',
+      'domains:write',
+      'spaces:read',
+      'spaces:write',
+      'webhooks:read',
+      'webhooks:write',
+    ]);
   });
 
   it('keeps every Lambda name, handler and path (deployed functions are named after them)', () => {
@@ -39,6 +46,20 @@ describe('resource registry', () => {
       ['show-space', 'spaces', 'show', 'spaces/show', '/api/v1/spaces/{id}'],
       ['update-space', 'spaces', 'update', 'spaces/update', '/api/v1/spaces/{id}'],
       ['destroy-space', 'spaces', 'destroy', 'spaces/destroy', '/api/v1/spaces/{id}'],
+      ['list-webhooks', 'webhooks', 'list', 'webhooks/list', '/api/v1/webhooks'],
+      ['store-webhook', 'webhooks', 'store', 'webhooks/store', '/api/v1/webhooks'],
+      ['show-webhook', 'webhooks', 'show', 'webhooks/show', '/api/v1/webhooks/{id}'],
+      ['update-webhook', 'webhooks', 'update', 'webhooks/update', '/api/v1/webhooks/{id}'],
+      ['destroy-webhook', 'webhooks', 'destroy', 'webhooks/destroy', '/api/v1/webhooks/{id}'],
+      [
+        'rotate-secret-webhook',
+        'webhooks',
+        'rotate-secret',
+        'webhooks/rotate-secret',
+        '/api/v1/webhooks/{id}/rotate-secret',
+      ],
+      ['test-webhook', 'webhooks', 'test', 'webhooks/test', '/api/v1/webhooks/{id}/test'],
+      ['deliveries-webhook', 'webhooks', 'deliveries', 'webhooks/deliveries', '/api/v1/webhooks/{id}/deliveries'],
       ['list-events', 'events', 'list', 'events/list', '/api/v1/events'],
     ]);
   });
@@ -46,14 +67,18 @@ describe('resource registry', () => {
   it.each(routes.filter((route) => route.collection !== 'events'))(
     '$name needs the scope its action implies',
     (route) => {
-      // Prepare: reads are list and show; every other action writes (verify too: it changes the domain).
+      // Prepare: reads are list, show and a webhook's deliveries; every other action writes (verify too: it
+      // changes the domain; a webhook's test records an attempt).
       const access = {
         list: 'read',
         show: 'read',
+        deliveries: 'read',
         store: 'write',
         update: 'write',
         destroy: 'write',
         verify: 'write',
+        'rotate-secret': 'write',
+        test: 'write',
       }[route.action];
       // Assess
       expect(route.scope).toBe(`${route.collection}:${access}`);

@@ -11,6 +11,7 @@ import { type Collection, collectionNames } from '#lib/kinds.ts';
 import { DOMAIN_READ_ONLY } from '#lib/resources/domains/fields.ts';
 import { normalizeDomainName } from '#lib/resources/domains/name.ts';
 import { SPACE_READ_ONLY } from '#lib/resources/spaces/fields.ts';
+import { WEBHOOK_READ_ONLY } from '#lib/resources/webhooks/fields.ts';
 import { pageHost, storedPage } from '#lib/urls.ts';
 
 /** The collection a path's first segment names, or undefined (the feed, the document, a path the API lacks). */
@@ -110,6 +111,22 @@ export const RESOURCES: Record<Collection, Resource> = {
         return typeof page === 'string' && page !== '' && pageHost(page.trim()) === name;
       });
     },
+  },
+  webhooks: {
+    readOnly: WEBHOOK_READ_ONLY,
+    setupBody: () => ({ url: `https://hooks-${randomUUID().slice(0, 8)}.example.net/setup`, events: ['space.*'] }),
+    afterReplayBody: (replayedId) => ({ url: `https://next-${replayedId}.example.net/hook` }),
+    expectedFields: (body, form, before) => {
+      const checks: [string, unknown][] = [];
+      if (typeof body.url === 'string') checks.push(['url', new URL(body.url).href]);
+      else if (before) checks.push(['url', before.url]);
+      const enabled = body.enabled;
+      if (enabled === undefined || (form && enabled === '')) checks.push(['enabled', before ? before.enabled : true]);
+      else
+        checks.push(['enabled', form ? ['true', '1', 'on'].includes(String(enabled).trim().toLowerCase()) : enabled]);
+      return checks;
+    },
+    refusesStore: () => false,
   },
 };
 

@@ -1,0 +1,48 @@
+/**
+ * The delivery queue's consumer: each message is one event to one webhook (`fanout.ts`), attempted once per
+ * receive. The attempt is SQS's receive count, so a function that crashed mid-attempt counts one too. A
+ * failure is retried on the schedule by hiding the message until then (ChangeMessageVisibility: at most 12 h,
+ * more than any delay) and reporting it failed, so SQS keeps it; a delivery, a schedule run out, or a webhook
+ * deleted meanwhile removes it. A message received more often than the schedule allows (a function that
+ * keeps crashing) goes to the dead-letter queue, whose alarm says so.
+ */
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { atColdStart, type Config, requiredSetting } from '#lib/config.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { attemptDelivery, type DeliveryJob } from '#lib/webhooks/dispatch.ts';
+import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
+
+export const create = (config: Config, db = createDb(config), sqs = new SQSClient({}), now = () => new Date()) => {
+  const queueUrl = requiredSetting(config, 'webhookQueueUrl', 'WEBHOOK_QUEUE_URL');
+  const deps = { db, schedule: retryScheduleOf(config.webhookRetryDelays), resolve: resolveOf(config), now };
+
+  async function attempt(record: SQSRecord): Promise<boolean> {
+    const job = JSON.parse(record.body) as DeliveryJob;
+    const attempt = Number(record.attributes.ApproximateReceiveCount) || job.attempt;
+    const result = await attemptDelivery(deps, { ...job, attempt });
+    if (result.outcome !== 'retry') return true;
+    const seconds = Math.max(0, Math.ceil((result.retryAt.getTime() - now().getTime()) / 1000));
+    await sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueUrl,
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: seconds,
+      }),
+    );
+    return false;
+  }
+
+  /** Every message of the batch at once (each attempt waits on the network, up to 10 s). */
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const done = await Promise.all(event.Records.map((record) => attempt(record).catch(() => false)));
+    return {
+      batchItemFailures: event.Records.filter((_, index) => !done[index]).map((record) => ({
+        itemIdentifier: record.messageId,
+      })),
+    };
+  };
+};
+
+export const handler = atColdStart(create);

@@ -1,0 +1,18 @@
+import { atColdStart, type Config } from '#lib/config.ts';
+import { rotateSecret, type WebhookWithSecret } from '#lib/data/webhooks.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { etagHeaders } from '#lib/http/conditional.ts';
+import { answer, httpHandler, ok } from '#lib/http/handler.ts';
+import { writeOptions } from '#lib/http/idempotency.ts';
+import { presentWithSecret } from '#lib/resources/webhooks/present.ts';
+
+/** The new secret, shown this once (a retry with the same Idempotency-Key gets the same one, not another). */
+const reply = ({ webhook }: WebhookWithSecret) => ok({ data: presentWithSecret(webhook) }, etagHeaders(webhook));
+
+/** No body. */
+export const create = (config: Config, db = createDb(config)) =>
+  httpHandler(async (request) =>
+    answer(await rotateSecret(db, request.owner, request.id(), writeOptions(request)), reply),
+  );
+
+export const handler = atColdStart(create);

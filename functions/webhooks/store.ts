@@ -1,0 +1,29 @@
+import { atColdStart, type Config } from '#lib/config.ts';
+import { storeWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { bodyOf } from '#lib/http/body.ts';
+import { etagHeaders } from '#lib/http/conditional.ts';
+import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
+import { idempotent } from '#lib/http/idempotency.ts';
+import { validate } from '#lib/http/validate.ts';
+import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
+import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
+import { presentWithSecret } from '#lib/resources/webhooks/present.ts';
+import { resolveOf } from '#lib/webhooks/delivery.ts';
+
+/** The only answer that shows the secret (a retry with the same Idempotency-Key gets it again). */
+const replyFor = (request: ApiRequest) => (record: WebhookRecord) =>
+  created({ data: presentWithSecret(record) }, { ...etagHeaders(record), ...locationHeaders(request, record.id) });
+
+export const create = (config: Config, db = createDb(config)) => {
+  const rules = urlRulesOf(config);
+  const schemas = webhookSchemas(rules);
+  const resolve = resolveOf(config);
+  return httpHandler(async (request) => {
+    const input = validate(schemas.store, bodyOf(request));
+    await assertDeliverable(input.name, rules, resolve);
+    return answer(await storeWebhook(db, request.owner, input, idempotent(request)), replyFor(request));
+  });
+};
+
+export const handler = atColdStart(create);

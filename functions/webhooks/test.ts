@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { atColdStart, type Config } from '#lib/config.ts';
+import { showWebhook } from '#lib/data/webhooks.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { httpHandler, ok } from '#lib/http/handler.ts';
+import { presentDelivery, presentWebhook } from '#lib/resources/webhooks/present.ts';
+import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { sendEvent } from '#lib/webhooks/dispatch.ts';
+
+/**
+ * One attempt at once, answered: a `webhook.test` event carrying the webhook as shown (never its secret), sent
+ * whether or not the webhook is enabled or wants that type, and not retried. No body.
+ */
+export const create = (config: Config, db = createDb(config)) => {
+  const deps = {
+    db,
+    // One attempt, never retried.
+    schedule: [],
+    allowLoopback: config.webhookLocalLoopback,
+    resolve: resolveOf(config),
+  };
+  return httpHandler(async (request) => {
+    const webhook = await showWebhook(db, request.owner, request.id());
+    const event = {
+      id: `test_${randomUUID().replaceAll('-', '')}`,
+      type: 'webhook.test',
+      created_at: new Date().toISOString(),
+      data: presentWebhook(webhook),
+    };
+    const delivery = await sendEvent(deps, request.owner, webhook, event, 1);
+    return ok({ data: presentDelivery(delivery) });
+  });
+};
+
+export const handler = atColdStart(create);

@@ -1,0 +1,36 @@
+import { atColdStart, type Config } from '#lib/config.ts';
+import { showWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
+import { createDb } from '#lib/dynamodb.ts';
+import { bodyOf } from '#lib/http/body.ts';
+import { etagHeaders } from '#lib/http/conditional.ts';
+import { answer, httpHandler, ok } from '#lib/http/handler.ts';
+import { writeOptions } from '#lib/http/idempotency.ts';
+import { validateChanges } from '#lib/http/validate.ts';
+import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
+import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
+import { presentWebhook } from '#lib/resources/webhooks/present.ts';
+import { resolveOf } from '#lib/webhooks/delivery.ts';
+
+const reply = (record: WebhookRecord) => ok({ data: presentWebhook(record) }, etagHeaders(record));
+
+/** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
+export const create = (config: Config, db = createDb(config)) => {
+  const rules = urlRulesOf(config);
+  const schemas = webhookSchemas(rules);
+  const resolve = resolveOf(config);
+  return httpHandler(async (request) => {
+    const id = request.id();
+    const exists = () => showWebhook(db, request.owner, id);
+    const changes = await validateChanges(schemas.update, bodyOf(request), exists);
+    if (changes.name !== undefined) {
+      // Another owner's id is a 404 before anything is said about the URL.
+      await assertDeliverable(changes.name, rules, resolve).catch(async (error: unknown) => {
+        await exists();
+        throw error;
+      });
+    }
+    return answer(await updateWebhook(db, request.owner, id, changes, writeOptions(request)), reply);
+  });
+};
+
+export const handler = atColdStart(create);

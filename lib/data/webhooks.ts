@@ -1,0 +1,211 @@
+/**
+ * Webhooks: endpoints an owner registers to be sent their changes (`lib/webhooks/dispatch.ts` delivers them).
+ * A webhook's URL is its name (what a list sorts and searches by name); it holds the secrets deliveries are
+ * signed with (the current one first; one rotated out stays valid for a day), never shown after store or
+ * rotation and never carried by events (`item.ts`). Every write is a change (`changes.ts`): versioned, with
+ * its event, idempotent with a key. What deliveries find (a run of failures) is bookkeeping, not a change;
+ * five days of failures disable the webhook, which is a change (`webhook.disabled`).
+ */
+import type { Db } from '#lib/dynamodb.ts';
+import { newSigningSecret } from '#lib/webhooks/signature.ts';
+import type { WriteOptions } from './changes.ts';
+import { deleteRecord, getRecord, insertRecord, setBookkeeping, unchangedRecord, updateRecord } from './collection.ts';
+import { ItemNotFound } from './errors.ts';
+import type { ResourceRecord } from './item.ts';
+import { recordOf } from './item.ts';
+import { ownerPartition } from './keys.ts';
+import { collectionRange, type ListQuery, listRecords } from './listing.ts';
+import type { Written } from './outcome.ts';
+import { queryItems } from './query.ts';
+
+const kind = 'webhook';
+
+/** Webhooks one owner may hold unless the stack says otherwise (`MAX_WEBHOOKS_PER_OWNER`). */
+export const DEFAULT_WEBHOOKS_PER_OWNER = 10;
+/** How long a secret rotated out still signs deliveries, beside the new one. */
+export const ROTATED_SECRET_VALID_MS = 24 * 3600 * 1000;
+
+/** A signing secret, and until when it signs (absent: the current one). */
+export type SigningSecret = { value: string; expiresAt?: string };
+
+export type WebhookRecord = ResourceRecord & {
+  /** The URL deliveries are POSTed to (the webhook's name: `name` is what every collection sorts by). */
+  name: string;
+  /** Event type patterns (`lib/webhooks/event-patterns.ts`). */
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  /** When it was last enabled (stored, or enabled again): events before it are not its to deliver. */
+  enabledAt: string;
+  /** When it was last disabled (absent while enabled, or never). */
+  disabledAt?: string;
+  /** Why it is disabled: by its owner, or by failing for 5 days in a row. */
+  disabledReason?: 'owner' | 'failing';
+  /** The current secret first. */
+  secrets: SigningSecret[];
+  /** Bookkeeping: when its current run of failed deliveries began (absent: the last one succeeded). */
+  failingSince?: string;
+};
+
+/** What the owner writes of a webhook. */
+type Writable = Pick<WebhookRecord, 'name' | 'events' | 'enabled' | 'description'>;
+export type NewWebhook = Writable;
+export type WebhookChanges = { [F in keyof Writable]?: Writable[F] };
+
+/** A webhook as stored, with the secret it was given (its store's answer, once). */
+export type WebhookWithSecret = { webhook: WebhookRecord; secret: string };
+
+export const showWebhook = (db: Db, owner: string, id: number) => getRecord<WebhookRecord>(db, owner, kind, id);
+
+export const listWebhooks = (db: Db, owner: string, query: ListQuery) =>
+  listRecords<WebhookRecord>(db, owner, kind, query);
+
+/** Every webhook of the owner (at most the quota: one Query), for the events' fan-out. */
+export async function allWebhooks(db: Db, owner: string): Promise<WebhookRecord[]> {
+  const { from, to } = collectionRange(kind);
+  const items = await queryItems(
+    db,
+    {
+      TableName: db.tableName,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+      ExpressionAttributeValues: { ':pk': ownerPartition(owner), ':from': from, ':to': to },
+      ConsistentRead: true,
+    },
+    undefined,
+    quotaOf(db),
+  );
+  return items.map((item) => recordOf<WebhookRecord>(kind, item));
+}
+
+/** The secrets that sign a delivery at `now`: the current one, and one rotated out less than a day ago. */
+export const signingSecrets = (webhook: WebhookRecord, now: Date): string[] =>
+  webhook.secrets
+    .filter((secret) => secret.expiresAt === undefined || Date.parse(secret.expiresAt) > now.getTime())
+    .map((secret) => secret.value);
+
+const quotaOf = (db: Db) => db.maxWebhooksPerOwner ?? DEFAULT_WEBHOOKS_PER_OWNER;
+
+/** Stores a webhook with a new secret; the answer is the only time the secret is shown. */
+export async function storeWebhook(
+  db: Db,
+  owner: string,
+  webhook: NewWebhook,
+  options?: WriteOptions,
+): Promise<Written<WebhookRecord>> {
+  const secret = newSigningSecret();
+  return await insertRecord<WebhookRecord>(
+    db,
+    owner,
+    kind,
+    {},
+    (id, now) => ({ ...webhook, id, enabledAt: now, secrets: [{ value: secret }], createdAt: now, updatedAt: now }),
+    { ...options, quota: quotaOf(db) },
+  );
+}
+
+export const destroyWebhook = (db: Db, owner: string, id: number, options?: WriteOptions) =>
+  deleteRecord<WebhookRecord>(db, owner, kind, id, () => ({ guards: {} }), options);
+
+/** The record after enabling or disabling it (by its owner), or as it is when `enabled` does not change it. */
+function withEnabled(current: WebhookRecord, enabled: boolean | undefined, now: string): WebhookRecord {
+  if (enabled === undefined || enabled === current.enabled) return current;
+  const { disabledAt: _at, disabledReason: _reason, failingSince: _failing, ...rest } = current;
+  return enabled
+    ? { ...rest, enabled: true, enabledAt: now }
+    : { ...rest, enabled: false, disabledAt: now, disabledReason: 'owner' };
+}
+
+/**
+ * Updates a webhook (`updateRecord`: read, then one transaction with the event, conditional on the version read).
+ * Enabling it again starts it afresh: it delivers the events from then on, its failures forgotten.
+ */
+export async function updateWebhook(
+  db: Db,
+  owner: string,
+  id: number,
+  changes: WebhookChanges,
+  options: WriteOptions = {},
+): Promise<Written<WebhookRecord>> {
+  const present = (Object.keys(changes) as (keyof WebhookChanges)[]).filter((field) => changes[field] !== undefined);
+  if (present.length === 0) return unchangedRecord<WebhookRecord>(db, owner, kind, id, options);
+  return updateRecord<WebhookRecord>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => {
+      const set = Object.fromEntries(
+        present.filter((field) => field !== 'enabled').map((field) => [field, changes[field]]),
+      );
+      const next = withEnabled({ ...current, ...set }, changes.enabled, now);
+      return { record: { ...next, updatedAt: now } };
+    },
+    options,
+  );
+}
+
+/**
+ * Gives the webhook a new secret, keeping the one it had valid for a day (deliveries carry both signatures),
+ * and drops any older one. Returns the webhook and the new secret: shown once, in the answer.
+ */
+export async function rotateSecret(
+  db: Db,
+  owner: string,
+  id: number,
+  options: WriteOptions = {},
+): Promise<Written<WebhookWithSecret>> {
+  const secret = newSigningSecret();
+  const written = await updateRecord<WebhookRecord>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => {
+      const expiresAt = new Date(Date.parse(now) + ROTATED_SECRET_VALID_MS).toISOString();
+      const previous = current.secrets[0];
+      const secrets = previous ? [{ value: secret }, { value: previous.value, expiresAt }] : [{ value: secret }];
+      return { record: { ...current, secrets, updatedAt: now } };
+    },
+    options,
+  );
+  return { ...written, result: { webhook: written.result, secret: written.result.secrets[0]?.value ?? secret } };
+}
+
+/**
+ * Records how a delivery went for the webhook's run of failures (bookkeeping: no version, no event): a success
+ * ends the run, a failure starts one or keeps it. Returns the webhook as it is now, or null once it is gone.
+ */
+export async function recordOutcome(
+  db: Db,
+  owner: string,
+  id: number,
+  succeeded: boolean,
+  at: Date,
+): Promise<WebhookRecord | null> {
+  const webhook = await showWebhook(db, owner, id).catch(nullWhenGone);
+  if (!webhook) return null;
+  if (succeeded === (webhook.failingSince === undefined)) return webhook;
+  const failingSince = succeeded ? undefined : at.toISOString();
+  await setBookkeeping(db, owner, kind, webhook, { failingSince });
+  return { ...webhook, ...(failingSince ? { failingSince } : {}) };
+}
+
+/**
+ * Disables a webhook that has failed for 5 days in a row: a change with its `webhook.disabled` event, and the
+ * reason on the resource. Nothing when it was disabled, enabled afresh or deleted meanwhile.
+ */
+export async function disableFailing(db: Db, owner: string, id: number, failingSince: string): Promise<void> {
+  await updateRecord<WebhookRecord>(db, owner, kind, id, (current, now) => {
+    if (!current.enabled || current.failingSince !== failingSince) return { record: current };
+    return {
+      record: { ...current, enabled: false, disabledAt: now, disabledReason: 'failing', updatedAt: now },
+      type: 'webhook.disabled',
+    };
+  }).catch(nullWhenGone);
+}
+
+const nullWhenGone = (error: unknown) => {
+  if (error instanceof ItemNotFound) return null;
+  throw error;
+};

@@ -1,0 +1,39 @@
+/** Webhooks: endpoints that receive the owner's changes, signed (Standard Webhooks), retried until delivered. */
+import type { WebhookRecord } from '#lib/data/webhooks.ts';
+import { singleSchema } from '#lib/schemas/responses.ts';
+import type { ResourceModule } from '../module.ts';
+import { webhookBodies, webhookFieldDocs, webhookRequestExamples } from './fields.ts';
+import { presentWebhook } from './present.ts';
+import {
+  deliveryListSchema,
+  deliverySchema,
+  storedWebhookExample,
+  type Webhook,
+  webhookExample,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from './schema.ts';
+
+export const webhooks = {
+  kind: 'webhook',
+  collection: 'webhooks',
+  bodies: webhookBodies({}),
+  fieldDocs: webhookFieldDocs,
+  requestExamples: webhookRequestExamples,
+  schema: webhookSchema,
+  examples: { shown: webhookExample, stored: storedWebhookExample },
+  present: presentWebhook,
+  notes: {
+    store:
+      ' The answer holds the signing `secret`, shown only then (and by `rotate-secret`): keep it to verify ' +
+      'deliveries. The URL is checked when stored and at every delivery: a host that is or resolves to a ' +
+      'private, loopback, link-local, multicast or metadata address is refused (422).',
+    destroy: '; attempts still pending for it are dropped',
+  },
+  stored: { name: 'WebhookWithSecret', schema: webhookWithSecretSchema },
+  components: {
+    Delivery: deliverySchema,
+    DeliveryResponse: singleSchema(deliverySchema),
+    DeliveryList: deliveryListSchema,
+  },
+} satisfies ResourceModule<'webhook', Webhook, WebhookRecord>;

@@ -1,0 +1,141 @@
+/**
+ * Delivering the owner's changes to their webhooks. An event, as the feed lists it, fans out to one job per
+ * webhook that wants it (its patterns match, and it was enabled when the event was created); each job is
+ * attempted (`attemptDelivery`): the webhook read as it is now (deleted: dropped), the event POSTed signed with
+ * its secrets (`deliver`: the destination checked again, a 10 s deadline), the attempt recorded, the webhook's
+ * run of failures kept; a failure is retried on the schedule, and a webhook failing for 5 days in a row is
+ * disabled. Where the jobs wait between attempts is the caller's: SQS on AWS (`functions/webhooks/deliver.ts`),
+ * timers on the local stack (`infra/local/webhook-worker.ts`).
+ */
+import { type DeliveryFailure, type DeliveryRecord, recordDelivery } from '#lib/data/deliveries.ts';
+import { ItemNotFound } from '#lib/data/errors.ts';
+import {
+  allWebhooks,
+  disableFailing,
+  recordOutcome,
+  showWebhook,
+  signingSecrets,
+  type WebhookRecord,
+} from '#lib/data/webhooks.ts';
+import type { Db } from '#lib/dynamodb.ts';
+import type { Resolve } from './address.ts';
+import { type DeliveryError, deliver } from './delivery.ts';
+import { matchesPatterns } from './event-patterns.ts';
+import { nextAttemptAt, type RetrySchedule, shouldDisable } from './schedule.ts';
+import { messageIdOf, webhookHeaders } from './signature.ts';
+
+/** An event as the feed lists it (what a delivery's body is). */
+export type DeliveredEvent = { id: string; type: string; created_at: string; data: unknown };
+
+/** One event to one webhook, and which attempt is next (from 1). */
+export type DeliveryJob = { owner: string; webhookId: number; event: DeliveredEvent; attempt: number };
+
+export type DispatchDeps = {
+  db: Db;
+  schedule: RetrySchedule;
+  /** The local stack: `http://` to loopback allowed. Never on AWS. */
+  allowLoopback?: boolean;
+  resolve?: Resolve;
+  timeoutMs?: number;
+  now?: () => Date;
+};
+
+/** Whether the webhook was enabled when an event was created at `at` (its last enabled span holds it). */
+export function enabledAt(webhook: WebhookRecord, at: string): boolean {
+  if (at < webhook.enabledAt) return false;
+  return webhook.enabled || (webhook.disabledAt !== undefined && at < webhook.disabledAt);
+}
+
+/** Whether the webhook is to be sent the event: it wants its type, and was enabled when it was created. */
+export const wants = (webhook: WebhookRecord, event: DeliveredEvent): boolean =>
+  matchesPatterns(webhook.events, event.type) && enabledAt(webhook, event.created_at);
+
+/** The jobs an event of the owner's makes: the first attempt to each webhook that wants it. */
+export async function fanOut(db: Db, owner: string, event: DeliveredEvent): Promise<DeliveryJob[]> {
+  const webhooks = await allWebhooks(db, owner);
+  return webhooks
+    .filter((webhook) => wants(webhook, event))
+    .map((webhook) => ({ owner, webhookId: webhook.id, event, attempt: 1 }));
+}
+
+/** What became of an attempt: delivered; to be tried again at `retryAt`; given up (the schedule ran out); dropped. */
+export type AttemptOutcome =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry'; retryAt: Date }
+  | { outcome: 'given-up' }
+  | { outcome: 'dropped'; reason: 'webhook-gone' };
+
+/** A delivery's failure as the attempts list says it: the destination's refusals are one. */
+const failureOf = (error: DeliveryError | undefined): DeliveryFailure | undefined => {
+  if (error === undefined) return undefined;
+  const transport: readonly DeliveryFailure[] = [
+    'timeout',
+    'dns',
+    'refused',
+    'reset',
+    'unreachable',
+    'tls',
+    'protocol',
+    'network',
+  ];
+  return (transport as readonly string[]).includes(error) ? (error as DeliveryFailure) : 'destination';
+};
+
+/**
+ * POSTs the event to the webhook, signed with its secrets, and records the attempt (and the webhook's run of
+ * failures). Returns the attempt as recorded.
+ */
+export async function sendEvent(
+  deps: DispatchDeps,
+  owner: string,
+  webhook: WebhookRecord,
+  event: DeliveredEvent,
+  attempt: number,
+): Promise<DeliveryRecord> {
+  const now = (deps.now ?? (() => new Date()))();
+  const body = JSON.stringify(event);
+  const messageId = messageIdOf(webhook.id, event.id);
+  const headers = webhookHeaders(signingSecrets(webhook, now), messageId, Math.floor(now.getTime() / 1000), body);
+  const result = await deliver({
+    url: webhook.name,
+    body,
+    headers,
+    ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    allowLoopback: deps.allowLoopback ?? false,
+  });
+  const error = failureOf(result.error);
+  const delivery: DeliveryRecord = {
+    webhookId: webhook.id,
+    eventId: event.id,
+    eventType: event.type,
+    messageId,
+    attempt,
+    ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
+    ...(error === undefined ? {} : { error }),
+    durationMs: result.durationMs,
+    createdAt: now.toISOString(),
+    succeeded: result.ok,
+    responseExcerpt: result.responseExcerpt,
+  };
+  await recordDelivery(deps.db, owner, delivery);
+  const after = await recordOutcome(deps.db, owner, webhook.id, result.ok, now);
+  const failingSince = after?.failingSince;
+  if (!result.ok && failingSince && after.enabled && shouldDisable(new Date(failingSince), now)) {
+    await disableFailing(deps.db, owner, webhook.id, failingSince);
+  }
+  return delivery;
+}
+
+/** One attempt of a job: the webhook as it is now, the event sent, and what is to become of the job. */
+export async function attemptDelivery(deps: DispatchDeps, job: DeliveryJob): Promise<AttemptOutcome> {
+  const webhook = await showWebhook(deps.db, job.owner, job.webhookId).catch((error: unknown) => {
+    if (error instanceof ItemNotFound) return null;
+    throw error;
+  });
+  if (!webhook) return { outcome: 'dropped', reason: 'webhook-gone' };
+  const delivery = await sendEvent(deps, job.owner, webhook, job.event, job.attempt);
+  if (delivery.succeeded) return { outcome: 'delivered' };
+  const retryAt = nextAttemptAt(deps.schedule, job.attempt, (deps.now ?? (() => new Date()))());
+  return retryAt ? { outcome: 'retry', retryAt } : { outcome: 'given-up' };
+}
