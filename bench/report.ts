@@ -12,6 +12,7 @@ import { costSection, handlerSection, roundTripSection } from '#bench/report/han
 import { memorySection } from '#bench/report/memory.ts';
 import type { Results, SectionName } from '#bench/report/results.ts';
 import { scaleSectionText } from '#bench/report/scale.ts';
+import { webhooksSection } from '#bench/report/webhooks.ts';
 import type { Machine } from '#bench/support.ts';
 
 export { bundleChart, contentionChart, scaleChart } from '#bench/report/charts.ts';
@@ -74,6 +75,9 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
   if (results.memory) sections.push(memorySection(results.memory, results.lambda), '');
   if (results.contention) sections.push(contentionSection(results.contention, charts.contention), '');
   if (results.edge) sections.push(edgeSection(results.edge, results.measuredOn?.edge ?? results.machine), '');
+  if (results.webhooks) {
+    sections.push(webhooksSection(results.webhooks, results.measuredOn?.webhooks ?? results.machine), '');
+  }
   sections.push(
     '## Running it',
     '',
@@ -83,6 +87,7 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
     'BENCH_SECTIONS=bundles,scale npm run bench  # only some sections; the others keep their last figures',
     'BENCH_SECTIONS=contention npm run bench     # concurrent writers only (a minute and a half)',
     'BENCH_SECTIONS=edge npm run bench           # the edge only: function time, sync lag, CNAME → active, sync per event (about 3 minutes)',
+    'BENCH_SECTIONS=webhooks npm run bench       # webhooks only: delivery lag, write latency with endpoints, retries (about a minute and a half)',
     'BENCH_SECTIONS=report npm run bench         # render this page again from bench/results/latest.json',
     'npm run bench -- --help                     # the sections and settings',
     '```',

@@ -23,7 +23,7 @@ import {
 } from './report.ts';
 import { benchDataDir, machine, progress, quick, runSection } from './support.ts';
 
-const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory', 'contention', 'edge'] as const;
+const allSections = ['bundles', 'handlers', 'scale', 'e2e', 'memory', 'contention', 'edge', 'webhooks'] as const;
 type Section = (typeof allSections)[number];
 /** What each section measures, for `--help`. */
 const sectionHelp = {
@@ -34,6 +34,7 @@ const sectionHelp = {
   memory: '6. peak RSS of each bundled function, invoked warm',
   contention: '7. 1, 5 and 20 concurrent writers on one owner and on their own owners, through the harness',
   edge: "8. the edge function's time per request, the sync lag, CNAME to active, the sync's time per event",
+  webhooks: '9. webhook delivery lag (1 and 20 endpoints), write latency with 0 and 20, retries to a failing receiver',
 } as const satisfies Record<Section, string>;
 
 const usage = `Usage: npm run bench [-- --help]
@@ -57,6 +58,7 @@ Examples:
   npm run bench
   BENCH_SECTIONS=contention npm run bench
   BENCH_SECTIONS=edge npm run bench
+  BENCH_SECTIONS=webhooks npm run bench
   BENCH_QUICK=1 BENCH_SECTIONS=bundles,scale npm run bench
 `;
 // Before anything is measured or started: `--help` prints the usage; anything else is a mistake (exit 2).
@@ -78,6 +80,7 @@ const resultKey = {
   memory: 'memory',
   contention: 'contention',
   edge: 'edge',
+  webhooks: 'webhooks',
 } as const satisfies Record<Section, keyof Results>;
 /** `BENCH_SECTIONS=report` measures nothing and renders the report again from the last results. */
 const renderOnly = process.env.BENCH_SECTIONS === 'report';
@@ -97,6 +100,8 @@ const SCALE_TABLE = 'bench-scale';
 const RUN_TABLE = 'bench-run';
 /** The edge section's own table, recreated empty: its local stack's follower scans the whole table. */
 const EDGE_TABLE = 'bench-edge';
+/** The webhooks section's own table, recreated empty: its follower of the change feed scans the whole table. */
+const WEBHOOKS_TABLE = 'bench-webhooks';
 /** The CNAME target the domain functions show (`EDGE_HOSTNAME`); any host name does here, as for `npm start`. */
 const BENCH_EDGE_HOSTNAME = 'edge.localhost';
 
@@ -169,7 +174,7 @@ async function main() {
   if (selected.has('bundles')) results.bundles = await benchBundles();
   else if (selected.has('memory')) await writeBundles();
 
-  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory', 'contention', 'edge'].some((name) =>
+  const needsDatabase = ['handlers', 'scale', 'e2e', 'memory', 'contention', 'edge', 'webhooks'].some((name) =>
     selected.has(name as Section),
   );
   if (needsDatabase) {
@@ -197,6 +202,10 @@ async function main() {
       if (selected.has('edge')) {
         await recreateTable(dynamo.endpoint, EDGE_TABLE);
         results.edge = await runSection('edge.ts', env(EDGE_TABLE));
+      }
+      if (selected.has('webhooks')) {
+        await recreateTable(dynamo.endpoint, WEBHOOKS_TABLE);
+        results.webhooks = await runSection('webhooks.ts', env(WEBHOOKS_TABLE));
       }
       await recreateTable(dynamo.endpoint, RUN_TABLE);
     } finally {

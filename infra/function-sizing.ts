@@ -10,3 +10,17 @@
  * API Gateway's 29 s integration limit. The benchmarks measure and may revise both.
  */
 export const functionSizing = { memorySize: 512, timeoutSeconds: 10 } as const;
+
+/**
+ * Routes whose function needs longer than `functionSizing.timeoutSeconds`, by route name (`lib/routes.ts`).
+ *
+ * `test-webhook` sends one delivery while the client waits: the attempt alone may take its whole 10 s deadline
+ * (`DELIVERY_TIMEOUT_MS`, `lib/webhooks/delivery.ts`), after the webhook's read and before the attempt's record
+ * is written. 25 s leaves a DynamoDB call that stalls after a full attempt the SDK's ~9 s to become the API's 503,
+ * and stays under API Gateway's 29 s integration timeout, so the client never gets a 504 for a function still
+ * running.
+ */
+export const routeTimeoutSeconds: Readonly<Record<string, number>> = { 'test-webhook': 25 };
+
+/** A route function's timeout in seconds: its own, or every function's. */
+export const timeoutSecondsOf = (route: string): number => routeTimeoutSeconds[route] ?? functionSizing.timeoutSeconds;

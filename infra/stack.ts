@@ -1,9 +1,9 @@
 /**
  * One stage of the service: the table, one function per route of the shared route table plus the
  * authorizer, the REST API in front of them with its WAF web ACL, their alarms and dashboard, the change feed
- * onto the event bus, and the edge that serves verified domains.
+ * onto the event bus, the edge that serves verified domains, and the webhooks' deliveries from the bus.
  */
-import { CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
@@ -17,6 +17,8 @@ import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
 import { ApiFirewall } from './constructs/waf.ts';
+import { WebhookDelivery, webhookDeliverFunction, webhookFanoutFunction } from './constructs/webhook-delivery.ts';
+import { routeTimeoutSeconds } from './function-sizing.ts';
 import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
@@ -38,8 +40,8 @@ export class ServiceStack extends Stack {
     Tags.of(this).add('stage', config.stage);
 
     const table = dataTable(this, config);
-    const newFunction = (id: string, handler: string, description: string) => {
-      const fn = new ApiFunction(this, id, { handler, functionName: `${name}-${id}`, description, config });
+    const newFunction = (id: string, handler: string, description: string, timeout?: Duration) => {
+      const fn = new ApiFunction(this, id, { handler, functionName: `${name}-${id}`, description, config, timeout });
       this.functions.set(id, fn);
       return fn;
     };
@@ -65,9 +67,12 @@ export class ServiceStack extends Stack {
 
     const routeFunctions = routes.map((route) => {
       const description = `${route.methods.join(', ')} ${route.path}`;
-      // Only the collections' lists query the by-name index; the feed queries the table.
-      const fn = newFunction(route.name, route.handler, description).useTable(table, route.actions, {
-        index: route.collection !== feed,
+      // A route that needs longer than the stage's timeout has its own (`function-sizing.ts`: test-webhook's).
+      const own = routeTimeoutSeconds[route.name];
+      const timeout = own === undefined ? undefined : Duration.seconds(own);
+      // Only the collections' lists query the by-name index; the feed and a webhook's deliveries query the table.
+      const fn = newFunction(route.name, route.handler, description, timeout).useTable(table, route.actions, {
+        index: route.action === 'list' && route.collection !== feed,
       });
       // Every handler answers with the CORS headers (lib/http/middleware.ts), for the stage's origins.
       fn.addEnvironment('CORS_ALLOWED_ORIGINS', formatAllowedOrigins(config.corsAllowedOrigins));
@@ -116,6 +121,17 @@ export class ServiceStack extends Stack {
     checks.function.addEnvironment('EDGE_HOSTNAME', edgeHostname);
     this.functions.set(domainChecksFunction.name, checks.function);
     monitoring.watchFunction(domainChecksFunction.name, checks.function);
+
+    // Webhook deliveries: every change of the bus fanned out to the owner's webhooks, delivered from a queue.
+    const webhooks = new WebhookDelivery(this, 'webhooks', { config, table, bus: events.bus, alarms: monitoring.topic });
+    for (const [{ name: functionName }, fn] of [
+      [webhookFanoutFunction, webhooks.fanout],
+      [webhookDeliverFunction, webhooks.deliver],
+    ] as const) {
+      this.functions.set(functionName, fn);
+      monitoring.watchFunction(functionName, fn);
+    }
+    monitoring.addRow(...webhooks.dashboardWidgets());
 
     // Route settings last: the edge host name exists only now. The functions reference the connection group,
     // which references nothing: no cycle.

@@ -48,6 +48,16 @@ export type StageConfig = {
   maxItemsPerOwner?: number;
   /** Most webhooks per owner (default 10: `lib/data/webhooks.ts`). */
   maxWebhooksPerOwner?: number;
+  /** Webhook deliveries on AWS (`infra/constructs/webhook-delivery.ts`, docs/deployment.md "Webhooks"). */
+  webhooks: {
+    /**
+     * Most delivery functions the queue's event source runs at once (its maximum concurrency, 2 to 1,000). Each
+     * takes a batch of up to 10 jobs and attempts them in parallel, so this times 10 bounds the stage's
+     * outbound calls in flight; jobs beyond it wait in the queue. It also bounds the Lambda concurrency
+     * deliveries take from the account's, which the API's functions share.
+     */
+    deliveryConcurrency: number;
+  };
   /** The edge that serves verified domains (`infra/constructs/edge.ts`, docs/deployment.md "The edge"). */
   edge: EdgeSettings & {
     /**
@@ -101,6 +111,7 @@ export const stages: Record<StageName, StageConfig> = {
     table: { pointInTimeRecovery: false, deletionProtection: false },
     functions,
     edge,
+    webhooks: { deliveryConcurrency: 2 },
     alarms: {
       api5xxRatePercent: 5,
       apiP99LatencyMs: 2_000,
@@ -121,6 +132,7 @@ export const stages: Record<StageName, StageConfig> = {
     table: { pointInTimeRecovery: true, deletionProtection: true },
     functions,
     edge,
+    webhooks: { deliveryConcurrency: 10 },
     alarms: {
       api5xxRatePercent: 1,
       apiP99LatencyMs: 1_000,

@@ -113,8 +113,9 @@ export class NameTakenError extends ValidationError {
 }
 
 export class QuotaExceededError extends ValidationError {
-  constructor(kind: string, quota: number) {
-    super({ name: [`You have reached the maximum of ${quota} ${kind}s for this account.`] });
+  /** Said on the field a store names its resource by (`name`; a webhook's `url`). */
+  constructor(kind: string, quota: number, field = 'name') {
+    super({ [field]: [`You have reached the maximum of ${quota} ${kind}s for this account.`] });
   }
 }
 

@@ -8,6 +8,7 @@ import type { ContentionRun, ContentionSection } from '#bench/contention.ts';
 import type { EdgeSection } from '#bench/edge.ts';
 import { kb, ms, pass, plural, sizeLabel, table } from '#bench/report/format.ts';
 import type { Results } from '#bench/report/results.ts';
+import { lagHolds, retriesHold, worstWebhookLag } from '#bench/report/webhooks.ts';
 import type { ScaleSection } from '#bench/scale.ts';
 
 /** The scale budget: a page at the largest collection size takes at most this many times as long as at the smallest. */
@@ -71,7 +72,7 @@ export function floorStatus(bundles: BundleSection, ratio: number): string {
 
 export function summarySection(results: Results): string {
   const rows: string[][] = [];
-  const { bundles, handlers, scale, endToEnd, memory, contention, edge } = results;
+  const { bundles, handlers, scale, endToEnd, memory, contention, edge, webhooks } = results;
   if (bundles) {
     const largest = bundles.functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const share = (fn: BundleResult) => fn.bytes / budgetOf(bundles, fn);
@@ -176,6 +177,27 @@ export function summarySection(results: Results): string {
       `≤ ${ms(edge.lag.boundMs / 1000, 0)} s`,
       `p95 ${ms(worst.p95, 0)} ms, max ${ms(worst.max, 0)} ms over ${worst.changes} changes (${worst.served} served)`,
       pass(worst.served === worst.changes && worst.max <= edge.lag.boundMs),
+    ]);
+  }
+  if (webhooks) {
+    const worst = worstWebhookLag(webhooks);
+    rows.push([
+      "Webhook delivery lag, API write to the receiver's 2xx (local stack, 1 and 20 endpoints)",
+      `p95 ≤ ${ms(webhooks.lagBoundMs / 1000, 0)} s, 0 lost`,
+      `p95 ${ms(worst.p95, 0)} ms, max ${ms(worst.max, 0)} ms; ${worst.lost} lost of ${worst.expected} (follower polls every ${webhooks.feedIntervalMs} ms: §9)`,
+      pass(lagHolds(webhooks)),
+    ]);
+    rows.push([
+      'Webhooks: write latency with 20 endpoints ÷ 0 (median, same run)',
+      `≤ ${webhooks.writeRatioTarget}×`,
+      `${ms(webhooks.writeRatio.median)}× (p95 ${ms(webhooks.writeRatio.p95)}×)`,
+      pass(webhooks.writeRatio.median <= webhooks.writeRatioTarget),
+    ]);
+    rows.push([
+      `Webhook retries, receiver failing the first ${webhooks.retry.failFirst} attempts`,
+      '0 lost',
+      `${webhooks.retry.delivered} of ${webhooks.retry.events} delivered, ${webhooks.retry.lost} lost; last ${ms(webhooks.retry.lastDeliveryAfterLastWriteMs / 1000, 1)} s after the last write`,
+      pass(retriesHold(webhooks)),
     ]);
   }
   return table(['Budget', 'Target', 'Measured', 'Status'], rows);

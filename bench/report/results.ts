@@ -7,6 +7,7 @@ import type { HandlerSection } from '#bench/handlers.ts';
 import type { MemorySection } from '#bench/memory.ts';
 import type { ScaleSection } from '#bench/scale.ts';
 import type { Machine } from '#bench/support.ts';
+import type { WebhooksSection } from '#bench/webhooks.ts';
 
 export type LambdaSettings = {
   /** From infra/stages.ts, when the stack defines it. */
@@ -44,10 +45,11 @@ export type Results = {
   memory?: MemorySection;
   contention?: ContentionSection;
   edge?: EdgeSection;
+  webhooks?: WebhooksSection;
   /** Read from the committed baseline file when it exists; not part of latest.json's measurements. */
   baseline?: Baseline;
 };
 
-export type SectionName = 'bundles' | 'handlers' | 'scale' | 'e2e' | 'memory' | 'contention' | 'edge';
+export type SectionName = 'bundles' | 'handlers' | 'scale' | 'e2e' | 'memory' | 'contention' | 'edge' | 'webhooks';
 
 export type Chart = { file: string; svg: string };

@@ -1,5 +1,5 @@
 /**
- * The client: one object per collection (`spaces`, `domains`, `events`) over openapi-fetch, typed by the
+ * The client: one object per collection (`spaces`, `domains`, `webhooks`, `events`) over openapi-fetch, typed by the
  * OpenAPI document (`schema.ts`, generated). Every call goes through `send`: the key, JSON, the
  * `Idempotency-Key` of writes, the retries, and an `ApiError` for any error status.
  */
@@ -17,6 +17,12 @@ export type Deleted = components['schemas']['Deleted'];
 export type SpaceList = components['schemas']['SpaceList'];
 export type DomainList = components['schemas']['DomainList'];
 export type EventList = components['schemas']['EventList'];
+export type Webhook = components['schemas']['Webhook'];
+export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+export type WebhookList = components['schemas']['WebhookList'];
+export type Delivery = components['schemas']['Delivery'];
+export type DeliveryList = components['schemas']['DeliveryList'];
 
 type JsonBody<Operation extends keyof operations> = NonNullable<
   operations[Operation]['requestBody']
@@ -25,9 +31,12 @@ export type StoreSpace = JsonBody<'storeSpace'>;
 export type UpdateSpace = JsonBody<'updateSpace'>;
 export type StoreDomain = JsonBody<'storeDomain'>;
 export type UpdateDomain = JsonBody<'updateDomain'>;
+export type StoreWebhook = JsonBody<'storeWebhook'>;
+export type UpdateWebhook = JsonBody<'updateWebhook'>;
 
 type ListQuery = NonNullable<operations['listSpaces']['parameters']['query']>;
 type EventsQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+type DeliveriesQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 
 export interface ClientOptions {
   /** The API's base URL, `/api/v1` included: `http://127.0.0.1:3000/api/v1` locally. */
@@ -152,6 +161,22 @@ export interface Domains extends Collection<Domain, StoreDomain, UpdateDomain, D
   verify(id: number, options?: WriteOptions): Promise<Result<Domain>>;
 }
 
+export interface DeliveriesOptions extends CallOptions {
+  /** Attempts per request: 10, 25, 50 or 100 (default 10). The iterator reads every page either way. */
+  perPage?: ListQuery['per_page'];
+}
+
+export interface Webhooks extends Collection<Webhook, StoreWebhook, UpdateWebhook, WebhookList> {
+  /** `POST`: 201 with the new webhook and its signing `secret`, shown only here (and by `rotateSecret`). */
+  store(body: StoreWebhook, options?: WriteOptions): Promise<Result<WebhookWithSecret>>;
+  /** `POST /{id}/rotate-secret`: the new `secret`; for 24 hours deliveries are signed with both. */
+  rotateSecret(id: number, options?: ConditionalWriteOptions): Promise<Result<WebhookWithSecret>>;
+  /** `POST /{id}/test`: sends a `webhook.test` event at once and answers the attempt. */
+  test(id: number, options?: CallOptions): Promise<Result<Delivery>>;
+  /** `GET /{id}/deliveries`: every attempt, newest first. */
+  deliveries(id: number, options?: DeliveriesOptions): Paginated<Delivery, DeliveryList>;
+}
+
 export interface Events {
   /** The events after `after` (all kept ones without it), oldest first; ends at the newest. */
   list(options?: EventsOptions): EventFeed;
@@ -162,6 +187,7 @@ export interface Events {
 export interface Client {
   spaces: Spaces;
   domains: Domains;
+  webhooks: Webhooks;
   events: Events;
 }
 
@@ -247,13 +273,21 @@ export function createClient(options: ClientOptions): Client {
     attempt: (query: ListQuery, init: Init) => Promise<Sent<Page>>,
     options: ListOptions,
   ): Paginated<T, Page> {
-    const { signal } = options;
     const first: ListQuery = {
       search: options.search,
       sort_by: options.sortBy,
       sort: options.sort,
       per_page: options.perPage,
     };
+    return paged(attempt, first, options.signal);
+  }
+
+  /** Pages that follow `links.next` until it is null. */
+  function paged<T, Page extends { data: T[]; links: { next: string | null } }, Query>(
+    attempt: (query: Query, init: Init) => Promise<Sent<Page>>,
+    first: Query,
+    signal: AbortSignal | undefined,
+  ): Paginated<T, Page> {
     async function* pages(): AsyncGenerator<Result<Page>> {
       for (let query = first; ; ) {
         const current = query;
@@ -261,7 +295,7 @@ export function createClient(options: ClientOptions): Client {
         const page = resultOf(data as Page, response);
         yield page;
         if (!page.data.links.next) return;
-        query = queryOf(page.data.links.next) as ListQuery;
+        query = queryOf(page.data.links.next) as Query;
       }
     }
     return { pages, [Symbol.asyncIterator]: () => itemsOf(pages()) };
@@ -335,6 +369,32 @@ export function createClient(options: ClientOptions): Client {
       list: (options = {}) => list((query, init) => api.GET('/domains', { params: { query }, ...init }), options),
       verify: (id, options = {}) =>
         single((init) => api.POST('/domains/{id}/verify', { params: path(id), ...init }), writeOptions(options)),
+    },
+    webhooks: {
+      store: (body, options = {}) => single((init) => api.POST('/webhooks', { body, ...init }), writeOptions(options)),
+      show: ((id: number, options?: ShowOptions) =>
+        show((init) => api.GET('/webhooks/{id}', { params: path(id), ...init }), options)) as Show<Webhook>,
+      update: (id, body, options = {}) =>
+        single((init) => api.PATCH('/webhooks/{id}', { params: path(id), body, ...init }), writeOptions(options)),
+      replace: (id, body, options = {}) =>
+        single((init) => api.PUT('/webhooks/{id}', { params: path(id), body, ...init }), writeOptions(options)),
+      delete: (id, options = {}) =>
+        deleted((init) => api.DELETE('/webhooks/{id}', { params: path(id), ...init }), options),
+      list: (options = {}) => list((query, init) => api.GET('/webhooks', { params: { query }, ...init }), options),
+      rotateSecret: (id, options = {}) =>
+        single(
+          (init) => api.POST('/webhooks/{id}/rotate-secret', { params: path(id), ...init }),
+          writeOptions(options),
+        ),
+      test: (id, options = {}) =>
+        single((init) => api.POST('/webhooks/{id}/test', { params: path(id), ...init }), { signal: options.signal }),
+      deliveries: (id, options = {}) =>
+        paged(
+          (query: DeliveriesQuery, init) =>
+            api.GET('/webhooks/{id}/deliveries', { params: { ...path(id), query }, ...init }),
+          { per_page: options.perPage },
+          options.signal,
+        ),
     },
     events: {
       list: (options = {}) => events(options),

@@ -186,6 +186,158 @@ export interface paths {
     patch: operations['updateSpace'];
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhooks
+     * @description The owner's webhooks, one page at a time. `links.next` carries a `cursor`: following it reads only about `per_page` items, however deep the page.
+     *
+     *     Needs the `webhooks:read` scope (403 without it).
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Store a webhook
+     * @description Stores a new webhook for the key's owner. Send the fields as a form or as JSON. The answer holds the signing `secret`, shown only then (and by `rotate-secret`): keep it to verify deliveries. The URL is checked when stored and at every delivery: a host that is or resolves to a private, loopback, link-local, multicast or metadata address is refused (422). With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `webhooks:write` scope (403 without it).
+     */
+    post: operations['storeWebhook'];
+    delete?: never;
+    options?: never;
+    /**
+     * List webhooks (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `webhooks:read` scope (403 without it).
+     */
+    head: operations['listWebhooksHead'];
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a webhook
+     * @description One of the owner's webhooks, with its version in `ETag`.
+     *
+     *     Needs the `webhooks:read` scope (403 without it).
+     */
+    get: operations['showWebhook'];
+    /**
+     * Update a webhook (PUT)
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `webhooks:write` scope (403 without it).
+     */
+    put: operations['putWebhook'];
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Deletes the webhook; its id is never used again; attempts still pending for it are dropped. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing. (A repeat of a delete that was answered therefore answers 200 again, not 404.)
+     *
+     *     Needs the `webhooks:write` scope (403 without it).
+     */
+    delete: operations['destroyWebhook'];
+    options?: never;
+    /**
+     * Show a webhook (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `webhooks:read` scope (403 without it).
+     */
+    head: operations['showWebhookHead'];
+    /**
+     * Update a webhook
+     * @description A partial update: absent fields are unchanged. PUT and PATCH behave the same. An update that changes nothing (every field it sends already has that value) writes nothing: the same version (`ETag`) and `updated_at`, no event. With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `webhooks:write` scope (403 without it).
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook's signing secret
+     * @description Gives the webhook a new signing secret, answered in `data.secret` (shown only here). For 24 hours deliveries carry two signatures in `webhook-signature`, one with each secret, so a receiver can switch over without missing one; then only the new secret signs. A secret rotated out earlier stops signing now. The change is a `webhook.updated` event (without either secret). With `If-Match`, only if the resource still has one of the versions it names (its `ETag`); with `If-None-Match`, only if it has none of them (`*`: never, since the resource exists): otherwise 412 and nothing changes. With an `Idempotency-Key`, a repeat of the request (same method, path and body) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and writes nothing.
+     *
+     *     Needs the `webhooks:write` scope (403 without it).
+     */
+    post: operations['rotateSecretWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event to a webhook
+     * @description Sends a `webhook.test` event to the URL now, once (not retried), signed like every delivery, and answers the attempt as the deliveries list shows it: whether it succeeded, the status or the error, the duration. Sent whether or not the webhook is enabled or listens to `webhook.test`; it is not in the change feed. The destination is checked again first (an address that is not public fails the attempt with `error: "destination"`). No body.
+     *
+     *     Needs the `webhooks:write` scope (403 without it).
+     */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a webhook's delivery attempts
+     * @description Every attempt to deliver an event to the webhook (tests included), newest first, kept 30 days: the event, the attempt (from 1; retries of one event share its `message_id`), the status code or the error, the duration and the start of the answer. Follow `links.next` for older attempts.
+     *
+     *     Needs the `webhooks:read` scope (403 without it).
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * List a webhook's delivery attempts (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Needs the `webhooks:read` scope (403 without it).
+     */
+    head: operations['listWebhookDeliveriesHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/events': {
     parameters: {
       query?: never;
@@ -195,7 +347,7 @@ export interface paths {
     };
     /**
      * List events (the change feed)
-     * @description Every change of the owner's spaces and domains (store, update, delete, verify), oldest first: one event per change, with ids that go up by one, in the feed by the time the change is answered, kept 30 days. Poll by following `links.next` (its cursor also carries the feed's epoch): no event is ever skipped or repeated, even while other requests are writing; a page may end early while a change is still becoming visible, and the next poll continues there. A cursor whose next events may have expired, or from before a restore of the database, answers 410: re-list the resources, then read the feed again from the start. A key sees the events of the collections its scopes let it read.
+     * @description Every change of the owner's spaces, domains and webhooks (store, update, delete, verify, a secret's rotation, a webhook disabled for failing), oldest first: one event per change, with ids that go up by one, in the feed by the time the change is answered, kept 30 days. Poll by following `links.next` (its cursor also carries the feed's epoch): no event is ever skipped or repeated, even while other requests are writing; a page may end early while a change is still becoming visible, and the next poll continues there. A cursor whose next events may have expired, or from before a restore of the database, answers 410: re-list the resources, then read the feed again from the start. A key sees the events of the collections its scopes let it read.
      *
      *     Needs any `:read` scope (403 without one).
      */
@@ -241,7 +393,48 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  change: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A change of the owner's, POSTed to a webhook
+     * @description Each event of the change feed whose type the webhook subscribes to (`events`) and that was created while it was enabled, exactly as `GET /events` lists it, signed. Sent within about a second of the change; not necessarily in order (order by `id`), at least once (deduplicate by `webhook-id`). Only the owner’s own events; the destination is checked again at every attempt (a host that now resolves to a private address fails it).
+     */
+    post: operations['receiveChange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  test: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The test event, POSTed by `POST /webhooks/{id}/test`
+     * @description Sent once, at once, whether or not the webhook is enabled or subscribes to it; not retried and not in the change feed. Signed like every delivery.
+     */
+    post: operations['receiveTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     Space: {
@@ -334,11 +527,41 @@ export interface components {
        */
       updated_at: string;
     };
+    Webhook: {
+      /** @description Allocated per owner, increasing, never reused. */
+      id: number;
+      /**
+       * Format: uri
+       * @description Where deliveries are POSTed.
+       */
+      url: string;
+      /** @description The event types delivered: exact types, `<kind>.*` families, or `*` for every event. */
+      events: string[];
+      /** @description Whether events are delivered. */
+      enabled: boolean;
+      /** @description A note for you, or null. */
+      description: string | null;
+      /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row (a `webhook.disabled` event says so). Null while enabled. */
+      disabled_reason: ('owner' | 'failing') | null;
+      /**
+       * Format: date-time
+       * @description When the webhook was stored, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the webhook last changed, ISO 8601 in UTC.
+       */
+      updated_at: string;
+    };
     SpaceResponse: {
       data: components['schemas']['Space'];
     };
     DomainResponse: {
       data: components['schemas']['Domain'];
+    };
+    WebhookResponse: {
+      data: components['schemas']['Webhook'];
     };
     SpaceList: {
       data: components['schemas']['Space'][];
@@ -353,6 +576,126 @@ export interface components {
       meta: components['schemas']['ListMeta'];
       /** @constant */
       status: 200;
+    };
+    WebhookList: {
+      data: components['schemas']['Webhook'][];
+      links: components['schemas']['ListLinks'];
+      meta: components['schemas']['ListMeta'];
+      /** @constant */
+      status: 200;
+    };
+    WebhookWithSecret: {
+      /** @description Allocated per owner, increasing, never reused. */
+      id: number;
+      /**
+       * Format: uri
+       * @description Where deliveries are POSTed.
+       */
+      url: string;
+      /** @description The event types delivered: exact types, `<kind>.*` families, or `*` for every event. */
+      events: string[];
+      /** @description Whether events are delivered. */
+      enabled: boolean;
+      /** @description A note for you, or null. */
+      description: string | null;
+      /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row (a `webhook.disabled` event says so). Null while enabled. */
+      disabled_reason: ('owner' | 'failing') | null;
+      /**
+       * Format: date-time
+       * @description When the webhook was stored, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the webhook last changed, ISO 8601 in UTC.
+       */
+      updated_at: string;
+      /** @description The signing secret (`whsec_` and the base64 of 32 random bytes), shown only in this answer: keep it to verify deliveries (Standard Webhooks). After a rotation, deliveries carry a signature with each secret for 24 hours. */
+      secret: string;
+    };
+    WebhookWithSecretResponse: {
+      data: components['schemas']['WebhookWithSecret'];
+    };
+    Delivery: {
+      /** @description The event delivered, as the feed lists it (a test delivery: `test_…`). */
+      event_id: string;
+      /**
+       * @description Its type.
+       * @enum {string}
+       */
+      event_type:
+        | 'domain.created'
+        | 'domain.updated'
+        | 'domain.verified'
+        | 'domain.deleted'
+        | 'space.created'
+        | 'space.updated'
+        | 'space.deleted'
+        | 'webhook.created'
+        | 'webhook.updated'
+        | 'webhook.disabled'
+        | 'webhook.deleted'
+        | 'webhook.test';
+      /** @description The `webhook-id` header: the same on every attempt of this event. */
+      message_id: string;
+      /** @description The attempt, from 1. */
+      attempt: number;
+      /** @description The answer’s status; null when none came (see `error`). */
+      status_code: number | null;
+      /** @description What went wrong when no answer came: the 10 s deadline passed, DNS, the connection (refused, reset, unreachable), TLS, not HTTP, or a destination refused (a private address, say); null when an answer came. */
+      error:
+        | ('timeout' | 'dns' | 'refused' | 'reset' | 'unreachable' | 'tls' | 'protocol' | 'network' | 'destination')
+        | null;
+      /** @description From the start of the attempt (DNS included) to its end. */
+      duration_ms: number;
+      /** @description A 2xx answer within 10 s. */
+      succeeded: boolean;
+      /** @description The start of the answer’s body, at most 256 characters. */
+      response_excerpt: string;
+      /**
+       * Format: date-time
+       * @description When the attempt was made, ISO 8601 in UTC.
+       */
+      created_at: string;
+    };
+    DeliveryResponse: {
+      data: components['schemas']['Delivery'];
+    };
+    DeliveryList: {
+      data: components['schemas']['Delivery'][];
+      links: {
+        /**
+         * Format: uri
+         * @description The newest attempts.
+         */
+        first: string;
+        /** @description Older attempts; null on the last page. */
+        next: string | null;
+      };
+      meta: {
+        /**
+         * Format: uri
+         * @description The list URL without its query.
+         */
+        path: string;
+        per_page: number;
+        /** @description Opaque cursor of the next page; null on the last. */
+        next_cursor: string | null;
+      };
+      /** @constant */
+      status: 200;
+    };
+    WebhookTestEvent: {
+      /** @description A new id per test, not a feed event’s. */
+      id: string;
+      /** @constant */
+      type: 'webhook.test';
+      /**
+       * Format: date-time
+       * @description When the test was sent, ISO 8601 in UTC.
+       */
+      created_at: string;
+      data: components['schemas']['Webhook'];
     };
     ListLinks: {
       /**
@@ -393,7 +736,7 @@ export interface components {
       /** @description Allocated per owner, increasing, never reused. */
       id: number;
       /** @enum {string} */
-      object: 'domain' | 'space';
+      object: 'domain' | 'space' | 'webhook';
       /** @constant */
       deleted: true;
       /** @constant */
@@ -513,8 +856,50 @@ export interface components {
         updated_at: string;
       };
     };
+    WebhookEvent: {
+      /** @description Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps). */
+      id: string;
+      /** @enum {string} */
+      type: 'webhook.created' | 'webhook.updated' | 'webhook.disabled' | 'webhook.deleted';
+      /**
+       * Format: date-time
+       * @description When the change committed, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /** @description The webhook after the change; for a delete, its last state. */
+      data: {
+        /** @description Allocated per owner, increasing, never reused. */
+        id: number;
+        /**
+         * Format: uri
+         * @description Where deliveries are POSTed.
+         */
+        url: string;
+        /** @description The event types delivered: exact types, `<kind>.*` families, or `*` for every event. */
+        events: string[];
+        /** @description Whether events are delivered. */
+        enabled: boolean;
+        /** @description A note for you, or null. */
+        description: string | null;
+        /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row (a `webhook.disabled` event says so). Null while enabled. */
+        disabled_reason: ('owner' | 'failing') | null;
+        /**
+         * Format: date-time
+         * @description When the webhook was stored, ISO 8601 in UTC.
+         */
+        created_at: string;
+        /**
+         * Format: date-time
+         * @description When the webhook last changed, ISO 8601 in UTC.
+         */
+        updated_at: string;
+      };
+    };
     /** @description A change: kept 30 days. */
-    Event: components['schemas']['SpaceEvent'] | components['schemas']['DomainEvent'];
+    Event:
+      | components['schemas']['SpaceEvent']
+      | components['schemas']['DomainEvent']
+      | components['schemas']['WebhookEvent'];
     EventList: {
       data: components['schemas']['Event'][];
       links: {
@@ -673,6 +1058,171 @@ export interface components {
        * @example 3
        */
       color?: string;
+    };
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
+    StoreWebhookRequest: {
+      /**
+       * Format: uri
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed.
+       * @example https://hooks.example.com/domains-spaces
+       */
+      url: string;
+      /**
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: every event.
+       * @example [
+       *       "domain.*"
+       *     ]
+       */
+      events?: (
+        | '*'
+        | 'domain.*'
+        | 'space.*'
+        | 'webhook.*'
+        | 'domain.created'
+        | 'domain.updated'
+        | 'domain.verified'
+        | 'domain.deleted'
+        | 'space.created'
+        | 'space.updated'
+        | 'space.deleted'
+        | 'webhook.created'
+        | 'webhook.updated'
+        | 'webhook.disabled'
+        | 'webhook.deleted'
+      )[];
+      /**
+       * @description Whether events are delivered. Default true.
+       * @default true
+       */
+      enabled?: boolean;
+      /**
+       * @description A note for you, at most 255 characters; empty or null for none.
+       * @example Our CRM
+       */
+      description?: string | null;
+    };
+    /** @description Other fields are ignored. */
+    StoreWebhookForm: {
+      /**
+       * Format: uri
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed.
+       * @example https://hooks.example.com/domains-spaces
+       */
+      url: string;
+      /**
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: every event. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
+       * @example domain.*,space.created
+       */
+      events?:
+        | (
+            | '*'
+            | 'domain.*'
+            | 'space.*'
+            | 'webhook.*'
+            | 'domain.created'
+            | 'domain.updated'
+            | 'domain.verified'
+            | 'domain.deleted'
+            | 'space.created'
+            | 'space.updated'
+            | 'space.deleted'
+            | 'webhook.created'
+            | 'webhook.updated'
+            | 'webhook.disabled'
+            | 'webhook.deleted'
+          )[]
+        | string;
+      /**
+       * @description Whether events are delivered. Empty: true.
+       * @enum {string}
+       */
+      enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
+      /**
+       * @description A note for you, at most 255 characters; empty for none.
+       * @example Our CRM
+       */
+      description?: string;
+    };
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `disabled_reason`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
+    UpdateWebhookRequest: {
+      /**
+       * Format: uri
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed. Absent: unchanged.
+       * @example https://hooks.example.com/domains-spaces
+       */
+      url?: string;
+      /**
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: unchanged.
+       * @example [
+       *       "domain.*"
+       *     ]
+       */
+      events?: (
+        | '*'
+        | 'domain.*'
+        | 'space.*'
+        | 'webhook.*'
+        | 'domain.created'
+        | 'domain.updated'
+        | 'domain.verified'
+        | 'domain.deleted'
+        | 'space.created'
+        | 'space.updated'
+        | 'space.deleted'
+        | 'webhook.created'
+        | 'webhook.updated'
+        | 'webhook.disabled'
+        | 'webhook.deleted'
+      )[];
+      /** @description Whether events are delivered. Enabling a webhook again delivers the events from then on and forgets its failures. Absent: unchanged. */
+      enabled?: boolean;
+      /**
+       * @description A note for you, at most 255 characters; empty or null for none. Absent: unchanged.
+       * @example Our CRM
+       */
+      description?: string | null;
+    };
+    /** @description Other fields are ignored. */
+    UpdateWebhookForm: {
+      /**
+       * Format: uri
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed. Absent: unchanged.
+       * @example https://hooks.example.com/domains-spaces
+       */
+      url?: string;
+      /**
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: unchanged. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
+       * @example domain.*,space.created
+       */
+      events?:
+        | (
+            | '*'
+            | 'domain.*'
+            | 'space.*'
+            | 'webhook.*'
+            | 'domain.created'
+            | 'domain.updated'
+            | 'domain.verified'
+            | 'domain.deleted'
+            | 'space.created'
+            | 'space.updated'
+            | 'space.deleted'
+            | 'webhook.created'
+            | 'webhook.updated'
+            | 'webhook.disabled'
+            | 'webhook.deleted'
+          )[]
+        | string;
+      /**
+       * @description Whether events are delivered. Empty: unchanged.
+       * @enum {string}
+       */
+      enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
+      /**
+       * @description A note for you, at most 255 characters; empty for none. Absent: unchanged.
+       * @example Our CRM
+       */
+      description?: string;
     };
   };
   responses: {
@@ -1102,6 +1652,44 @@ export interface components {
          *     }
          */
         'application/x-www-form-urlencoded': components['schemas']['UpdateSpaceForm'];
+      };
+    };
+    StoreWebhook: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/domains-spaces",
+         *       "events": [
+         *         "domain.*"
+         *       ],
+         *       "description": "Our CRM"
+         *     }
+         */
+        'application/json': components['schemas']['StoreWebhookRequest'];
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/domains-spaces",
+         *       "events": "domain.*",
+         *       "description": "Our CRM"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['StoreWebhookForm'];
+      };
+    };
+    UpdateWebhook: {
+      content: {
+        /**
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        'application/json': components['schemas']['UpdateWebhookRequest'];
+        /**
+         * @example {
+         *       "enabled": "false"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateWebhookForm'];
       };
     };
   };
@@ -2535,6 +3123,939 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
+        search?: components['parameters']['ListSearch'];
+        /** @description The field `search` looks in. An invalid value falls back to the default. */
+        search_by?: components['parameters']['ListSearchBy'];
+        /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+        sort_by?: components['parameters']['ListSortBy'];
+        /** @description Sort direction. An invalid value falls back to the default. */
+        sort?: components['parameters']['ListSort'];
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+        page?: components['parameters']['ListPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, with links to the others. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 2,
+           *           "url": "https://hooks.example.com/domains-spaces",
+           *           "events": [
+           *             "domain.*"
+           *           ],
+           *           "enabled": true,
+           *           "description": "Our CRM",
+           *           "disabled_reason": null,
+           *           "created_at": "2025-01-15T09:30:00.000Z",
+           *           "updated_at": "2025-02-03T16:05:12.345Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "http://127.0.0.1:3000/api/v1/webhooks?search_by=name&sort_by=id&sort=desc&per_page=10&page=1",
+           *         "last": "http://127.0.0.1:3000/api/v1/webhooks?search_by=name&sort_by=id&sort=desc&per_page=10&page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "path": "http://127.0.0.1:3000/api/v1/webhooks",
+           *         "per_page": 10,
+           *         "to": 1,
+           *         "total": 1,
+           *         "next_cursor": null
+           *       },
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['WebhookList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  storeWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['StoreWebhook'];
+    responses: {
+      /** @description The stored webhook; `Location` is its URL. */
+      201: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 2,
+           *         "url": "https://hooks.example.com/domains-spaces",
+           *         "events": [
+           *           "domain.*"
+           *         ],
+           *         "enabled": true,
+           *         "description": "Our CRM",
+           *         "disabled_reason": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-01-15T09:30:00.000Z",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw1Nq3Rn/BWgo="
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['WebhookWithSecretResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      406: components['responses']['NotAcceptable'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listWebhooksHead: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name (of a domain: its ASCII or its Unicode form), trimmed. No name is longer than 255 characters, so a longer search matches nothing: the page is empty (it is never ignored). */
+        search?: components['parameters']['ListSearch'];
+        /** @description The field `search` looks in. An invalid value falls back to the default. */
+        search_by?: components['parameters']['ListSearchBy'];
+        /** @description `id` is the order of creation; `name` ignores case, and ties break by id in the same direction. An invalid value falls back to the default. */
+        sort_by?: components['parameters']['ListSortBy'];
+        /** @description Sort direction. An invalid value falls back to the default. */
+        sort?: components['parameters']['ListSort'];
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description The page, from 1. Without a cursor, a deep page costs a walk over the pages before it. An invalid value falls back to the default. */
+        page?: components['parameters']['ListPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, with links to the others. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A field is invalid; `errors` has the messages by field. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  showWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+         * @example "3"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 2,
+           *         "url": "https://hooks.example.com/domains-spaces",
+           *         "events": [
+           *           "domain.*"
+           *         ],
+           *         "enabled": true,
+           *         "description": "Our CRM",
+           *         "disabled_reason": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      304: components['responses']['NotModified'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['UpdateWebhook'];
+    responses: {
+      /** @description The updated webhook. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 2,
+           *         "url": "https://hooks.example.com/domains-spaces",
+           *         "events": [
+           *           "domain.*"
+           *         ],
+           *         "enabled": true,
+           *         "description": "Our CRM",
+           *         "disabled_reason": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  destroyWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook is deleted. */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 2,
+           *       "object": "webhook",
+           *       "deleted": true,
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['Deleted'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  showWebhookHead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Answer 304 without a body if the current version is one of these `ETag`s (weak comparison) or the value is `*`.
+         * @example "3"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have. */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such id for this key's owner (another owner's ids are not found either). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Change the resource only if its current version is none of these `ETag`s (weak comparison). `*` means any version: the resource exists, so the answer is 412 and nothing changes (RFC 9110: it guards a write meant for a resource that does not exist yet). Checked in the same conditional write as the change, after `If-Match`. */
+        'If-None-Match'?: components['parameters']['IfNoneMatchChange'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['UpdateWebhook'];
+    responses: {
+      /** @description The updated webhook. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 2,
+           *         "url": "https://hooks.example.com/domains-spaces",
+           *         "events": [
+           *           "domain.*"
+           *         ],
+           *         "enabled": true,
+           *         "description": "Our CRM",
+           *         "disabled_reason": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  rotateSecretWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Change the resource only if its current version is one of these `ETag`s (such as `"3"`, as a show or the last change answered it), or `*`: any (the resource must exist). Otherwise 412, and nothing changes; checked in the same conditional write as the change.
+         * @example *
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /** @description Makes the write (store, update, delete, verify) safe to retry: 1 to 255 printable ASCII characters, unique per request (a new UUID each time, such as `9b2f6a1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b`), kept 24 hours for the key's owner. A repeat with the same key and the same request (method, path, body) writes nothing and answers the first answer again, with `Idempotent-Replayed: true`; the same key with another request answers 422. Only successful answers are recorded: after a 4xx or 5xx the same key can be used again. A key that is not 1 to 255 printable ASCII characters answers 422 (with an `{id}` the owner does not have, 404 or this 422). The parameter has no `example`, on purpose: a key is for one request, and a tool that sent a documented one with every request would get 422 from the second on. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook with its new secret. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 2,
+           *         "url": "https://hooks.example.com/domains-spaces",
+           *         "events": [
+           *           "domain.*"
+           *         ],
+           *         "enabled": true,
+           *         "description": "Our CRM",
+           *         "disabled_reason": null,
+           *         "created_at": "2025-01-15T09:30:00.000Z",
+           *         "updated_at": "2025-01-15T09:30:00.000Z",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw1Nq3Rn/BWgo="
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['WebhookWithSecretResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempt. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "event_id": "000000000042",
+           *         "event_type": "domain.updated",
+           *         "message_id": "msg_2_000000000042",
+           *         "attempt": 2,
+           *         "status_code": 200,
+           *         "error": null,
+           *         "duration_ms": 84,
+           *         "succeeded": true,
+           *         "response_excerpt": "ok",
+           *         "created_at": "2025-02-03T16:05:12.345Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DeliveryResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of attempts, newest first. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "event_id": "000000000042",
+           *           "event_type": "domain.updated",
+           *           "message_id": "msg_2_000000000042",
+           *           "attempt": 2,
+           *           "status_code": 200,
+           *           "error": null,
+           *           "duration_ms": 84,
+           *           "succeeded": true,
+           *           "response_excerpt": "ok",
+           *           "created_at": "2025-02-03T16:05:12.345Z"
+           *         },
+           *         {
+           *           "event_id": "000000000042",
+           *           "event_type": "domain.updated",
+           *           "message_id": "msg_2_000000000042",
+           *           "attempt": 1,
+           *           "status_code": 503,
+           *           "error": null,
+           *           "duration_ms": 41,
+           *           "succeeded": false,
+           *           "response_excerpt": "Service Unavailable",
+           *           "created_at": "2025-01-15T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "http://127.0.0.1:3000/api/v1/webhooks/2/deliveries?per_page=10",
+           *         "next": "http://127.0.0.1:3000/api/v1/webhooks/2/deliveries?per_page=10&cursor=eyJwIjoxfQ.c2lnbmF0dXJl"
+           *       },
+           *       "meta": {
+           *         "path": "http://127.0.0.1:3000/api/v1/webhooks/2/deliveries",
+           *         "per_page": 10,
+           *         "next_cursor": "eyJwIjoxfQ.c2lnbmF0dXJl"
+           *       },
+           *       "status": 200
+           *     }
+           */
+          'application/json': components['schemas']['DeliveryList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listWebhookDeliveriesHead: {
+    parameters: {
+      query?: {
+        /** @description Items per page. An invalid value falls back to the default. */
+        per_page?: components['parameters']['ListPerPage'];
+        /** @description Opaque; from `links.next` or `meta.next_cursor`. Reads from where the previous page ended. It is only valid with the same owner, search, sort and per_page: otherwise the answer is 422 on `cursor`. */
+        cursor?: components['parameters']['ListCursor'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The resource id. Any value that is not a positive decimal integer answers 404.
+         * @example 7
+         */
+        id: components['parameters']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of attempts, newest first. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is valid, but its scopes do not cover this operation: the operation's `security` names the scope it needs. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such id for this key's owner (another owner's ids are not found either). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A field is invalid; `errors` has the messages by field. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   listEvents: {
     parameters: {
       query?: {
@@ -2865,6 +4386,138 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveChange: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The message id: the same on every attempt of this event to this webhook (`msg_<webhook>_<event id>`). Deliveries are at least once: deduplicate by it.
+         * @example msg_2_000000000042
+         */
+        'webhook-id': string;
+        /**
+         * @description When this attempt was signed, in seconds since the epoch. Refuse a delivery more than about 5 minutes from your clock (a replayed request): the libraries do.
+         * @example 1738598712
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the bytes your secret's base64 stands for (after `whsec_`). For 24 hours after a rotation there are two, space-separated, one per secret: accept the delivery when any one matches. Verify with a Standard Webhooks library (the `standardwebhooks` npm package, say) over the body exactly as received.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+        'user-agent': 'domains-spaces-webhooks/1.0';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "000000000042",
+         *       "type": "domain.updated",
+         *       "created_at": "2025-02-03T16:05:12.345Z",
+         *       "data": {
+         *         "id": 4,
+         *         "name": "example.com",
+         *         "unicode_name": "example.com",
+         *         "status": "active",
+         *         "serving": "active",
+         *         "serving_error": null,
+         *         "records": [
+         *           {
+         *             "type": "TXT",
+         *             "name": "_ds-challenge.example.com",
+         *             "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU",
+         *             "status": "found"
+         *           },
+         *           {
+         *             "type": "CNAME",
+         *             "name": "example.com",
+         *             "value": "edge.example.net",
+         *             "status": "found"
+         *           }
+         *         ],
+         *         "verification": {
+         *           "type": "TXT",
+         *           "name": "_ds-challenge.example.com",
+         *           "value": "q3Vn2fXk9bT1sLw8PzR4yHc6JmA0eDgU"
+         *         },
+         *         "verified_at": "2025-02-03T16:05:12.345Z",
+         *         "last_checked_at": "2025-02-03T16:05:12.345Z",
+         *         "index_page": "https://www.example.com/welcome",
+         *         "not_found_page": "https://www.example.com/404",
+         *         "created_at": "2025-01-15T09:30:00.000Z",
+         *         "updated_at": "2025-02-03T16:05:12.345Z"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['Event'];
+      };
+    };
+    responses: {
+      /** @description Delivered: a 2xx answer within 10 s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Anything else (another status, a redirect, which is not followed, a timeout, a refused connection) is a failed attempt, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (each ±10 %): 8 attempts over more than 24 hours. A webhook whose every attempt failed for 5 days is disabled (`disabled_reason: "failing"`, a `webhook.disabled` event). */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveTest: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The message id: the same on every attempt of this event to this webhook (`msg_<webhook>_<event id>`). Deliveries are at least once: deduplicate by it.
+         * @example msg_2_000000000042
+         */
+        'webhook-id': string;
+        /**
+         * @description When this attempt was signed, in seconds since the epoch. Refuse a delivery more than about 5 minutes from your clock (a replayed request): the libraries do.
+         * @example 1738598712
+         */
+        'webhook-timestamp': string;
+        /**
+         * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the bytes your secret's base64 stands for (after `whsec_`). For 24 hours after a rotation there are two, space-separated, one per secret: accept the delivery when any one matches. Verify with a Standard Webhooks library (the `standardwebhooks` npm package, say) over the body exactly as received.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string;
+        'user-agent': 'domains-spaces-webhooks/1.0';
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookTestEvent'];
+      };
+    };
+    responses: {
+      /** @description Delivered: a 2xx answer within 10 s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The attempt failed; it is not retried. */
+      default: {
+        headers: {
           [name: string]: unknown;
         };
         content?: never;

@@ -7,6 +7,7 @@ import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
 import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
+import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
 import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { presentWithSecret } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
@@ -23,7 +24,7 @@ export const create = (config: Config, db = createDb(config)) => {
     const input = validate(schemas.store, bodyOf(request));
     await assertDeliverable(input.name, rules, resolve);
     return answer(await storeWebhook(db, request.owner, input, idempotent(request)), replyFor(request));
-  });
+  }, webhookErrors);
 };
 
 export const handler = atColdStart(create);

@@ -33,15 +33,23 @@ export type ApiFunctionProps = {
    * retries of a failed invocation are spent. The others are invoked synchronously and have none.
    */
   deadLetterQueue?: IQueue;
-  /** A timeout other than the stage's (`config.functions.timeout`), for a function that is no API call. */
+  /**
+   * Without a dead-letter queue: why the function needs none (cdk-nag), when it is not one of those invoked
+   * synchronously by API Gateway or the change feed's pipe (the default reason).
+   */
+  noDeadLetterQueueReason?: string;
+  /** A timeout other than the stage's (`config.functions.timeout`): a function that is no API call, or a route's own. */
   timeout?: Duration;
 };
+
+const SYNCHRONOUS_ONLY =
+  "Invoked only synchronously (API Gateway proxy integration, authorizer, or the change feed pipe's enrichment): a failure is answered to the caller, no event is left for a dead-letter queue (the pipe has its own).";
 
 export class ApiFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { handler, functionName, description, config, deadLetterQueue, timeout }: ApiFunctionProps,
+    { handler, functionName, description, config, deadLetterQueue, noDeadLetterQueueReason, timeout }: ApiFunctionProps,
   ) {
     // An explicit log group (retention, removal) and a role of the function's own: no managed policy,
     // writes to this log group only.
@@ -79,8 +87,7 @@ export class ApiFunction extends NodejsFunction {
     if (!deadLetterQueue) {
       Validations.of(this).acknowledge({
         id: 'Serverless-LambdaDLQ',
-        reason:
-          "Invoked only synchronously (API Gateway proxy integration, authorizer, or the change feed pipe's enrichment): a failure is answered to the caller, no event is left for a dead-letter queue (the pipe has its own).",
+        reason: noDeadLetterQueueReason ?? SYNCHRONOUS_ONLY,
       });
     }
     Validations.of(role).acknowledge({

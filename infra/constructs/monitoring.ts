@@ -11,6 +11,7 @@ import {
   Dashboard,
   GraphWidget,
   type IMetric,
+  type IWidget,
   MathExpression,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -49,6 +50,7 @@ const tableOperations = [Operation.GET_ITEM, Operation.QUERY, Operation.UPDATE_I
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
   private readonly config: StageConfig;
   /** Every alarm notifies the topic when it fires and when it clears. */
   private readonly action: SnsAction;
@@ -95,7 +97,7 @@ export class Monitoring extends Construct {
     this.alarm('table-throttled-requests', tableThrottles, 0, 'DynamoDB requests throttled');
     this.alarm('table-system-errors', tableErrors, 0, 'DynamoDB requests failed with a 5XX');
 
-    new Dashboard(this, 'dashboard', {
+    this.dashboard = new Dashboard(this, 'dashboard', {
       dashboardName: prefix,
       widgets: [
         // Given the list itself, which it reads at synthesis: alarms of functions watched later are shown too.
@@ -175,6 +177,11 @@ export class Monitoring extends Construct {
     this.functionGraphs.errors.addLeftMetric(fn.metricErrors(perMinuteSum));
     this.functionGraphs.duration.addLeftMetric(fn.metricDuration({ statistic: 'p99' }));
     this.functionGraphs.throttles.addLeftMetric(fn.metricThrottles(perMinuteSum));
+  }
+
+  /** A row of the dashboard's, below the others, for what is made after the monitoring (the webhook queues). */
+  addRow(...widgets: IWidget[]): void {
+    this.dashboard.addWidgets(...widgets);
   }
 
   private alarm(name: string, metric: IMetric, threshold: number, description: string): Alarm {

@@ -95,10 +95,12 @@ const mappingSource = (source: HeaderSource) =>
       : 'context.requestId';
 
 /**
- * API Gateway's mapping-template quota (300 KB): a mock integration's answer, the OpenAPI document included,
- * must fit in one template.
+ * API Gateway's mapping-template quota: a mock integration's answer, the OpenAPI document included, must fit in
+ * one template. "Maximum mapping template size: 300 KB", not adjustable ("Quotas for configuring and running a REST
+ * API in API Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html),
+ * read the stricter way: 1 KB = 1,000 bytes.
  */
-export const MAPPING_TEMPLATE_MAX_BYTES = 300 * 1024;
+export const MAPPING_TEMPLATE_MAX_BYTES = 300_000;
 
 /**
  * A response mapping template that outputs `text` exactly. Templates are Velocity (VTL): `$` starts a reference
@@ -331,15 +333,17 @@ export class Api extends Construct {
    * The OpenAPI document, public and cacheable, the committed file's bytes. A mock integration serves it from
    * the API's own definition: no function, no cold start, no bucket, and every change of the file deploys
    * with the API (it is part of the deployment's hash). Its limit is the mapping template quota, which
-   * `mock` checks at synthesis (the document is about half of it today); past it, a small function bundling
-   * the file would serve it instead.
+   * `mock` checks at synthesis (the document is about two thirds of it with webhooks); past it, a small
+   * function bundling the file would serve it instead. HEAD answers the same status and headers with an empty
+   * template: API Gateway sends no body to a HEAD, and the document held once keeps the stack's template
+   * (CloudFormation's 1 MB) clear of a second copy.
    */
   private document(resource: IResource, method: string, document: string, allowed: AllowedOrigins): Method {
     return this.mock(resource, method, {
       statusCode: 200,
       headers: { 'Cache-Control': documentRoute.cacheControl },
       cors: corsOf(allowed, (origin) => corsHeaders(allowed, origin)),
-      body: document,
+      body: method === 'HEAD' ? '' : document,
     });
   }
 

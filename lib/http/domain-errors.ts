@@ -44,10 +44,13 @@ export type KindErrors = (error: unknown) => HttpError | null;
 
 /**
  * The HTTP error a data error means, or null for any other error (the middleware decides those). The errors
- * of one kind only (a domain's pages, its verification) are said by the kind's resource module, which the
- * kind's functions give their handler (`httpHandler`): the other functions carry none of that wording.
+ * of one kind only (a domain's pages, its verification), or a shared one said the kind's way, are said by the
+ * kind's resource module, which the kind's functions give their handler (`httpHandler`): the other functions
+ * carry none of that wording.
  */
 export function httpErrorOf(error: unknown, kindErrors?: KindErrors): HttpError | null {
-  if (error instanceof DataError) return fromDataError(error) ?? kindErrors?.(error) ?? null;
-  return kindErrors?.(error) ?? null;
+  // The kind's own wording first: it may say a shared error its way (a webhook's quota, on `url`).
+  const own = kindErrors?.(error) ?? null;
+  if (own) return own;
+  return error instanceof DataError ? fromDataError(error) : null;
 }

@@ -31,11 +31,13 @@ import {
   METHOD_NOT_ALLOWED,
 } from './responses.ts';
 import { responseSchemas } from './schemas.ts';
+import { webhooksSection } from './webhooks.ts';
 
 const scopeList = scopes.map((scope) => `\`${scope}\``).join(', ');
 
 const description = `
-Domains and spaces that belong to the owner of an API key.
+Domains, spaces and webhooks that belong to the owner of an API key. A webhook is sent the owner's changes as
+they happen (\`webhooks\` below: signed as Standard Webhooks says, retried for more than 24 hours).
 
 **Authentication.** Every request carries \`Authorization: Bearer <key>\`. A missing, malformed, unknown, revoked
 or expired key answers 401. A revoked or expired key is refused within the authorizer cache period.
@@ -209,6 +211,7 @@ export function buildDocument() {
       { name: DOCUMENT_TAG, description: 'This OpenAPI document.' },
     ],
     paths,
+    webhooks: webhooksSection(),
     'x-preflight': conventionResponses.Preflight,
     'x-method-not-allowed': conventionResponses.MethodNotAllowed,
     components: {

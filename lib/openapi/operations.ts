@@ -216,7 +216,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
 const events: Spec = {
   summary: 'List events (the change feed)',
   description:
-    "Every change of the owner's spaces and domains (store, update, delete, verify), oldest first: one event " +
+    "Every change of the owner's spaces, domains and webhooks (store, update, delete, verify, a secret's rotation, a webhook disabled for failing), oldest first: one event " +
     'per change, with ids that go up by one, in the feed by the time the change is answered, kept 30 days. ' +
     "Poll by following `links.next` (its cursor also carries the feed's epoch): no event is ever skipped or " +
     'repeated, even while other requests are writing; a page may end early while a change is still becoming ' +

@@ -11,6 +11,7 @@ import { FORM_TYPE, STORED_ID } from '#lib/openapi/operations.ts';
 import { JSON_TYPE } from '#lib/openapi/responses.ts';
 import { storeDomainSchema, updateDomainSchema } from '#lib/resources/domains/fields.ts';
 import { storeSpaceSchema, updateSpaceSchema } from '#lib/resources/spaces/fields.ts';
+import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { apiBasePath, apiPaths, routes } from '#lib/routes.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { pageHost } from '#lib/urls.ts';
@@ -82,6 +83,8 @@ const validators = {
   UpdateSpace: updateSpaceSchema,
   StoreDomain: storeDomainSchema,
   UpdateDomain: updateDomainSchema,
+  StoreWebhook: webhookSchemas({}).store,
+  UpdateWebhook: webhookSchemas({}).update,
 };
 
 describe('the OpenAPI document', () => {
@@ -157,7 +160,7 @@ describe('the OpenAPI document', () => {
       }),
     );
     // Assess
-    expect(refused).toHaveLength(8);
+    expect(refused).toHaveLength(12);
     expect(refused.filter((entry) => entry.errors !== null)).toEqual([]);
   });
 
@@ -192,11 +195,12 @@ describe('the links', () => {
       );
       // Act
       const linked = Object.values(created.links ?? {});
-      // Assess: show, PATCH and PUT, delete (and a domain's verify), each with `id` from the answer's body.
+      // Assess: show, PATCH and PUT, delete (a domain's verify; a webhook's rotate-secret, test and deliveries),
+      // each with `id` from the answer's body.
       expect(linked.map(({ operationId }) => operationId).sort()).toEqual(
         itemOperations.map(({ operation }) => operation.operationId).sort(),
       );
-      expect(linked.length).toBe(collection === 'domains' ? 5 : 4);
+      expect(linked.length).toBe({ domains: 5, spaces: 4, webhooks: 7 }[collection]);
       for (const link of linked) expect(link.parameters).toEqual({ id: STORED_ID });
     },
   );

@@ -18,6 +18,7 @@ import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts'
 import { configWithDns } from '#test/support/domains.ts';
 import { type Client, clientFor, newClient, type Reply, send, startTestGateway } from '#test/support/http.ts';
 import { checkResponse, documentOperations, seen } from '#test/support/openapi.ts';
+import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 type Operation = { id: string; method: string; path: string; statuses: number[]; scope: Scope };
 
@@ -35,28 +36,51 @@ const isDocument = (op: Operation) => op.id.startsWith(DOCUMENT);
 let gateway: Gateway;
 let client: Client;
 let dns: DnsTestServer;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  // The authorizer's answer is cached, so injected database faults reach the handlers, not the key lookup.
-  gateway = await startTestGateway({ config: configWithDns(dns), authCacheTtlSeconds: 300 });
+  receiver = await startReceiver();
+  // The authorizer's answer is cached, so injected database faults reach the handlers, not the key lookup. A
+  // webhook may call the test receiver on this machine, as on the local stack; every operation stores one.
+  gateway = await startTestGateway({
+    config: { ...configWithDns(dns), webhookLocalLoopback: true },
+    db: { ...db, maxWebhooksPerOwner: 1_000 },
+    authCacheTtlSeconds: 300,
+  });
   client = await newClient(gateway);
   expect((await client.get('/api/v1/spaces')).status).toBe(200);
 });
 afterAll(async () => {
   await gateway.close();
   await dns.close();
+  await receiver.close();
 });
 
 const isSpaces = (op: Operation) => op.path.startsWith('/api/v1/spaces');
-const validBody = (op: Operation): Record<string, string> =>
-  isSpaces(op)
-    ? { name: `Space ${randomUUID().slice(0, 8)}`, color: '2' }
-    : { name: `d-${randomUUID().slice(0, 8)}.example.com`, index_page: 'https://example.com/' };
-/** The same as JSON: the color a number, as strict JSON wants it. */
-const validJson = (op: Operation) => (isSpaces(op) ? { ...validBody(op), color: 2 } : validBody(op));
-const invalidBody = (op: Operation): Record<string, string> =>
-  isSpaces(op) ? { color: '9' } : { index_page: 'not a url' };
+const isWebhooks = (op: Operation) => op.path.startsWith('/api/v1/webhooks');
+const validBody = (op: Operation): Record<string, string> => {
+  if (isSpaces(op)) return { name: `Space ${randomUUID().slice(0, 8)}`, color: '2' };
+  if (isWebhooks(op)) return { url: receiver.url(`/${randomUUID()}`), events: 'space.*' };
+  return { name: `d-${randomUUID().slice(0, 8)}.example.com`, index_page: 'https://example.com/' };
+};
+/** The same as JSON: the color a number, as strict JSON wants it; a webhook's events a list. */
+const validJson = (op: Operation) => {
+  if (isSpaces(op)) return { ...validBody(op), color: 2 };
+  if (isWebhooks(op)) return { ...validBody(op), events: ['space.*'] };
+  return validBody(op);
+};
+const invalidBody = (op: Operation): Record<string, string> => {
+  if (isSpaces(op)) return { color: '9' };
+  if (isWebhooks(op)) return { url: 'http://hooks.example.com/hook' };
+  return { index_page: 'not a url' };
+};
+/** A change to an item's field that writes (its new value differs). */
+const changing = (op: Operation): Record<string, string> => {
+  if (isSpaces(op) || !op.path.includes('{id}')) return validBody(op);
+  if (isWebhooks(op)) return { description: randomUUID() };
+  return { index_page: `https://example.org/${randomUUID()}` };
+};
 const hasBody = (op: Operation) => op.method !== 'GET' && op.method !== 'HEAD' && op.method !== 'DELETE';
 /** A request of the operation's method with a query (GET or HEAD). */
 const withQuery = (op: Operation, path: string, query: Record<string, string>) =>
@@ -66,7 +90,9 @@ const withQuery = (op: Operation, path: string, query: Record<string, string>) =
 async function pathWithItem(op: Operation, { publish = true } = {}): Promise<string> {
   if (!op.path.includes('{id}')) return op.path;
   const collection = op.path.slice(0, op.path.indexOf('/{id}'));
-  const { data } = (await client.post(collection, validBody(op))).body;
+  const stored = await client.post(collection, validBody(op));
+  if (stored.status !== 201) throw new Error(`Could not store the item: ${stored.status} ${stored.text}`);
+  const { data } = stored.body;
   if (publish && data.verification) dns.setTxt(data.verification.name, [data.verification.value]);
   return op.path.replace('{id}', String(data.id));
 }
@@ -131,7 +157,9 @@ const validRequest = (op: Operation) =>
 const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   200: async (op) =>
     op.method === 'PUT'
-      ? client.request('PUT', await pathWithItem(op), { json: isSpaces(op) ? { color: 4 } : { index_page: null } })
+      ? client.request('PUT', await pathWithItem(op), {
+          json: isSpaces(op) ? { color: 4 } : isWebhooks(op) ? { enabled: false } : { index_page: null },
+        })
       : client.request(op.method, await pathWithItem(op), hasBody(op) ? { form: validBody(op) } : {}),
   201: async (op) => client.request(op.method, op.path, { json: validJson(op) }),
   400: async (op) =>
@@ -167,11 +195,9 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   409: async (op) => {
     const path = await pathWithItem(op);
     // A change that changes something (an update to the values it has writes nothing, so takes no key).
-    const changing =
-      isSpaces(op) || !op.path.includes('{id}') ? validBody(op) : { index_page: `https://example.org/${randomUUID()}` };
     return withKeyTakenUnreadable(() =>
       client.request(op.method, path, {
-        ...(hasBody(op) ? { form: changing } : {}),
+        ...(hasBody(op) ? { form: changing(op) } : {}),
         headers: { 'Idempotency-Key': randomUUID() },
       }),
     );
@@ -180,7 +206,7 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   410: async (op) => withQuery(op, op.path, { after: 'v1.1.999999.0' }),
   412: async (op) =>
     client.request(op.method, await pathWithItem(op), {
-      ...(hasBody(op) ? { form: { color: '4', index_page: '' } } : {}),
+      ...(hasBody(op) ? { form: { color: '4', index_page: '', description: 'x' } } : {}),
       headers: { 'If-Match': '"999"' },
     }),
   422: async (op) => {
@@ -191,7 +217,7 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
     }
     return hasBody(op)
       ? client.request(op.method, await pathWithItem(op), { form: invalidBody(op) })
-      : withQuery(op, op.path, isEvents(op) ? { after: 'not-an-event-id' } : { cursor: 'not-a-cursor' });
+      : withQuery(op, await pathWithItem(op), isEvents(op) ? { after: 'not-an-event-id' } : { cursor: 'not-a-cursor' });
   },
   500: (op) => withDatabaseFailure('ValidationException', () => validRequest(op)),
   503: (op) => withDatabaseFailure('ThrottlingException', () => validRequest(op)),
@@ -226,9 +252,10 @@ describe.each(operations)('$id ($method $path)', (op) => {
 
 describe('coverage', () => {
   it('saw every operation answer, live, every status it documents but 429', () => {
-    // Assess: twelve routes (verify and the change feed among them), PUT and PATCH two methods of the update route,
-    // HEAD on the five GET routes, and this document (GET and HEAD).
-    expect(operations).toHaveLength(14 + 5 + 2);
+    // Assess: twenty routes (verify, a webhook's rotate-secret, test and deliveries, and the change feed among
+    // them), PUT and PATCH two methods of each update route, HEAD on the eight GET routes, and this document
+    // (GET and HEAD).
+    expect(operations).toHaveLength(23 + 8 + 2);
     for (const op of operations) {
       const live = op.statuses.filter((status) => status !== GATEWAY_ONLY);
       expect([...(seen.get(op.id) ?? [])].sort(), op.id).toEqual(live.sort());

@@ -50,6 +50,7 @@ ajv.addVocabulary([
   'security',
   'tags',
   'paths',
+  'webhooks',
   'components',
   'x-preflight',
   'x-method-not-allowed',

@@ -129,7 +129,7 @@ describe('--scopes', () => {
     (text) => {
       // Act / Assess
       expect(() => parseScopes(text)).toThrow(
-        /^Unknown scope ".+"\. The scopes are: domains:read, domains:write, spaces:read, spaces:write\.$/,
+        /^Unknown scope ".+"\. The scopes are: domains:read, domains:write, spaces:read, spaces:write, webhooks:read, webhooks:write\.$/,
       );
     },
   );

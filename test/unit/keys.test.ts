@@ -77,7 +77,7 @@ describe('table keys', () => {
     // Act
     const prefixes = kinds.flatMap((kind) => [collectionPrefix(kind), nameGuardPrefix(kind)]);
     // Assess: no prefix is the start of another, so a key range never holds another kind's items.
-    expect(prefixes).toEqual(['DOMAIN#', 'DOMAINNAME#', 'SPACE#', 'SPACENAME#']);
+    expect(prefixes).toEqual(['DOMAIN#', 'DOMAINNAME#', 'SPACE#', 'SPACENAME#', 'WEBHOOK#', 'WEBHOOKNAME#']);
     for (const prefix of prefixes) {
       expect(prefixes.filter((other) => other.startsWith(prefix))).toEqual([prefix]);
     }

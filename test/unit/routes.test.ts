@@ -4,12 +4,13 @@ import { collections, kinds, scopes } from '#lib/kinds.ts';
 import { routes, routesFor } from '#lib/routes.ts';
 
 describe('resource registry', () => {
-  it('declares the two collections and the kind each stores', () => {
+  it('declares the three collections and the kind each stores', () => {
     // Assess
-    expect(Object.keys(collections)).toEqual(['domains', 'spaces']);
+    expect(Object.keys(collections)).toEqual(['domains', 'spaces', 'webhooks']);
     expect(collections.spaces).toMatchObject({ kind: 'space', title: 'Space', tag: 'Spaces' });
     expect(collections.domains).toMatchObject({ kind: 'domain', title: 'Domain', tag: 'Domains' });
-    expect(kinds).toEqual(['domain', 'space']);
+    expect(collections.webhooks).toMatchObject({ kind: 'webhook', title: 'Webhook', tag: 'Webhooks' });
+    expect(kinds).toEqual(['domain', 'space', 'webhook']);
   });
 
   it('has exactly the six scopes, read and write per collection', () => {
@@ -118,12 +119,12 @@ describe('resource registry', () => {
 });
 
 describe('route table', () => {
-  it('has the twelve operations of the contract (verify and the change feed among them), PUT and PATCH sharing the update handler', () => {
+  it("has the operations of the contract (verify, the webhooks' item actions and the change feed among them), PUT and PATCH sharing the update handler", () => {
     // Act
     const operations = routes.flatMap((route) => route.methods.map((method) => `${method} ${route.path}`)).sort();
     // Assess
     expect(operations).toEqual(
-      ['domains', 'spaces']
+      ['domains', 'spaces', 'webhooks']
         .flatMap((collection) => [
           `GET /api/v1/${collection}`,
           `POST /api/v1/${collection}`,
@@ -132,7 +133,13 @@ describe('route table', () => {
           `PATCH /api/v1/${collection}/{id}`,
           `DELETE /api/v1/${collection}/{id}`,
         ])
-        .concat('POST /api/v1/domains/{id}/verify', 'GET /api/v1/events')
+        .concat(
+          'POST /api/v1/domains/{id}/verify',
+          'POST /api/v1/webhooks/{id}/rotate-secret',
+          'POST /api/v1/webhooks/{id}/test',
+          'GET /api/v1/webhooks/{id}/deliveries',
+          'GET /api/v1/events',
+        )
         .sort(),
     );
   });

@@ -11,6 +11,7 @@ import {
   type Webhook,
   webhookExample,
   webhookSchema,
+  webhookTestEventSchema,
   webhookWithSecretSchema,
 } from './schema.ts';
 
@@ -35,5 +36,6 @@ export const webhooks = {
     Delivery: deliverySchema,
     DeliveryResponse: singleSchema(deliverySchema),
     DeliveryList: deliveryListSchema,
+    WebhookTestEvent: webhookTestEventSchema,
   },
 } satisfies ResourceModule<'webhook', Webhook, WebhookRecord>;

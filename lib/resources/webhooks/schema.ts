@@ -75,6 +75,15 @@ export const deliveryListSchema = v.strictObject({
 });
 export type DeliveryList = v.InferOutput<typeof deliveryListSchema>;
 
+/** What `POST /webhooks/{id}/test` sends: the webhook as shown, never its secret. */
+export const webhookTestEventSchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^test_[0-9a-f]{32}$/), v.description('A new id per test, not a feed event’s.')),
+  type: v.literal('webhook.test'),
+  created_at: timestamp('When the test was sent'),
+  data: webhookSchema,
+});
+export type WebhookTestEvent = v.InferOutput<typeof webhookTestEventSchema>;
+
 const at = '2025-01-15T09:30:00.000Z';
 const later = '2025-02-03T16:05:12.345Z';
 
