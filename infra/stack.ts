@@ -123,7 +123,12 @@ export class ServiceStack extends Stack {
     monitoring.watchFunction(domainChecksFunction.name, checks.function);
 
     // Webhook deliveries: every change of the bus fanned out to the owner's webhooks, delivered from a queue.
-    const webhooks = new WebhookDelivery(this, 'webhooks', { config, table, bus: events.bus, alarms: monitoring.topic });
+    const webhooks = new WebhookDelivery(this, 'webhooks', {
+      config,
+      table,
+      bus: events.bus,
+      alarms: monitoring.topic,
+    });
     for (const [{ name: functionName }, fn] of [
       [webhookFanoutFunction, webhooks.fanout],
       [webhookDeliverFunction, webhooks.deliver],

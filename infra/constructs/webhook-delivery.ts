@@ -8,12 +8,13 @@
  * delivery. Two dead-letter queues, each with its alarm: the queue's (jobs the delivery function kept failing on)
  * and the fan-out's (bus events it could not turn into jobs, after the rule's and Lambda's retries).
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { GraphWidget, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -135,7 +136,9 @@ export class WebhookDelivery extends Construct {
       deadLetterQueue: this.fanoutDeadLetters,
     }).useTable(table, ['Query'], { index: false });
     this.fanout.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
-    this.fanout.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+    this.fanout.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
+    );
 
     // As the edge sync's rule: it only hands the event to Lambda; a failed fan-out is retried by Lambda (twice),
     // then its event goes to the same dead-letter queue as the rule's undelivered ones.
@@ -174,6 +177,13 @@ export class WebhookDelivery extends Construct {
         maxConcurrency: config.webhooks.deliveryConcurrency,
       }),
     );
+    const mapping = this.deliver.node.children.find((child) => child instanceof EventSourceMapping);
+    if (!mapping) throw new Error('The delivery function has no event source mapping');
+    Validations.of(mapping).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        "An SQS event source mapping has no on-failure destination (Lambda offers one for stream and Kafka sources only): a job the function fails on stays in the queue, and the queue's redrive policy moves it to its dead-letter queue, which alarms.",
+    });
   }
 
   /** The dashboard's row: jobs waiting to be attempted, jobs hidden until their next attempt, and dead letters. */

@@ -1,7 +1,7 @@
 /**
  * Assertions on the synthesized template of each stage (no AWS access): functions and their bundles,
- * least-privilege grants, the API's routes, authorizer and gateway responses, the table, alarms and cdk-nag.
- * Each stage is synthesized (and bundled) once for the whole file.
+ * least-privilege grants, the API's routes, authorizer and gateway responses, the table, alarms, the webhook
+ * deliveries, the template's size and cdk-nag. Each stage is synthesized (and bundled) once for the whole file.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,11 @@ import { esbuildOptions, functionEntry } from '#infra/bundling.ts';
 import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-checks.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES } from '#infra/constructs/rest-api.ts';
+import {
+  WEBHOOK_DELIVER_TIMEOUT,
+  webhookDeliverFunction,
+  webhookFanoutFunction,
+} from '#infra/constructs/webhook-delivery.ts';
 import { edgeFunctionSource } from '#infra/edge-function.ts';
 import { matchRoute } from '#infra/local/routing.ts';
 import { type StageName, stages } from '#infra/stages.ts';
@@ -30,6 +35,8 @@ import {
   routes,
   unknownPathPreflights,
 } from '#lib/routes.ts';
+import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/delivery.ts';
+import { DEFAULT_RETRY_DELAYS, JITTER_RATIO, totalDelayMs } from '#lib/webhooks/schedule.ts';
 import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
@@ -48,20 +55,44 @@ const expectedTableActions: Record<string, string[]> = {
   'destroy-domain': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'destroy-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'verify-domain': ['GetItem', 'PutItem', 'UpdateItem'],
+  'list-webhooks': ['GetItem', 'Query'],
+  'store-webhook': ['GetItem', 'PutItem', 'UpdateItem'],
+  'show-webhook': ['GetItem'],
+  'update-webhook': ['GetItem', 'PutItem', 'UpdateItem'],
+  'destroy-webhook': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+  'rotate-secret-webhook': ['GetItem', 'PutItem', 'UpdateItem'],
+  // One attempt: the webhook read, the attempt recorded, the run of failures kept (a disabling is a change).
+  'test-webhook': ['GetItem', 'PutItem', 'UpdateItem'],
+  // A webhook's attempts are queried on the table, never the index.
+  'deliveries-webhook': ['GetItem', 'Query'],
   'publish-events': [],
   'edge-sync': ['GetItem', 'PutItem', 'UpdateItem'],
   // Query on the due-check index only (below): `recheckDomain` is an `updateItem` that may release a guard.
   'recheck-domains': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+  // The owner's webhooks, one Query on the table (below: not the index).
+  'webhook-fanout': ['Query'],
+  // The webhook read, the attempt recorded, the run of failures kept; a disabling is a change (Put and Update).
+  'webhook-deliver': ['GetItem', 'PutItem', 'UpdateItem'],
 };
 
 /** Functions that query the by-name index: the collections' lists (the feed queries the table only). */
-const indexReaders = ['list-domains', 'list-spaces'];
+const indexReaders = ['list-domains', 'list-spaces', 'list-webhooks'];
 /** The change feed's publisher is no route and has no table: the pipe reads the stream. */
 const PUBLISHER = 'publish-events';
 /** The edge sync is no route either: an EventBridge rule sends it the domain events of the bus. */
 const EDGE_SYNC = edgeSyncFunction.name;
 /** The hourly re-check of active domains: no route either, EventBridge Scheduler invokes it. */
 const RECHECK = domainChecksFunction.name;
+/** The webhooks' fan-out (an EventBridge rule's target) and delivery (an SQS event source's): no routes. */
+const FANOUT = webhookFanoutFunction.name;
+const DELIVER = webhookDeliverFunction.name;
+/** The functions of the webhook deliveries, which are given the delivery queue. */
+const webhookWorkers: readonly string[] = [FANOUT, DELIVER];
+/** The functions that sign page cursors: the collections' lists and a webhook's deliveries (not the feed). */
+const signsCursors = (name: string) =>
+  (name.startsWith('list-') && name !== 'list-events') || name === 'deliveries-webhook';
+/** The API Gateway integration timeout (29 s) and the delivery attempt's deadline, written out. */
+const INTEGRATION_TIMEOUT_SECONDS = 29;
 /**
  * The functions that need the edge host name: those that present domains, whose records name it (the domain
  * routes but delete, which answers with the id only; the feed's; the bus publisher), the re-check, which
@@ -84,7 +115,11 @@ const handlerOf = (name: string) =>
         ? edgeSyncFunction.handler
         : name === RECHECK
           ? domainChecksFunction.handler
-          : (routes.find((route) => route.name === name)?.handler ?? name);
+          : name === FANOUT
+            ? webhookFanoutFunction.handler
+            : name === DELIVER
+              ? webhookDeliverFunction.handler
+              : (routes.find((route) => route.name === name)?.handler ?? name);
 
 /** The limits issue 11 asks for, written out independently of `infra/stages.ts` (requests per 60 s). */
 const expectedRateLimits: Record<StageName, { perKey: number; perIp: number }> = {
@@ -108,7 +143,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     s = synthesize(stage);
   }, 180_000);
   const tableId = () => s.only('AWS::DynamoDB::Table')[0];
-  /** The stack's queue named `domains-spaces-<stage>-<suffix>`: the change feed's and the edge sync's dead letters. */
+  /** The stack's queue named `domains-spaces-<stage>-<suffix>`: the dead letters, the webhook deliveries. */
   const queueNamed = (suffix: string) => {
     const named = s
       .ofType('AWS::SQS::Queue')
@@ -118,21 +153,40 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   };
 
   describe('functions', () => {
-    it('deploys one function per route plus the authorizer, the event publisher, the edge sync and the re-check, as nodejs24.x on arm64', () => {
+    it('deploys one function per route plus the authorizer, the event publisher, the edge sync, the re-check and the webhook fan-out and delivery, as nodejs24.x on arm64', () => {
       // Assess
       expect([...s.functions.keys()].sort()).toEqual(
-        [...routes.map((route) => route.name), 'authorizer', PUBLISHER, EDGE_SYNC, RECHECK].sort(),
+        [...routes.map((route) => route.name), 'authorizer', PUBLISHER, EDGE_SYNC, RECHECK, FANOUT, DELIVER].sort(),
       );
+      // The re-check runs through every due domain: minutes, not an API call's seconds; a webhook's test and the
+      // deliveries wait for a delivery attempt (below).
+      const ownTimeouts: Record<string, number> = {
+        [RECHECK]: DOMAIN_CHECKS_TIMEOUT.toSeconds(),
+        'test-webhook': 25,
+        [DELIVER]: 30,
+      };
       for (const [name, fn] of s.functions) {
         expect(fn, name).toMatchObject({
           Runtime: 'nodejs24.x',
           Architectures: ['arm64'],
           Handler: 'index.handler',
           MemorySize: config.functions.memorySize,
-          // The re-check runs through every due domain: minutes, not an API call's seconds.
-          Timeout: (name === RECHECK ? DOMAIN_CHECKS_TIMEOUT : config.functions.timeout).toSeconds(),
+          Timeout: ownTimeouts[name] ?? config.functions.timeout.toSeconds(),
           TracingConfig: { Mode: 'Active' },
         });
+      }
+    });
+
+    it("gives the webhook test route longer than a delivery attempt's deadline, within API Gateway's integration timeout", () => {
+      // Prepare
+      const timeout = Number(s.functions.get('test-webhook')?.Timeout);
+      // Assess: the attempt (10 s) with the reads and writes around it, answered before API Gateway gives up (29 s)
+      expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
+      expect(timeout).toBeGreaterThan(DELIVERY_TIMEOUT_MS / 1_000);
+      expect(timeout).toBeLessThan(INTEGRATION_TIMEOUT_SECONDS);
+      // The webhook routes that ask DNS (store, update) keep the stage's, above two DNS tries (2 s each)
+      for (const name of ['store-webhook', 'update-webhook']) {
+        expect(Number(s.functions.get(name)?.Timeout), name).toBeGreaterThanOrEqual(6);
       }
     });
 
@@ -143,6 +197,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         [PUBLISHER, eventPublisherHandler],
         [EDGE_SYNC, edgeSyncFunction.handler],
         [RECHECK, domainChecksFunction.handler],
+        [FANOUT, webhookFanoutFunction.handler],
+        [DELIVER, webhookDeliverFunction.handler],
       ]);
       for (const [name, fn] of s.functions) {
         // Act
@@ -179,6 +235,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           continue;
         }
         expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
+        if (webhookWorkers.includes(name)) {
+          expect(Object.keys(env).sort(), name).toEqual(['NODE_OPTIONS', 'TABLE_NAME', 'WEBHOOK_QUEUE_URL']);
+          expect(env.WEBHOOK_QUEUE_URL, name).toEqual({ Ref: queueNamed('webhook-deliveries') });
+          continue;
+        }
         if (name === EDGE_SYNC) {
           expect(Object.keys(env).sort(), name).toEqual(
             [
@@ -193,7 +254,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           );
           continue;
         }
-        const cursors = name.startsWith('list-') && name !== 'list-events';
+        const cursors = signsCursors(name);
         const answers = name !== authorizerHandler && name !== RECHECK; // a route's handler answers the client: CORS
         expect(Object.keys(env).sort(), name).toEqual(
           [
@@ -272,6 +333,27 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       };
     };
 
+    /** The fan-out sends jobs to the delivery queue (SendMessageBatch), and a failed event to its dead letters. */
+    const fanoutGrants = () => ({
+      'sqs:SendMessage': [
+        JSON.stringify(getAtt(queueNamed('webhook-deliveries'))),
+        JSON.stringify(getAtt(queueNamed('webhook-fanout-dead-letters'))),
+      ].sort(),
+    });
+    /** The delivery's event source consumes the queue; ChangeMessageVisibility also hides a job until its retry. */
+    const deliverGrants = () => {
+      const queue = [JSON.stringify(getAtt(queueNamed('webhook-deliveries')))];
+      return Object.fromEntries(
+        [
+          'sqs:ChangeMessageVisibility',
+          'sqs:DeleteMessage',
+          'sqs:GetQueueAttributes',
+          'sqs:GetQueueUrl',
+          'sqs:ReceiveMessage',
+        ].map((action) => [action, queue]),
+      );
+    };
+
     it('allows each function exactly its DynamoDB actions on the table (and index for Query), its logs and X-Ray', () => {
       const table = JSON.stringify(getAtt(tableId()));
       const index = JSON.stringify({ 'Fn::Join': ['', [getAtt(tableId()), '/index/byName']] });
@@ -296,7 +378,16 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'dynamodb:Query': [dueIndex],
           'sqs:SendMessage': [JSON.stringify(getAtt(queueNamed('domain-checks-dead-letters')))],
         };
-        const own = name === EDGE_SYNC ? edgeSyncGrants() : name === RECHECK ? recheckGrants : {};
+        const own =
+          name === EDGE_SYNC
+            ? edgeSyncGrants()
+            : name === RECHECK
+              ? recheckGrants
+              : name === FANOUT
+                ? fanoutGrants()
+                : name === DELIVER
+                  ? deliverGrants()
+                  : {};
         expect(grants, name).toEqual({ ...expected, ...own });
       }
     });
@@ -375,7 +466,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const synthesized = proxied();
       // Assess
       expect(synthesized.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(expected.sort());
-      expect(expected.filter((entry) => entry.startsWith('HEAD '))).toHaveLength(5);
+      // The lists and items of domains, spaces and webhooks, the feed, and a webhook's deliveries.
+      expect(expected.filter((entry) => entry.startsWith('HEAD '))).toHaveLength(8);
       for (const { method, path, props } of synthesized) {
         const local = matchRoute(method, path.replace('{id}', '42'));
         expect(props.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
@@ -439,6 +531,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         '/api/v1/domains/{id}/{proxy+}',
         '/api/v1/domains/{id}/verify/{proxy+}',
         '/api/v1/spaces/{id}/{proxy+}',
+        '/api/v1/webhooks/{id}/{proxy+}',
+        '/api/v1/webhooks/{id}/rotate-secret/{proxy+}',
+        '/api/v1/webhooks/{id}/test/{proxy+}',
+        '/api/v1/webhooks/{id}/deliveries/{proxy+}',
         '/api/v1/events/{proxy+}',
         '/api/v1/openapi.json/{proxy+}',
       ]);
@@ -499,26 +595,44 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       }
     });
 
-    it('serves the OpenAPI document to GET and HEAD without a key: the committed bytes, cacheable, within the quota', () => {
-      // Prepare
-      const committed = readFileSync(OPENAPI_FILE, 'utf8');
+    /** The document's mock answer to a method. */
+    const documentAnswer = (method: string) =>
+      mockAnswer(mocked().find(({ method: m, path }) => m === method && path === documentRoute.path)?.props ?? {});
+
+    it('serves the OpenAPI document to GET and HEAD without a key, cacheable, with the same status and headers', () => {
       for (const method of ['GET', 'HEAD']) {
         // Act
-        const document = mocked().find(({ method: m, path }) => m === method && path === documentRoute.path);
-        const { status, headers, template } = mockAnswer(document?.props ?? {});
+        const { status, headers } = documentAnswer(method);
         // Assess
-        expect(status).toBe('200');
-        expect(headers).toEqual({
+        expect(status, method).toBe('200');
+        expect(headers, method).toEqual({
           'Cache-Control': "'public, max-age=300'",
           'Access-Control-Allow-Origin': "'*'",
           'Access-Control-Expose-Headers': `'${CORS_EXPOSE_HEADERS.join(', ')}'`,
           'X-Request-Id': 'context.requestId',
         });
-        expect(literalOf(template)).toBe(committed);
-        // Velocity sees no reference and no directive but the two that hold `$` and `#`
-        expect(template?.replace("#set($D = '$')#set($H = '#')", '')).not.toMatch(/\$(?!\{[DH]\})|#/);
-        expect(Buffer.byteLength(template ?? '')).toBeLessThan(MAPPING_TEMPLATE_MAX_BYTES);
       }
+    });
+
+    it("answers GET with the committed document's bytes, within API Gateway's mapping-template quota", () => {
+      // Prepare
+      const committed = readFileSync(OPENAPI_FILE, 'utf8');
+      // Act
+      const { template } = documentAnswer('GET');
+      // Assess
+      expect(literalOf(template)).toBe(committed);
+      // Velocity sees no reference and no directive but the two that hold `$` and `#`
+      expect(template?.replace("#set($D = '$')#set($H = '#')", '')).not.toMatch(/\$(?!\{[DH]\})|#/);
+      // "Maximum mapping template size: 300 KB" (API Gateway's REST API quotas), 1 KB read as 1,000 bytes
+      expect(MAPPING_TEMPLATE_MAX_BYTES).toBe(300_000);
+      expect(Buffer.byteLength(template ?? '')).toBeLessThan(MAPPING_TEMPLATE_MAX_BYTES);
+    });
+
+    it('does not embed the document for HEAD: API Gateway sends a HEAD no body, so its template is empty', () => {
+      // Act
+      const { template } = documentAnswer('HEAD');
+      // Assess
+      expect(template).toBe('');
     });
 
     it('refuses a revoked or expired key within 60 s: the authorizer cache is the revocation bound', () => {
@@ -848,6 +962,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'events-dead-letters',
           'edge-sync-dead-letters',
           'domain-checks-dead-letters',
+          'webhook-dead-letters',
+          'webhook-fanout-dead-letters',
           ...functionAlarms,
         ].sort(),
       );
@@ -1032,6 +1148,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       s
         .ofType('AWS::CloudWatch::Alarm')
         .find(([, alarm]) => alarm.Properties.AlarmName === `domains-spaces-${stage}-${name}`);
+    const ruleNamed = (name: string) => {
+      const found = s
+        .ofType('AWS::Events::Rule')
+        .find(([, rule]) => rule.Properties.Name === `domains-spaces-${stage}-${name}`);
+      if (!found) throw new Error(`No rule ${name}`);
+      return found;
+    };
 
     it("answers every viewer request of one multi-tenant distribution with the function, over the stage's KeyValueStore", () => {
       // Prepare
@@ -1081,7 +1204,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it('sends every domain event of the stage bus to the sync; what fails goes to one dead-letter queue, which alarms', () => {
       // Prepare
-      const [, rule] = s.only('AWS::Events::Rule');
+      const [, rule] = ruleNamed('edge-sync');
       const [busId] = s.only('AWS::Events::EventBus');
       const sync = s.functions.get(EDGE_SYNC);
       const queueId = queueNamed('edge-sync-dead-letters');
@@ -1110,7 +1233,9 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       // Prepare
       const presenting = [...s.functions].filter(([name]) => showsDomains(name));
       // Assess: the domain routes but delete, the feed, the bus publisher, the re-check and the edge sync
-      const domainRoutes = routes.filter((route) => route.collection !== 'spaces' && route.action !== 'destroy');
+      const domainRoutes = routes.filter(
+        (route) => (route.collection === 'domains' && route.action !== 'destroy') || route.collection === 'events',
+      );
       expect(presenting.map(([name]) => name).sort()).toEqual(
         [...domainRoutes.map((route) => route.name), PUBLISHER, RECHECK, EDGE_SYNC].sort(),
       );
@@ -1235,6 +1360,165 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       for (const alarm of ['recheck-domains-errors', 'recheck-domains-throttles']) {
         expect(alarmNamed(alarm), alarm).toBeDefined();
       }
+    });
+  });
+
+  describe('webhook deliveries', () => {
+    const queueOf = (suffix: string) => s.resources[queueNamed(suffix)]?.Properties as Record<string, unknown>;
+    const alarmNamed = (name: string) =>
+      s
+        .ofType('AWS::CloudWatch::Alarm')
+        .find(([, alarm]) => alarm.Properties.AlarmName === `domains-spaces-${stage}-${name}`);
+    const mapping = () => s.only('AWS::Lambda::EventSourceMapping')[1].Properties;
+    /** The attempts the default schedule allows one job (the first, then one per delay), written out. */
+    const ATTEMPTS = 8;
+
+    it('queues the jobs encrypted, TLS only, hidden six times the delivery timeout, kept past the whole schedule', () => {
+      // Prepare
+      const queueId = queueNamed('webhook-deliveries');
+      const queue = queueOf('webhook-deliveries');
+      const deliver = s.functions.get(DELIVER);
+      const retention = Number(queue.MessageRetentionPeriod);
+      const policy = s
+        .ofType('AWS::SQS::QueuePolicy')
+        .find(([, resource]) => JSON.stringify(resource.Properties.Queues) === JSON.stringify([{ Ref: queueId }]));
+      // Assess: encryption and TLS
+      expect(queue.SqsManagedSseEnabled).toBe(true);
+      expect(JSON.stringify(policy?.[1].Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+      // Assess: AWS's advice for a Lambda event source (six times the function's timeout), 30 s each attempt batch
+      expect(deliver?.Timeout).toBe(WEBHOOK_DELIVER_TIMEOUT.toSeconds());
+      expect(Number(queue.VisibilityTimeout)).toBeGreaterThanOrEqual(6 * Number(deliver?.Timeout));
+      // Assess: every delay, jitter at its highest, fits; under the dead letters' 14 days (they keep the enqueue time)
+      expect(DEFAULT_RETRY_DELAYS).toHaveLength(ATTEMPTS - 1);
+      expect(retention * 1_000).toBeGreaterThan(totalDelayMs(DEFAULT_RETRY_DELAYS) * (1 + JITTER_RATIO));
+      expect(retention).toBeLessThan(Number(queueOf('webhook-dead-letters').MessageRetentionPeriod));
+    });
+
+    it("moves a job received more often than the schedule's attempts to a dead-letter queue, whose first message alarms", () => {
+      // Prepare
+      const deadLettersId = queueNamed('webhook-dead-letters');
+      // Assess: the 8 attempts of the default schedule, and 2 receives more for a crash or a timeout
+      expect(queueOf('webhook-deliveries').RedrivePolicy).toEqual({
+        deadLetterTargetArn: getAtt(deadLettersId),
+        maxReceiveCount: ATTEMPTS + 2,
+      });
+      expect(queueOf('webhook-dead-letters')).toMatchObject({
+        MessageRetentionPeriod: 14 * 24 * 3600,
+        SqsManagedSseEnabled: true,
+      });
+      expect(alarmNamed('webhook-dead-letters')?.[1].Properties).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLettersId, 'QueueName'] } }],
+        AlarmActions: [{ Ref: s.only('AWS::SNS::Topic')[0] }],
+      });
+    });
+
+    it("sends every change of the stage bus to the fan-out; what fails goes to the fan-out's dead-letter queue, which alarms", () => {
+      // Prepare
+      const [busId] = s.only('AWS::Events::EventBus');
+      const rule = s
+        .ofType('AWS::Events::Rule')
+        .find(([, resource]) => resource.Properties.Name === `domains-spaces-${stage}-webhook-fanout`);
+      const fanout = s.functions.get(FANOUT);
+      const queueId = queueNamed('webhook-fanout-dead-letters');
+      // Assess: the rule's delivery, retried, then dead-lettered
+      expect(rule?.[1].Properties).toMatchObject({
+        EventBusName: { Ref: busId },
+        EventPattern: { source: ['domains-spaces'], 'detail-type': ['Change'] },
+        Targets: [
+          {
+            Arn: getAtt(fanout?.id as string),
+            DeadLetterConfig: { Arn: getAtt(queueId) },
+            RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 7200 },
+          },
+        ],
+      });
+      // Assess: a fan-out that fails after Lambda's own retries, to the same queue
+      expect(fanout?.DeadLetterConfig).toEqual({ TargetArn: getAtt(queueId) });
+      expect(alarmNamed('webhook-fanout-dead-letters')?.[1].Properties).toMatchObject({
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        Threshold: 0,
+        AlarmActions: [{ Ref: s.only('AWS::SNS::Topic')[0] }],
+      });
+    });
+
+    it("feeds the delivery function batches of 10 from the queue, with partial failures, at most the stage's concurrency", () => {
+      // Prepare
+      const deliver = s.functions.get(DELIVER);
+      const { deliveryConcurrency } = config.webhooks;
+      // Assess
+      expect(mapping()).toMatchObject({
+        EventSourceArn: getAtt(queueNamed('webhook-deliveries')),
+        FunctionName: { Ref: deliver?.id },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: deliveryConcurrency },
+      });
+      expect(mapping().MaximumBatchingWindowInSeconds).toBeUndefined();
+      // Lambda's range for an SQS event source's maximum concurrency
+      expect(deliveryConcurrency).toBeGreaterThanOrEqual(2);
+      expect(deliveryConcurrency).toBeLessThanOrEqual(stage === 'prod' ? 10 : 2);
+      expect(deliver?.DeadLetterConfig).toBeUndefined();
+    });
+
+    it('lets the fan-out only query the table and send to the queue, and the delivery only its table actions and the queue', () => {
+      // Prepare
+      const grants = (name: string) => s.grants(roleOf(s.functions.get(name) ?? {}));
+      const table = [JSON.stringify(getAtt(tableId()))];
+      const queue = [JSON.stringify(getAtt(queueNamed('webhook-deliveries')))];
+      const own = (name: string) =>
+        Object.fromEntries(Object.entries(grants(name)).filter(([action]) => /^(dynamodb|sqs):/.test(action)));
+      // Assess: no index, no other queue action; the dead letters are the fan-out's own (Lambda's asynchronous ones)
+      expect(own(FANOUT)).toEqual({
+        'dynamodb:Query': table,
+        'sqs:SendMessage': [...queue, JSON.stringify(getAtt(queueNamed('webhook-fanout-dead-letters')))].sort(),
+      });
+      expect(own(DELIVER)).toEqual({
+        'dynamodb:GetItem': table,
+        'dynamodb:PutItem': table,
+        'dynamodb:UpdateItem': table,
+        'sqs:ChangeMessageVisibility': queue,
+        'sqs:DeleteMessage': queue,
+        'sqs:GetQueueAttributes': queue,
+        'sqs:GetQueueUrl': queue,
+        'sqs:ReceiveMessage': queue,
+      });
+    });
+
+    it('watches the fan-out and the delivery like every function, and shows the queues on the dashboard', () => {
+      // Prepare
+      const [, dashboard] = s.only('AWS::CloudWatch::Dashboard');
+      const body = JSON.stringify(dashboard.Properties.DashboardBody);
+      // Assess
+      for (const alarm of [`${FANOUT}-errors`, `${FANOUT}-throttles`, `${DELIVER}-errors`, `${DELIVER}-throttles`]) {
+        const [alarmId] = alarmNamed(alarm) ?? [''];
+        expect(alarmId, alarm).not.toBe('');
+        expect(body, alarm).toContain(JSON.stringify(getAtt(alarmId)));
+      }
+      for (const queue of ['webhook-deliveries', 'webhook-dead-letters', 'webhook-fanout-dead-letters']) {
+        expect(body, queue).toContain(JSON.stringify({ 'Fn::GetAtt': [queueNamed(queue), 'QueueName'] }));
+      }
+    });
+  });
+
+  describe('template size', () => {
+    /** "Template body size in an Amazon S3 object: 1 MB" (CloudFormation quotas): what `cdk deploy` uploads. */
+    const CLOUDFORMATION_TEMPLATE_MAX_BYTES = 1_000_000;
+
+    it("stays under CloudFormation's 1 MB template limit, with the document embedded once", () => {
+      // Prepare: the document's opening as the template holds it (no `$` or `#`, which the template rewrites)
+      const opening = readFileSync(OPENAPI_FILE, 'utf8').slice(0, 100);
+      expect(opening).not.toMatch(/[$#]/);
+      const asHeld = JSON.stringify(opening).slice(1, -1);
+      // Act
+      const embedded = Object.values(s.resources).filter((resource) =>
+        JSON.stringify(resource.Properties ?? {}).includes(asHeld),
+      );
+      // Assess: GET's answer only, and the whole template as written to the cloud assembly
+      expect(embedded.map((resource) => resource.Properties.HttpMethod)).toEqual(['GET']);
+      expect(s.templateBytes).toBeLessThan(CLOUDFORMATION_TEMPLATE_MAX_BYTES);
     });
   });
 

@@ -2,7 +2,7 @@
  * Synthesizes a stage the way `cdk synth` does (cdk.json's feature flags, cdk-nag plugins, real esbuild
  * bundles) and answers the questions the infra tests ask of the template.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -73,7 +73,23 @@ export function synthesize(stage: StageName) {
     return join(assembly.directory, `asset.${key}`);
   };
 
-  return { app, stack, config, template, resources, ofType, only, functions, grants, resourcePath, bundleDir };
+  /** The template's bytes as the cloud assembly holds them: what `cdk deploy` uploads for CloudFormation. */
+  const templateBytes = statSync(assembly.getStackArtifact(stack.artifactId).templateFullPath).size;
+
+  return {
+    app,
+    stack,
+    config,
+    template,
+    resources,
+    ofType,
+    only,
+    functions,
+    grants,
+    resourcePath,
+    bundleDir,
+    templateBytes,
+  };
 }
 
 function expectAllow(statement: Statement) {
