@@ -16,7 +16,13 @@ import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
 
 export const create = (config: Config, db = createDb(config), sqs = new SQSClient({}), now = () => new Date()) => {
   const queueUrl = requiredSetting(config, 'webhookQueueUrl', 'WEBHOOK_QUEUE_URL');
-  const deps = { db, schedule: retryScheduleOf(config.webhookRetryDelays), resolve: resolveOf(config), now };
+  const deps = {
+    db,
+    schedule: retryScheduleOf(config.webhookRetryDelays),
+    resolve: resolveOf(config),
+    allowLoopback: config.webhookLocalLoopback,
+    now,
+  };
 
   async function attempt(record: SQSRecord): Promise<boolean> {
     const job = JSON.parse(record.body) as DeliveryJob;
