@@ -1,12 +1,13 @@
 /**
  * The size budget of every Lambda bundle, built in memory exactly as the CDK stack builds it
- * (`infra/bundling.ts` options, one entry per route plus the authorizer, the publisher, the edge sync and the
- * re-check).
+ * (`infra/bundling.ts` options, one entry per route plus the authorizer, the publisher, the edge sync, the
+ * re-check and the webhooks' fan-out and delivery).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Bundle, budgetOf, bundleAll, contributors, SIZE_BUDGET_BYTES } from '#infra/bundles.ts';
 import { domainChecksFunction } from '#infra/constructs/domain-checks.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
+import { webhookDeliverFunction, webhookFanoutFunction } from '#infra/constructs/webhook-delivery.ts';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
 
 let bundles: Bundle[];
@@ -16,7 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('bundle size', () => {
-  it('bundles every route function, the authorizer, the change feed publisher, the edge sync and the re-check', () => {
+  it("bundles every route function, the authorizer, the change feed publisher, the edge sync, the re-check and the webhooks' fan-out and delivery", () => {
     // Assess
     expect(bundles.map((bundle) => bundle.handler).sort()).toEqual(
       [
@@ -25,6 +26,8 @@ describe('bundle size', () => {
         eventPublisherHandler,
         edgeSyncFunction.handler,
         domainChecksFunction.handler,
+        webhookFanoutFunction.handler,
+        webhookDeliverFunction.handler,
       ].sort(),
     );
   });
@@ -67,10 +70,10 @@ describe('bundle size', () => {
     expect(oversized, 'functions over their size budget').toEqual([]);
   });
 
-  it('gives only the edge sync a budget of its own', () => {
+  it('gives only the edge sync and the webhook delivery (two SDK clients each, off the request path) budgets of their own', () => {
     // Assess
     const own = bundles.filter((bundle) => bundle.budgetBytes !== undefined).map((bundle) => bundle.name);
-    expect(own).toEqual(['edge-sync']);
+    expect(own.sort()).toEqual([edgeSyncFunction.name, webhookDeliverFunction.name].sort());
   });
 
   it('leaves out the SDK code DynamoDB never runs: the unused credential providers and the event-stream codec', () => {
