@@ -18,7 +18,7 @@ import type { Db } from '#lib/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
 import { scopes as allScopes, type Scope } from '#lib/kinds.ts';
 import { functionEntry } from '../bundling.ts';
-import { timeoutSecondsOf } from '../function-sizing.ts';
+import { functionSizing, timeoutSecondsOf } from '../function-sizing.ts';
 import { matchRoute } from './routing.ts';
 
 export { header };
