@@ -24,7 +24,7 @@ const floors = {
     '^lib/edge/record[.]ts$',
     '^lib/webhooks/(signature|schedule|address|event-patterns)[.]ts$',
   ],
-  config: ['^lib/(cold-start|config)[.]ts$', '^lib/edge/settings[.]ts$'],
+  config: ['^lib/(cold-start|config)[.]ts$', '^lib/(edge|webhooks)/settings[.]ts$'],
   adapters: [
     '^lib/data/',
     '^lib/dynamodb[.]ts$',

@@ -44,20 +44,6 @@ export const settingEntries = {
   CURSOR_SECRET: optionalText,
   /** Most items one owner may hold per kind. */
   MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
-  /** Most webhooks one owner may hold (each event is delivered to every one that wants it). */
-  MAX_WEBHOOKS_PER_OWNER: positiveInteger(10),
-  /**
-   * The webhook retry schedule (`5s,5m,30m,2h`…; default Standard Webhooks' 5s,5m,30m,2h,5h,10h,10h:
-   * `lib/webhooks/schedule.ts`), parsed by the functions that deliver.
-   */
-  WEBHOOK_RETRY_DELAYS: optionalText,
-  /** The SQS queue the webhook deliveries wait in, on AWS (the fan-out sends to it; the stack sets it). */
-  WEBHOOK_QUEUE_URL: optionalText,
-  /**
-   * `true` only on the local stack (`npm start` sets it): webhooks may then call `http://` on loopback (a
-   * receiver on the same machine). Never set on AWS.
-   */
-  WEBHOOK_LOCAL_LOOPBACK: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   /**
    * DNS servers that domain verification asks (`IP:port`, comma-separated): a test server, or one a developer
    * runs for `npm start`. Unset on AWS: the Lambda's own resolver. Kept as given; the functions that ask DNS
@@ -112,13 +98,6 @@ export type Config = {
   region?: string;
   cursorSecret?: string;
   maxItemsPerOwner: number;
-  maxWebhooksPerOwner: number;
-  /** `WEBHOOK_RETRY_DELAYS` as given (parsed by the functions that deliver: `retryScheduleOf`). */
-  webhookRetryDelays?: string;
-  /** The local stack: webhooks may call `http://` on loopback. */
-  webhookLocalLoopback: boolean;
-  /** `WEBHOOK_QUEUE_URL`: where the fan-out sends delivery jobs (AWS only). */
-  webhookQueueUrl?: string;
   /** `DNS_RESOLVER` as given: the DNS servers domain checks ask; absent: the system's (Lambda's) resolver. */
   dnsResolver?: string;
   dnsTimeoutMs: number;
@@ -147,10 +126,6 @@ export function configOf(settings: v.InferOutput<typeof settingsSchema>): Config
   return {
     tableName: settings.TABLE_NAME,
     maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
-    maxWebhooksPerOwner: settings.MAX_WEBHOOKS_PER_OWNER,
-    webhookLocalLoopback: settings.WEBHOOK_LOCAL_LOOPBACK === 'true',
-    ...(settings.WEBHOOK_RETRY_DELAYS ? { webhookRetryDelays: settings.WEBHOOK_RETRY_DELAYS } : {}),
-    ...(settings.WEBHOOK_QUEUE_URL ? { webhookQueueUrl: settings.WEBHOOK_QUEUE_URL } : {}),
     dnsTimeoutMs: settings.DNS_TIMEOUT_MS,
     corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
     ...(settings.DNS_RESOLVER ? { dnsResolver: settings.DNS_RESOLVER } : {}),

@@ -44,8 +44,9 @@ export function createDynamoClient(
 
 /** `overrides` change the client's settings for a measurement (the bench's scale section); the API uses none. */
 export function createDb(
-  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'> &
-    Partial<Pick<Config, 'maxWebhooksPerOwner'>>,
+  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'> & {
+    maxWebhooksPerOwner?: number;
+  },
   overrides: DynamoDBClientConfig = {},
 ): Db {
   return {

@@ -8,19 +8,25 @@
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { atColdStart, type Config, requiredSetting } from '#lib/config.ts';
+import { atColdStart, requiredSetting } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
 import { attemptDelivery, type DeliveryJob } from '#lib/webhooks/dispatch.ts';
 import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
-export const create = (config: Config, db = createDb(config), sqs = new SQSClient({}), now = () => new Date()) => {
+export const create = (
+  config: WebhookConfig,
+  db = createDb(config),
+  sqs = new SQSClient({}),
+  now = () => new Date(),
+) => {
   const queueUrl = requiredSetting(config, 'webhookQueueUrl', 'WEBHOOK_QUEUE_URL');
   const deps = {
     db,
     schedule: retryScheduleOf(config.webhookRetryDelays),
     resolve: resolveOf(config),
-    allowLoopback: config.webhookLocalLoopback,
+    allowLoopback: config.webhookLocalLoopback === true,
     now,
   };
 
@@ -51,4 +57,4 @@ export const create = (config: Config, db = createDb(config), sqs = new SQSClien
   };
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadWebhookConfig);

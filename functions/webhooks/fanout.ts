@@ -5,17 +5,18 @@
  * job may be sent twice; both carry the same `webhook-id`, which receivers deduplicate by (Standard Webhooks).
  */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { atColdStart, type Config, requiredSetting } from '#lib/config.ts';
+import { atColdStart, requiredSetting } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import type { BusEvent } from '#lib/events-bus.ts';
 import { type DeliveryJob, fanOut } from '#lib/webhooks/dispatch.ts';
+import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 type BusDelivery = { detail: BusEvent };
 
 /** SQS takes at most 10 messages per batch. */
 const BATCH = 10;
 
-export const create = (config: Config, db = createDb(config), sqs = new SQSClient({})) => {
+export const create = (config: WebhookConfig, db = createDb(config), sqs = new SQSClient({})) => {
   const queueUrl = requiredSetting(config, 'webhookQueueUrl', 'WEBHOOK_QUEUE_URL');
   return async ({ detail }: BusDelivery): Promise<{ jobs: number }> => {
     const { owner, schema_version: _version, ...event } = detail;
@@ -35,4 +36,4 @@ export const create = (config: Config, db = createDb(config), sqs = new SQSClien
   };
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadWebhookConfig);

@@ -1,4 +1,4 @@
-import { atColdStart, type Config } from '#lib/config.ts';
+import { atColdStart } from '#lib/config.ts';
 import { storeWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { bodyOf } from '#lib/http/body.ts';
@@ -11,12 +11,13 @@ import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
 import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { presentWithSecret } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 /** The only answer that shows the secret (a retry with the same Idempotency-Key gets it again). */
 const replyFor = (request: ApiRequest) => (record: WebhookRecord) =>
   created({ data: presentWithSecret(record) }, { ...etagHeaders(record), ...locationHeaders(request, record.id) });
 
-export const create = (config: Config, db = createDb(config)) => {
+export const create = (config: WebhookConfig, db = createDb(config)) => {
   const rules = urlRulesOf(config);
   const schemas = webhookSchemas(rules);
   const resolve = resolveOf(config);
@@ -27,4 +28,4 @@ export const create = (config: Config, db = createDb(config)) => {
   }, webhookErrors);
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadWebhookConfig);

@@ -1,22 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { atColdStart, type Config } from '#lib/config.ts';
+import { atColdStart } from '#lib/config.ts';
 import { showWebhook } from '#lib/data/webhooks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentDelivery, presentWebhook } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
 import { sendEvent } from '#lib/webhooks/dispatch.ts';
+import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 /**
  * One attempt at once, answered: a `webhook.test` event carrying the webhook as shown (never its secret), sent
  * whether or not the webhook is enabled or wants that type, and not retried. No body.
  */
-export const create = (config: Config, db = createDb(config)) => {
+export const create = (config: WebhookConfig, db = createDb(config)) => {
   const deps = {
     db,
     // One attempt, never retried.
     schedule: [],
-    allowLoopback: config.webhookLocalLoopback,
+    allowLoopback: config.webhookLocalLoopback === true,
     resolve: resolveOf(config),
   };
   return httpHandler(async (request) => {
@@ -32,4 +33,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadWebhookConfig);

@@ -1,4 +1,4 @@
-import { atColdStart, type Config } from '#lib/config.ts';
+import { atColdStart } from '#lib/config.ts';
 import { showWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { bodyOf } from '#lib/http/body.ts';
@@ -10,11 +10,12 @@ import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destinati
 import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { presentWebhook } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 const reply = (record: WebhookRecord) => ok({ data: presentWebhook(record) }, etagHeaders(record));
 
 /** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
-export const create = (config: Config, db = createDb(config)) => {
+export const create = (config: WebhookConfig, db = createDb(config)) => {
   const rules = urlRulesOf(config);
   const schemas = webhookSchemas(rules);
   const resolve = resolveOf(config);
@@ -33,4 +34,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadWebhookConfig);

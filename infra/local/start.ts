@@ -5,12 +5,12 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { ownerOfKey } from '#lib/data/api-keys.ts';
 import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
+import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
 import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
@@ -115,7 +115,7 @@ async function main() {
     await ensureTable(dynamo.endpoint, localTableName);
     // The functions' settings, as the stack sets their environment; the rest of the environment passes through
     // (MAX_ITEMS_PER_OWNER, DNS_RESOLVER, DNS_TIMEOUT_MS, say).
-    const config = loadConfig({
+    const config = loadWebhookConfig({
       ...process.env,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       TABLE_NAME: localTableName,

@@ -6,13 +6,13 @@
  * pending (AWS keeps them in SQS). Events from before the worker started are not delivered (on AWS only new
  * changes reach the bus).
  */
-import type { Config } from '#lib/config.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { presentEvent } from '#lib/resources/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
 import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhooks/dispatch.ts';
 import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 
 export type WebhookWorker = {
   /** The follower's `onEvent`. */
@@ -24,7 +24,7 @@ export type WebhookWorker = {
 
 export function startWebhookWorker(options: {
   db: Db;
-  config: Config;
+  config: WebhookConfig;
   log?: (entry: Record<string, unknown>) => void;
   /** Deliveries of events created before this are not made. */
   since?: Date;
@@ -34,7 +34,7 @@ export function startWebhookWorker(options: {
   const deps: DispatchDeps = {
     db: options.db,
     schedule: retryScheduleOf(config.webhookRetryDelays),
-    allowLoopback: config.webhookLocalLoopback,
+    allowLoopback: config.webhookLocalLoopback === true,
     resolve: resolveOf(config),
   };
   const since = (options.since ?? new Date()).toISOString();

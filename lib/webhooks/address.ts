@@ -104,10 +104,6 @@ const IPV6_REFUSED: readonly (readonly [AddressRefusal, readonly Range[]])[] = [
   ],
 ];
 
-/** Public IPv6 unicast lies in 2000::/3; everything outside it is reserved, whether named above or not. */
-const GLOBAL_UNICAST_V6 = blockListOf([['2000::', 3]], 'ipv6');
-const IPV4_MAPPED = blockListOf([['::ffff:0:0', 96]], 'ipv6');
-
 function blockListOf(ranges: readonly Range[], family: 'ipv4' | 'ipv6'): BlockList {
   const list = new BlockList();
   for (const [network, prefix] of ranges) list.addSubnet(network, prefix, family);
@@ -116,8 +112,29 @@ function blockListOf(ranges: readonly Range[], family: 'ipv4' | 'ipv6'): BlockLi
 
 const compiled = (table: typeof IPV4_REFUSED, family: 'ipv4' | 'ipv6') =>
   table.map(([reason, ranges]) => [reason, blockListOf(ranges, family)] as const);
-const IPV4_LISTS = compiled(IPV4_REFUSED, 'ipv4');
-const IPV6_LISTS = compiled(IPV6_REFUSED, 'ipv6');
+
+/**
+ * The block lists, built on first use: built at module scope they would be a side effect that keeps this module
+ * (and what imports it) in every bundle that imports it for a type or a constant.
+ */
+let lists:
+  | {
+      v4: ReturnType<typeof compiled>;
+      v6: ReturnType<typeof compiled>;
+      /** Public IPv6 unicast lies in 2000::/3; everything outside it is reserved, whether named above or not. */
+      globalUnicastV6: BlockList;
+      ipv4Mapped: BlockList;
+    }
+  | undefined;
+const blockLists = () => {
+  lists ??= {
+    v4: compiled(IPV4_REFUSED, 'ipv4'),
+    v6: compiled(IPV6_REFUSED, 'ipv6'),
+    globalUnicastV6: blockListOf([['2000::', 3]], 'ipv6'),
+    ipv4Mapped: blockListOf([['::ffff:0:0', 96]], 'ipv6'),
+  };
+  return lists;
+};
 
 /** The eight 16-bit groups of a valid IPv6 address (zone removed), a trailing dotted IPv4 part included. */
 function ipv6Groups(address: string): number[] {
@@ -150,12 +167,13 @@ export function addressRefusal(address: string, { loopbackAllowed = false } = {}
 }
 
 function classify(address: string): AddressRefusal | null {
-  if (isIPv4(address)) return IPV4_LISTS.find(([, list]) => list.check(address, 'ipv4'))?.[0] ?? null;
+  const { v4, v6, globalUnicastV6, ipv4Mapped } = blockLists();
+  if (isIPv4(address)) return v4.find(([, list]) => list.check(address, 'ipv4'))?.[0] ?? null;
   if (!isIPv6(address)) return 'reserved';
-  if (IPV4_MAPPED.check(address, 'ipv6')) return classify(mappedIPv4(address));
-  const listed = IPV6_LISTS.find(([, list]) => list.check(address, 'ipv6'))?.[0];
+  if (ipv4Mapped.check(address, 'ipv6')) return classify(mappedIPv4(address));
+  const listed = v6.find(([, list]) => list.check(address, 'ipv6'))?.[0];
   if (listed) return listed;
-  return GLOBAL_UNICAST_V6.check(address, 'ipv6') ? null : 'reserved';
+  return globalUnicastV6.check(address, 'ipv6') ? null : 'reserved';
 }
 
 /** Names that only a local network resolves (RFC 6762 `.local`, ICANN's private-use `.internal`, …). */

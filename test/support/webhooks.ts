@@ -7,8 +7,8 @@
 import { type EdgeFollower, followChanges } from '#infra/local/edge-feed.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { startWebhookWorker, type WebhookWorker } from '#infra/local/webhook-worker.ts';
-import type { Config } from '#lib/config.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db as sharedDb } from './database.ts';
 import type { DnsTestServer } from './dns-server.ts';
 import { configWithDns } from './domains.ts';
@@ -18,7 +18,7 @@ export type DeliveringStack = {
   gateway: Gateway;
   worker: WebhookWorker;
   follower: EdgeFollower;
-  config: Config;
+  config: WebhookConfig;
   close(): Promise<void>;
 };
 
@@ -30,7 +30,7 @@ export async function startDeliveringStack(
     localLoopback = true,
   }: { retryDelays?: string; db?: Db; localLoopback?: boolean } = {},
 ): Promise<DeliveringStack> {
-  const config: Config = {
+  const config: WebhookConfig = {
     ...configWithDns(dns),
     webhookLocalLoopback: localLoopback,
     webhookRetryDelays: retryDelays,

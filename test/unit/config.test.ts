@@ -9,6 +9,7 @@ import { projectRoot } from '#infra/bundling.ts';
 import { edgeHostOf, loadPublisherConfig } from '#lib/cold-start.ts';
 import { atColdStart, ConfigError, loadConfig } from '#lib/config.ts';
 import { createCursorSigner } from '#lib/cursor.ts';
+import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 
 const run = promisify(execFile);
 
@@ -21,10 +22,6 @@ describe('loadConfig', () => {
       AWS_REGION: 'eu-west-1',
       CURSOR_SECRET: 's3cret',
       MAX_ITEMS_PER_OWNER: '25',
-      MAX_WEBHOOKS_PER_OWNER: '3',
-      WEBHOOK_RETRY_DELAYS: '1s,1s',
-      WEBHOOK_LOCAL_LOOPBACK: 'true',
-      WEBHOOK_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries',
       DNS_RESOLVER: '127.0.0.1:5353, [::1]',
       DNS_TIMEOUT_MS: '500',
       CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173',
@@ -37,10 +34,6 @@ describe('loadConfig', () => {
       region: 'eu-west-1',
       cursorSecret: 's3cret',
       maxItemsPerOwner: 25,
-      maxWebhooksPerOwner: 3,
-      webhookRetryDelays: '1s,1s',
-      webhookLocalLoopback: true,
-      webhookQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries',
       dnsResolver: '127.0.0.1:5353, [::1]',
       dnsTimeoutMs: 500,
       corsAllowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
@@ -48,8 +41,6 @@ describe('loadConfig', () => {
     expect(minimal).toEqual({
       tableName: 'items',
       maxItemsPerOwner: 10_000,
-      maxWebhooksPerOwner: 10,
-      webhookLocalLoopback: false,
       dnsTimeoutMs: 2_000,
       corsAllowedOrigins: '*',
     });
@@ -85,6 +76,47 @@ describe('settings only some functions need', () => {
     // Act / Assess
     expect(() => createCursorSigner(loadConfig({ TABLE_NAME: 't' }))).toThrow('CURSOR_SECRET is required');
     expect(() => createCursorSigner(loadConfig({ TABLE_NAME: 't', CURSOR_SECRET: 'k' }))).not.toThrow();
+  });
+});
+
+describe("the webhook functions' settings", () => {
+  it("reads the shared ones and the webhooks' own, with the defaults for those not given", () => {
+    // Act
+    const config = loadWebhookConfig({
+      TABLE_NAME: 'items',
+      MAX_WEBHOOKS_PER_OWNER: '3',
+      WEBHOOK_RETRY_DELAYS: '1s, 500ms,2h',
+      WEBHOOK_LOCAL_LOOPBACK: 'true',
+      WEBHOOK_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries',
+    });
+    const minimal = loadWebhookConfig({ TABLE_NAME: 'items' });
+    // Assess
+    expect(config).toMatchObject({
+      tableName: 'items',
+      maxWebhooksPerOwner: 3,
+      webhookRetryDelays: '1s, 500ms,2h',
+      webhookLocalLoopback: true,
+      webhookQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries',
+    });
+    expect(minimal).toEqual({ ...loadConfig({ TABLE_NAME: 'items' }), webhookLocalLoopback: false });
+  });
+
+  it('refuses a bad schedule, quota or loopback flag at cold start, naming each', () => {
+    // Act
+    const load = () =>
+      loadWebhookConfig({
+        TABLE_NAME: 'items',
+        MAX_WEBHOOKS_PER_OWNER: '0',
+        WEBHOOK_RETRY_DELAYS: '5s,13h',
+        WEBHOOK_LOCAL_LOOPBACK: 'yes',
+      });
+    // Assess
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/MAX_WEBHOOKS_PER_OWNER must be a positive integer/);
+    expect(load).toThrow(
+      /WEBHOOK_RETRY_DELAYS must be a comma-separated list .*"13h" is longer than the longest delay, 12h/,
+    );
+    expect(load).toThrow(/WEBHOOK_LOCAL_LOOPBACK must be true or false/);
   });
 });
 

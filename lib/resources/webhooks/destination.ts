@@ -7,8 +7,8 @@ import { checkDestination, type Resolve } from '#lib/webhooks/address.ts';
 import { type UrlRules, urlMessage } from './fields.ts';
 
 /** The stack's URL rules: the local stack lets a webhook call this machine (`WEBHOOK_LOCAL_LOOPBACK`). */
-export const urlRulesOf = (config: { webhookLocalLoopback: boolean }): UrlRules => ({
-  localLoopbackAllowed: config.webhookLocalLoopback,
+export const urlRulesOf = (config: { webhookLocalLoopback?: boolean }): UrlRules => ({
+  localLoopbackAllowed: config.webhookLocalLoopback === true,
 });
 
 export async function assertDeliverable(url: string, rules: UrlRules, resolve: Resolve): Promise<void> {

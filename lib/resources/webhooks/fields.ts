@@ -13,17 +13,10 @@ import { optional, requestBody, required } from '#lib/schemas/request.ts';
 import { checkWebhookUrl, type UrlRefusal, WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import { ALL_EVENTS, EVENT_PATTERNS_MAX, isEventPattern } from '#lib/webhooks/event-patterns.ts';
 import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
+import { webhookStoredNames } from './names.ts';
 import type { Webhook } from './schema.ts';
 
 export const DESCRIPTION_MAX = 255;
-
-/** The one map between a webhook's writable fields as the API names them and as its record stores them. */
-export const webhookStoredNames = {
-  url: 'name',
-  events: 'events',
-  enabled: 'enabled',
-  description: 'description',
-} as const;
 
 /** The webhook's fields a client never writes. */
 export const WEBHOOK_READ_ONLY = /* @__PURE__ */ readOnlyFields<

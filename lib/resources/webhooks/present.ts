@@ -2,7 +2,7 @@
 import type { DeliveryRecord } from '#lib/data/deliveries.ts';
 import type { WebhookRecord } from '#lib/data/webhooks.ts';
 import { shownFields } from '../module.ts';
-import { webhookStoredNames } from './fields.ts';
+import { webhookStoredNames } from './names.ts';
 import type { Delivery, Webhook, WebhookWithSecret } from './schema.ts';
 
 export const presentWebhook = (record: WebhookRecord): Webhook => ({
