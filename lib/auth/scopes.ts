@@ -41,11 +41,22 @@ export function parseScopes(text: string): Scope[] {
 }
 
 /**
+ * Every scope there was before webhooks: a key stored with all of them was given every scope (the key tool's
+ * default, or each one named), so it holds the webhooks' too. A key stored with some of them keeps just those.
+ */
+const EVERY_SCOPE_BEFORE_WEBHOOKS: readonly string[] = ['domains:read', 'domains:write', 'spaces:read', 'spaces:write'];
+
+const isEveryScopeOfOld = (value: readonly unknown[]) =>
+  value.length === EVERY_SCOPE_BEFORE_WEBHOOKS.length &&
+  EVERY_SCOPE_BEFORE_WEBHOOKS.every((scope) => value.includes(scope));
+
+/**
  * The scopes a stored key holds. An item written before keys had scopes has no `scopes` attribute: it keeps
- * every scope. A scope this version does not know (written by a newer one) grants nothing.
+ * every scope; so does one written with every scope there was then (upgraded on read: `isEveryScopeOfOld`). A
+ * scope this version does not know (written by a newer one) grants nothing.
  */
 export function storedScopes(value: unknown): Scope[] {
-  if (!Array.isArray(value)) return [...allScopes];
+  if (!Array.isArray(value) || isEveryScopeOfOld(value)) return [...allScopes];
   return ordered(value.filter(isScope));
 }
 

@@ -152,6 +152,26 @@ describe('stored scopes', () => {
     expect(storedScopes(['folders:read', 'spaces:write'])).toEqual(['spaces:write']);
     expect(storedScopes([])).toEqual([]);
   });
+
+  it("gives a key stored with every scope there was before webhooks the webhooks' scopes too, and no other key", () => {
+    // Act / Assess: the key tool's default then, in any order.
+    expect(storedScopes(['domains:read', 'domains:write', 'spaces:read', 'spaces:write'])).toEqual([...allScopes]);
+    expect(storedScopes(['spaces:write', 'spaces:read', 'domains:write', 'domains:read'])).toEqual([...allScopes]);
+    expect(allScopes).toContain('webhooks:write');
+    // Fewer than all of them is a choice: kept as it is.
+    expect(storedScopes(['domains:read', 'spaces:read', 'spaces:write'])).toEqual([
+      'domains:read',
+      'spaces:read',
+      'spaces:write',
+    ]);
+    expect(storedScopes(['domains:read', 'domains:write', 'spaces:read', 'spaces:write', 'webhooks:read'])).toEqual([
+      'domains:read',
+      'domains:write',
+      'spaces:read',
+      'spaces:write',
+      'webhooks:read',
+    ]);
+  });
 });
 
 describe('lifetimes', () => {
