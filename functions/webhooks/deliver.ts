@@ -10,6 +10,7 @@ import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { atColdStart, requiredSetting } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { log } from '#lib/log.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
 import { attemptDelivery, type DeliveryJob } from '#lib/webhooks/dispatch.ts';
 import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
@@ -48,7 +49,15 @@ export const create = (
 
   /** Every message of the batch at once (each attempt waits on the network, up to 10 s). */
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const done = await Promise.all(event.Records.map((record) => attempt(record).catch(() => false)));
+    const done = await Promise.all(
+      event.Records.map((record) =>
+        attempt(record).catch((error: unknown) => {
+          // The job comes back after the queue's visibility timeout, as the next receive (and attempt).
+          log('error', 'Webhook delivery failed', { messageId: record.messageId, error: String(error) });
+          return false;
+        }),
+      ),
+    );
     return {
       batchItemFailures: event.Records.filter((_, index) => !done[index]).map((record) => ({
         itemIdentifier: record.messageId,
