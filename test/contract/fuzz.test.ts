@@ -1,14 +1,16 @@
 /**
  * The document against the service, property-based: the engine of `npm run fuzz` (`test/support/fuzz/`),
  * bounded for `npm test`. Requests generated from docs/openapi.json for every operation, valid and invalid, to
- * the local gateway, each case as a new owner; verify asks a test DNS server, which publishes the record for
- * half the cases. It fails on any 5xx, any answer the document does not allow, a status the request should not
+ * the local gateway, each case as a new owner; the gateway asks a test DNS server, where the fuzzer publishes a
+ * domain's record for half the verify cases and the address of every webhook URL's host (public, or private for
+ * `private-` names). It fails on any 5xx, any answer the document does not allow, a status the request should not
  * get, a 2xx unlike a following GET, a refused request that changed something.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
+import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';
@@ -30,12 +32,24 @@ const otherPaths = [
 const RUNS = 300;
 const TIME_LIMIT_MS = 150_000;
 
+/**
+ * Where the DNS server points every public host of a webhook URL: a public address (example.com's), so that the
+ * URLs are taken as on AWS. Nothing is sent there: this gateway runs no delivery worker, and a test delivery's
+ * host is pointed at a private address first (refused before any connection).
+ */
+const PUBLIC_ADDRESS = '93.184.215.14';
+
+/** The AWS rules for webhook URLs: https only, never to loopback (the local stack's loopback rule is off). */
+const LOOPBACK_ALLOWED = false;
+
 let gateway: Gateway;
 let dns: DnsTestServer;
+let config: WebhookConfig;
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  gateway = await startTestGateway({ config: configWithDns(dns) });
+  config = { ...configWithDns(dns), webhookLocalLoopback: LOOPBACK_ALLOWED };
+  gateway = await startTestGateway({ config });
 });
 afterAll(async () => {
   await gateway.close();
@@ -51,7 +65,8 @@ describe('the document against the service (fast-check)', () => {
         {
           apiUrl: `${gateway.url}/api/v1`,
           newKey: async () => (await createApiKey(db, `fuzz-${randomUUID()}`, 'fuzz')).key,
-          publishTxt: (name, values) => dns.setTxt(name, values),
+          dns,
+          webhooks: { loopbackAllowed: LOOPBACK_ALLOWED, publicAddress: PUBLIC_ADDRESS, delivers: false },
         },
         { runs: RUNS, timeLimitMs: TIME_LIMIT_MS, concurrency: 4 },
       );

@@ -204,7 +204,7 @@ export function caseArbitrary(op: Operation): fc.Arbitrary<Case> {
       );
     }
     // Without a body: an invalid case is a bad query, or a precondition or key that cannot hold.
-    if (!b.valid && op.action === 'destroy') {
+    if (!b.valid && (op.action === 'destroy' || op.action === 'rotate-secret')) {
       return fc.constantFrom(
         { ...common, valid: false, note: 'If-Match "999"', query: {}, headers: { ...headers, 'If-Match': '"999"' } },
         {

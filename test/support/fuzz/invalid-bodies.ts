@@ -1,6 +1,7 @@
 /**
  * Invalid bodies, each a valid one with one thing wrong: a wrong JSON type, an unknown or read-only field, a
- * value one past its limit, a forbidden character, a lone surrogate, a missing field, a list in a form.
+ * value one past its limit, a forbidden character, a lone surrogate, a missing field, a list in a form, a URL of
+ * another scheme, a value outside an enumeration, a list too short, too long or with an unknown item.
  */
 import fc from 'fast-check';
 import type { Schema } from '#test/support/fuzz/operations.ts';
@@ -54,6 +55,67 @@ function tooLong(name: string, schema: Schema): string | undefined {
   return base + 'p'.repeat(max + 1 - base.length);
 }
 
+/** URLs of another scheme, or not absolute: outside a URL field's pattern (`^https?://`). */
+const OTHER_URLS = [
+  'ftp://hooks.example.com/hook',
+  'wss://hooks.example.com/hook',
+  'hooks.example.com/hook',
+  '//hooks.example.com/hook',
+  'https:/hooks.example.com/hook',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+];
+
+/** Patterns of events no kind has, or not written as a pattern. */
+const UNKNOWN_ITEMS = ['space.exploded', 'Space.*', 'domain.**', '*.*', 'space', 'webhook.test', 'domains.created'];
+
+/** Values outside a URL field's pattern, outside an enumeration, lists too short or too long. */
+function valueMutations(
+  body: Record<string, unknown>,
+  name: string,
+  property: Schema,
+  form: boolean,
+): fc.Arbitrary<Mutation>[] {
+  const schema = resolveRef<Schema>(property).value;
+  const options: fc.Arbitrary<Mutation>[] = [];
+  const at = (value: unknown, note: string, confirm = true) => ({ note, body: { ...body, [name]: value }, confirm });
+  if (schema.format === 'uri' && schema.pattern !== undefined) {
+    const outside = OTHER_URLS.filter((url) => !new RegExp(schema.pattern as string, 'u').test(url));
+    if (outside.length > 0) options.push(fc.constantFrom(...outside).map((url) => at(url, `${name} ${url}`)));
+  }
+  if (schema.type === 'string' && schema.enum) {
+    const outside = ['yes', 'no', '2', 'enabled', 'null'].filter((value) => !schema.enum?.includes(value));
+    options.push(fc.constantFrom(...outside).map((value) => at(value, `${name} ${JSON.stringify(value)}`)));
+  }
+  const list = schema.type === 'array' ? schema : schema.anyOf?.find((each) => each.type === 'array');
+  const known = (list?.items?.enum ?? []).map(String);
+  if (list && known.length > 0) {
+    const unknown = UNKNOWN_ITEMS.filter((item) => !known.includes(item));
+    options.push(fc.constantFrom(...unknown).map((item) => at([known[0], item], `${name} with ${item}`)));
+    // A form sends no field for an empty list: absent, not empty.
+    if ((list.minItems ?? 0) > 0 && !form) options.push(fc.constant(at([], `${name} empty`)));
+    if (list.maxItems !== undefined) {
+      const many = Array.from({ length: list.maxItems + 1 }, (_, index) => known[index % known.length]);
+      options.push(fc.constant(at(many, `${name} of ${many.length} items`)));
+    }
+    // A form's list in one field: the document cannot say which strings name patterns.
+    if (schema.anyOf?.some((each) => each.type === 'string')) {
+      options.push(
+        fc
+          .constantFrom(...unknown.map((item) => `${known[0]},${item}`), ',', ' , ')
+          .map((value) => at(value, `${name} ${JSON.stringify(value)}`, false)),
+      );
+    }
+  }
+  return options;
+}
+
+/** A field that takes a list (a JSON array, or in a form repeated). */
+const takesList = (property: Schema) => {
+  const schema = resolveRef<Schema>(property).value;
+  return schema.type === 'array' || Boolean(schema.anyOf?.some((each) => each.type === 'array'));
+};
+
 /** Invalid JSON bodies, each a valid one with one thing wrong; `confirm`: ajv must refuse it too. */
 export function jsonMutations(
   body: Record<string, unknown>,
@@ -101,6 +163,7 @@ export function jsonMutations(
     const value = tooLong(name, property);
     if (value !== undefined)
       options.push(fc.constant({ note: `${name} one too long`, body: { ...body, [name]: value }, confirm: true }));
+    options.push(...valueMutations(body, name, property, false));
   }
   for (const name of schema.required ?? []) {
     const { [name]: _removed, ...rest } = body;
@@ -112,8 +175,9 @@ export function jsonMutations(
 /** Invalid form bodies: a list for a field, a color that is not one, a name too long or with a forbidden character. */
 export function formMutations(body: Record<string, unknown>, schema: Schema): fc.Arbitrary<Mutation> {
   const properties = Object.keys(schema.properties ?? {});
+  const single = properties.filter((name) => !takesList(schema.properties?.[name] as Schema));
   const options: fc.Arbitrary<Mutation>[] = [
-    fc.constantFrom(...properties).map((name) => ({
+    fc.constantFrom(...single).map((name) => ({
       note: `${name} as a list`,
       body: { ...body, [name]: [String(body[name] ?? 'a'), 'b'] },
       confirm: false,
@@ -141,6 +205,7 @@ export function formMutations(body: Record<string, unknown>, schema: Schema): fc
     const value = tooLong(name, schema.properties?.[name] as Schema);
     if (value !== undefined)
       options.push(fc.constant({ note: `${name} one too long`, body: { ...body, [name]: value }, confirm: true }));
+    options.push(...valueMutations(body, name, schema.properties?.[name] as Schema, true));
   }
   return fc.oneof(...options);
 }

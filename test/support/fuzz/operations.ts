@@ -2,7 +2,7 @@
  * The operations the fuzzer drives: every operation of the OpenAPI document (its query parameters and body
  * schemas resolved), plus, per path, the methods it does not have and OPTIONS, and paths it does not have.
  */
-import type { Collection } from '#lib/kinds.ts';
+import { type Collection, itemActions } from '#lib/kinds.ts';
 import { collectionOf } from '#test/support/fuzz/resources.ts';
 import { document, documentOperations, resolveRef } from '#test/support/openapi.ts';
 
@@ -21,6 +21,9 @@ export type Schema = Record<string, unknown> & {
   minimum?: number;
   maximum?: number;
   additionalProperties?: boolean;
+  items?: Schema;
+  minItems?: number;
+  maxItems?: number;
 };
 export type Parameter = { name: string; in: 'path' | 'query' | 'header'; schema: Schema };
 
@@ -34,7 +37,7 @@ export type Operation = {
   /** As the document writes it: `/spaces/{id}`. */
   path: string;
   collection: Collection | undefined;
-  action: 'list' | 'store' | 'show' | 'update' | 'destroy' | 'verify' | 'events' | 'document' | 'other' | 'unknown';
+  action: 'list' | 'store' | 'show' | 'update' | 'destroy' | ItemAction | 'events' | 'document' | 'other' | 'unknown';
   /** For `other`: the methods the path does not have (405), and OPTIONS (the preflight); for `unknown`, any. */
   others?: string[];
   query: Parameter[];
@@ -42,10 +45,15 @@ export type Operation = {
   bodies: Partial<Record<Encoding, { schema: Schema; pointer: string }>>;
 };
 
+/** What an item does besides the resource actions (`/{id}/<action>`), from the kinds. */
+export type ItemAction = (typeof itemActions)[Collection][number];
+const ITEM_ACTIONS: readonly ItemAction[] = Object.values(itemActions).flat();
+
 function actionOf(method: string, path: string): Operation['action'] {
   if (path === '/openapi.json') return 'document';
   if (path === '/events') return 'events';
-  if (path.endsWith('/verify')) return 'verify';
+  const itemAction = ITEM_ACTIONS.find((action) => path.endsWith(`/{id}/${action}`));
+  if (itemAction) return itemAction;
   if (!path.includes('{id}')) return method === 'POST' ? 'store' : 'list';
   if (method === 'DELETE') return 'destroy';
   if (method === 'PUT' || method === 'PATCH') return 'update';

@@ -12,10 +12,18 @@ import type { Case } from '#test/support/fuzz/cases.ts';
 import { CaseFailure, type Reply, type SendOptions } from '#test/support/fuzz/client.ts';
 import { MEDIA } from '#test/support/fuzz/operations.ts';
 import { RESOURCES, resourceOf } from '#test/support/fuzz/resources.ts';
+import type { WebhookStack } from '#test/support/fuzz/webhook-urls.ts';
 import { schemaErrors } from '#test/support/openapi.ts';
 
-/** An item a case acts on, as its store answered it. */
-export type StoredItem = { data: Record<string, unknown>; etag: string };
+/** An item a case acts on, as its store answered it, from the body sent. */
+export type StoredItem = {
+  /** As a read shows it: without the fields only the store's answer shows (`shownOnce`). */
+  data: Record<string, unknown>;
+  etag: string;
+  /** The fields only the store's answer showed (a secret). */
+  shownOnce: Record<string, unknown>;
+  sentBody: Record<string, unknown>;
+};
 
 /** A case's request, as sent and answered, and what the oracle needs to look again. */
 export type Exchange = {
@@ -30,24 +38,37 @@ export type Exchange = {
   headers: Record<string, string>;
   /** The domain's verification record was published before a verify. */
   published: boolean;
+  /** How the stack takes webhook URLs. */
+  stack: WebhookStack;
   /** The API's base URL, `/api/v1` included. */
   apiUrl: string;
   /** Sends a request as the case's owner. */
   send: (method: string, path: string, init?: SendOptions) => Promise<Reply>;
+  /** Makes the hosts a write of this body looks up resolve (before the oracle sends one of its own). */
+  publishHosts: (body: Record<string, unknown>) => void;
 };
 
 /** Fails the case (`CaseFailure`) when its answer is not what the document and a following read allow. */
-export async function judge({ c, reply, item, method, path, body, headers, published, apiUrl, send }: Exchange) {
+export async function judge(exchange: Exchange) {
+  const { c, reply, item, method, path, body, headers, published, stack, apiUrl, send } = exchange;
   const { op } = c;
+  const query = new URLSearchParams(c.query).toString();
   const fail = (problem: string): never => {
     throw new CaseFailure(
-      `${op.id} (${c.valid ? 'valid' : 'invalid'}: ${c.note}${c.id === 'existing' ? '' : `, ${c.id} id ${c.rawId}`}): ${problem}`,
+      `${op.id} (${c.valid ? 'valid' : 'invalid'}: ${c.note}${query ? ` ?${query}` : ''}${c.id === 'existing' ? '' : `, ${c.id} id ${c.rawId}`}): ${problem}`,
     );
   };
   // The statuses this request may get.
-  const expected = expectedStatuses(c, published);
+  const refused = refusedByRule(c, item, stack);
+  const expected = expectedStatuses(c, published, refused);
   if (!expected.includes(reply.status))
     fail(`answered ${reply.status}, expected ${expected.join(' or ')}: ${reply.text.slice(0, 300)}`);
+  // A valid write refused by a rule says which fields broke it.
+  if (reply.status === 422 && refused.length > 0) {
+    const errors = (reply.body as { errors?: Record<string, unknown> }).errors ?? {};
+    const unnamed = refused.filter((field) => !(field in errors));
+    if (unnamed.length > 0) fail(`the 422 does not name ${unnamed.join(', ')}: ${reply.text.slice(0, 300)}`);
+  }
   if (!c.valid && c.confirm && c.encoding && typeof c.body === 'object') {
     const pointer = op.bodies[c.encoding]?.pointer ?? '';
     if (schemaErrors(pointer, c.body) === null) fail('the fuzzer made an invalid body that the document allows');
@@ -56,6 +77,9 @@ export async function judge({ c, reply, item, method, path, body, headers, publi
   const itemPath = (id: unknown) => `/${kind}/${id}`;
   const show = async (id: unknown) => send('GET', itemPath(id));
   const data = (reply.body as { data?: Record<string, unknown> } | undefined)?.data;
+  // What a read shows of the answer: all but the fields only a write's answer shows.
+  const shownOnce = kind ? (RESOURCES[kind].shownOnce ?? {}) : {};
+  const readable = data && Object.fromEntries(Object.entries(data).filter(([field]) => !(field in shownOnce)));
 
   // A search longer than any name matches nothing: never every item.
   const search = c.query.search?.trim();
@@ -76,17 +100,27 @@ export async function judge({ c, reply, item, method, path, body, headers, publi
       if (again.status !== 201 || again.headers.get('idempotent-replayed') !== 'true' || again.text !== reply.text) {
         fail(`a replay of the store answered ${again.status} ${again.text.slice(0, 200)}`);
       }
-      const next = await send('POST', `/${kind}`, {
-        body: JSON.stringify(resourceOf(kind).afterReplayBody(id)),
-        type: MEDIA.json,
-      });
+      const after = resourceOf(kind).afterReplayBody(id);
+      exchange.publishHosts(after);
+      const next = await send('POST', `/${kind}`, { body: JSON.stringify(after), type: MEDIA.json });
       if ((next.body as { data?: { id: number } }).data?.id !== id + 1) fail('a replay used up an id');
     }
   }
+  // What only a write's answer shows (a secret): in a store's answer and a renewal's, each well formed; a
+  // renewal's new.
+  const renews = op.action === 'rotate-secret';
+  if (reply.status === 201 || (reply.status === 200 && renews)) {
+    for (const [field, problemOf] of Object.entries(shownOnce)) {
+      const problem = problemOf(data?.[field]);
+      if (problem) fail(problem);
+      if (renews && data?.[field] === item?.shownOnce[field]) fail(`the ${field} is the same as before`);
+    }
+  }
   // A 2xx that wrote: a following GET answers the same resource (and ETag), with what was sent.
-  if (reply.status === 201 || (reply.status === 200 && (op.action === 'update' || op.action === 'verify'))) {
+  const wrote = op.action === 'update' || op.action === 'verify' || renews;
+  if (reply.status === 201 || (reply.status === 200 && wrote)) {
     const shown = await show(data?.id);
-    if (shown.status !== 200 || JSON.stringify(shown.body) !== JSON.stringify(reply.body)) {
+    if (shown.status !== 200 || JSON.stringify((shown.body as { data?: unknown }).data) !== JSON.stringify(readable)) {
       fail(`the answer differs from a following GET: ${reply.text.slice(0, 200)} then ${shown.text.slice(0, 200)}`);
     }
     if (shown.headers.get('etag') !== reply.headers.get('etag')) fail('the ETag differs from a following GET');
@@ -94,6 +128,36 @@ export async function judge({ c, reply, item, method, path, body, headers, publi
       const wrong = appliedWrongly(c, data ?? {}, item?.data);
       if (wrong) fail(wrong);
     }
+  }
+  // A renewal changes nothing else: the item as it was, but when it changed.
+  if (reply.status === 200 && renews && item) {
+    const unchanged = (value: Record<string, unknown> | undefined) =>
+      JSON.stringify(Object.entries(value ?? {}).filter(([field]) => field !== 'updated_at'));
+    if (unchanged(readable) !== unchanged(item.data)) fail(`a renewal changed the item: ${reply.text.slice(0, 300)}`);
+  }
+  // A test delivery is made at once, to a host that now resolves to a private address: refused before any
+  // connection, and listed first among the attempts.
+  if (reply.status === 200 && op.action === 'test' && item) {
+    const delivery = data ?? {};
+    const wanted = {
+      event_type: 'webhook.test',
+      attempt: 1,
+      status_code: null,
+      error: 'destination',
+      succeeded: false,
+    };
+    const wrong = Object.entries(wanted).filter(([field, value]) => delivery[field] !== value);
+    if (wrong.length > 0) fail(`the test delivery is not a refused attempt: ${reply.text.slice(0, 300)}`);
+    const listed = await send('GET', `${itemPath(item.data.id)}/deliveries`);
+    const first = (listed.body as { data?: { event_id?: unknown }[] } | undefined)?.data?.[0];
+    if (listed.status !== 200 || first?.event_id !== delivery.event_id) {
+      fail(`the attempts do not list the test delivery first: ${listed.text.slice(0, 300)}`);
+    }
+  }
+  // Nothing was delivered to a new item of a stack that does not deliver.
+  if (reply.status === 200 && op.action === 'deliveries' && op.method === 'GET' && !stack.delivers) {
+    const { data: listed } = reply.body as { data: unknown[] };
+    if (listed.length !== 0) fail(`a webhook nothing was delivered to lists ${listed.length} attempts`);
   }
   if (reply.status === 200 && op.action === 'destroy') {
     const shown = await show(item?.data.id);
@@ -117,7 +181,7 @@ export async function judge({ c, reply, item, method, path, body, headers, publi
 }
 
 /** What a case's request may answer, by the document: its success, or the error its fault calls for. */
-function expectedStatuses(c: Case, published: boolean): number[] {
+function expectedStatuses(c: Case, published: boolean, refused: readonly string[]): number[] {
   const { op } = c;
   if (op.action === 'other') return c.method === 'OPTIONS' ? [204] : [405];
   if (op.action === 'unknown') return c.method === 'OPTIONS' ? [204] : [404];
@@ -125,8 +189,9 @@ function expectedStatuses(c: Case, published: boolean): number[] {
   // The gateway asks for the key first; a handler then refuses an Accept that excludes JSON before anything else.
   if (c.noKey) return [401];
   if (!acceptsJson(c.accept)) return [406];
-  // If-None-Match on a change of an existing item (its ETag, or `*`): 412, nothing changes.
-  if (c.noneMatch && c.id === 'existing') return [412];
+  // If-None-Match on a change of an existing item (its ETag, or `*`): 412, nothing changes; but a body refused
+  // is refused first, as the body's other faults are.
+  if (c.noneMatch && c.id === 'existing') return refused.length > 0 ? [422] : [412];
   // An id the owner does not have is a 404, whatever the body; a bad Idempotency-Key is refused before any lookup.
   if (c.id !== 'existing') return c.note.startsWith('Idempotency-Key') ? [404, 422] : [404];
   switch (op.action) {
@@ -138,21 +203,31 @@ function expectedStatuses(c: Case, published: boolean): number[] {
     case 'show':
       return c.conditional ? [304] : [200];
     case 'destroy':
+    case 'rotate-secret':
       return c.valid ? [200] : c.note.startsWith('If-Match') ? [412] : [422];
     case 'verify':
       return published ? [200] : [422];
+    case 'test':
+      return [200];
+    case 'deliveries':
+      return c.valid ? [200] : [422];
     case 'store':
       if (!c.valid) return c.note.includes('lone surrogate') || c.note.includes('as a list') ? [422, 400] : [422];
-      return refusedByRule(c) ? [422] : [201];
+      return refused.length > 0 ? [422] : [201];
     case 'update':
-      return c.valid ? [200] : [422];
+      return c.valid && refused.length === 0 ? [200] : [422];
   }
   return [];
 }
 
-/** A store the service refuses by a rule the schema cannot state (a domain whose page is on the domain itself). */
-const refusedByRule = (c: Case): boolean =>
-  c.op.collection !== undefined && typeof c.body === 'object' && RESOURCES[c.op.collection].refusesStore(c.body);
+/**
+ * The fields of a valid write the service refuses by a rule the schema cannot state (a domain whose page is on
+ * the domain itself, a webhook URL whose host is private…); none for any other request.
+ */
+const refusedByRule = (c: Case, item: StoredItem | undefined, stack: WebhookStack): string[] =>
+  c.valid && c.op.collection !== undefined && typeof c.body === 'object'
+    ? RESOURCES[c.op.collection].refusedFields(c.body, c.op.action === 'update' ? item?.data : undefined, stack)
+    : [];
 
 /** What a 2xx answered that the body did not ask for, or undefined. */
 function appliedWrongly(
@@ -162,7 +237,7 @@ function appliedWrongly(
 ): string | undefined {
   const body = c.body as Record<string, unknown>;
   const checks = resourceOf(c.op.collection).expectedFields(body, c.encoding === 'form', before);
-  const wrong = checks.filter(([field, value]) => data[field] !== value);
+  const wrong = checks.filter(([field, value]) => JSON.stringify(data[field]) !== JSON.stringify(value));
   return wrong.length === 0
     ? undefined
     : `the answer does not apply the body: ${wrong.map(([field, value]) => `${field} is ${JSON.stringify(data[field])}, not ${JSON.stringify(value)}`).join('; ')}`;

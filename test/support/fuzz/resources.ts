@@ -13,6 +13,12 @@ import { normalizeDomainName } from '#lib/resources/domains/name.ts';
 import { SPACE_READ_ONLY } from '#lib/resources/spaces/fields.ts';
 import { WEBHOOK_READ_ONLY } from '#lib/resources/webhooks/fields.ts';
 import { pageHost, storedPage } from '#lib/urls.ts';
+import {
+  hostToResolve,
+  storedWebhookUrl,
+  type WebhookStack,
+  webhookUrlRefusal,
+} from '#test/support/fuzz/webhook-urls.ts';
 
 /** The collection a path's first segment names, or undefined (the feed, the document, a path the API lacks). */
 export const collectionOf = (segment: string | undefined): Collection | undefined =>
@@ -60,8 +66,18 @@ type Resource = {
    * was before (an update) or undefined (a store).
    */
   expectedFields: (body: Body, form: boolean, before: Body | undefined) => [string, unknown][];
-  /** A valid store the service refuses all the same, by a rule the schema cannot state. */
-  refusesStore: (body: Body) => boolean;
+  /**
+   * The fields of a valid write (a store, or an update of `before`) that the service refuses all the same, by a
+   * rule the schema cannot state (a 422 naming each); none: the write is taken.
+   */
+  refusedFields: (body: Body, before: Body | undefined, stack: WebhookStack) => string[];
+  /**
+   * Fields the answers to a store (and to the actions that renew them) show that no read shows again (a secret),
+   * each with its check: what is wrong with the value shown, or undefined.
+   */
+  shownOnce?: Record<string, (value: unknown) => string | undefined>;
+  /** The host names a write of this body has the stack look up in DNS. */
+  hostsOf?: (body: Body) => string[];
 };
 
 /** Where a domain's pages may not point: the domain itself (the page would loop). */
@@ -81,7 +97,7 @@ export const RESOURCES: Record<Collection, Resource> = {
       else checks.push(['color', Number(color)]);
       return checks;
     },
-    refusesStore: () => false,
+    refusedFields: () => [],
   },
   domains: {
     readOnly: DOMAIN_READ_ONLY,
@@ -104,9 +120,10 @@ export const RESOURCES: Record<Collection, Resource> = {
       if (before) checks.push(['name', before.name]);
       return checks;
     },
-    refusesStore: (body) => {
+    refusedFields: (body, before) => {
+      if (before) return [];
       const name = normalizeDomainName(String(body.name ?? ''));
-      return PAGE_FIELDS.some((field) => {
+      return PAGE_FIELDS.filter((field) => {
         const page = body[field];
         return typeof page === 'string' && page !== '' && pageHost(page.trim()) === name;
       });
@@ -117,18 +134,60 @@ export const RESOURCES: Record<Collection, Resource> = {
     setupBody: () => ({ url: `https://hooks-${randomUUID().slice(0, 8)}.example.net/setup`, events: ['space.*'] }),
     afterReplayBody: (replayedId) => ({ url: `https://next-${replayedId}.example.net/hook` }),
     expectedFields: (body, form, before) => {
-      const checks: [string, unknown][] = [];
-      if (typeof body.url === 'string') checks.push(['url', new URL(body.url).href]);
-      else if (before) checks.push(['url', before.url]);
-      const enabled = body.enabled;
-      if (enabled === undefined || (form && enabled === '')) checks.push(['enabled', before ? before.enabled : true]);
-      else
-        checks.push(['enabled', form ? ['true', '1', 'on'].includes(String(enabled).trim().toLowerCase()) : enabled]);
-      return checks;
+      const url = typeof body.url === 'string' ? storedWebhookUrl(body.url) : before?.url;
+      const events = body.events === undefined ? (before ? before.events : ['*']) : eventPatterns(body.events);
+      const enabled = enabledOf(body.enabled, form) ?? (before ? before.enabled : true);
+      const description =
+        body.description === undefined ? (before ? before.description : null) : noteOf(body.description);
+      return [
+        ['url', url],
+        ['events', events],
+        ['enabled', enabled],
+        // Disabled by its owner (a write), or enabled: the item was never disabled for failing.
+        ['disabled_reason', enabled ? null : 'owner'],
+        ['description', description],
+      ];
     },
-    refusesStore: () => false,
+    refusedFields: (body, _before, stack) =>
+      typeof body.url === 'string' && webhookUrlRefusal(body.url, stack) !== undefined ? ['url'] : [],
+    shownOnce: { secret: signingSecretProblem },
+    hostsOf: (body) => {
+      const host = typeof body.url === 'string' ? hostToResolve(body.url) : undefined;
+      return host === undefined ? [] : [host];
+    },
   },
 };
+
+/**
+ * Event type patterns as a webhook keeps them: a list (a form's repeated field, or one field separated by
+ * commas), each trimmed, blanks left out, every pattern once, in the order given.
+ */
+function eventPatterns(value: unknown): string[] {
+  const list = typeof value === 'string' ? value.split(',') : (value as string[]);
+  return [...new Set(list.map((pattern) => pattern.trim()).filter((pattern) => pattern !== ''))];
+}
+
+/** A boolean as sent: JSON's own; a form's `true`, `1`, `on` and `false`, `0`, `off` (blank: not given). */
+function enabledOf(value: unknown, form: boolean): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (!form) return value as boolean;
+  const word = String(value).trim().toLowerCase();
+  if (word === '') return undefined;
+  return ['true', '1', 'on'].includes(word);
+}
+
+/** A signing secret is `whsec_` and the base64 of 24 to 64 random bytes (Standard Webhooks' format). */
+function signingSecretProblem(value: unknown): string | undefined {
+  const encoded = /^whsec_(.*)$/.exec(String(value))?.[1] ?? '';
+  const bytes = Buffer.from(encoded, 'base64');
+  const canonical = encoded !== '' && bytes.toString('base64') === encoded;
+  return canonical && bytes.length >= 24 && bytes.length <= 64
+    ? undefined
+    : `the secret ${JSON.stringify(value)} is not whsec_ and the base64 of 24 to 64 bytes`;
+}
+
+/** A note as kept: trimmed, empty or null for none. */
+const noteOf = (value: unknown) => (value === null || String(value).trim() === '' ? null : String(value).trim());
 
 /** The collection's knowledge; an operation without one (the feed, the document) has none to ask for. */
 export function resourceOf(collection: Collection | undefined): Resource {

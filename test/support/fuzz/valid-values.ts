@@ -10,8 +10,10 @@ import { spaceNamePattern } from '#lib/resources/spaces/fields.ts';
 import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
+import { WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import type { Schema } from '#test/support/fuzz/operations.ts';
 import { LONGEST_DOMAIN } from '#test/support/fuzz/resources.ts';
+import { PRIVATE_LABEL } from '#test/support/fuzz/webhook-urls.ts';
 import { resolveRef, schemaErrors } from '#test/support/openapi.ts';
 
 /** Characters a name must not hold (controls, invisible and bidi controls), each one the service's class refuses. */
@@ -77,6 +79,123 @@ const pageUrl = fc.oneof(
   { weight: 1, arbitrary: fc.constant(`https://www.example.org/${'p'.repeat(PAGE_URL_MAX - 24)}`) },
 );
 
+/** The document's pattern of a webhook's URL: its scheme, in any case. */
+const WEBHOOK_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+
+/** A public host name: LDH labels in either case, or written as the URL parser reads it (IDN, punycode, odd dots). */
+const publicHost = fc.oneof(
+  { weight: 6, arbitrary: domainLabels },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'bücher.example',
+      'xn--bcher-kva.example',
+      '例え.jp',
+      'пример.рф',
+      'hooks。example。com',
+      'HOOKS.Example.COM',
+      'hooks.example.com.',
+      'hooks%2Eexample.com',
+    ),
+  },
+);
+
+/** Taken forms the description allows: a port, a path with a query, dot segments, a public IP address… */
+const curatedWebhookUrls = fc.constantFrom(
+  'https://bücher.example/straße?q=ä#teil',
+  'https://xn--mnchen-3ya.example:8443/hooks',
+  'https://hooks.example.com:443/default-port',
+  'https://hooks.example.com/a/./b/../c?x=1&y=%C3%A4&y=2',
+  'https://93.184.215.14/hook',
+  'https://[2606:4700:4700::1111]:8443/hook',
+  'https://@hooks.example.com/empty-user-information',
+  'https:///hooks.example.com/extra-slash',
+  'https://hooks.example.com\\backslash',
+  'HTTPS://HOOKS.EXAMPLE.COM/UPPER',
+  'https://hooks.example.com/trailing-space ',
+  `https://hooks.example.com/${'p'.repeat(WEBHOOK_URL_MAX_LENGTH - 26)}`,
+  // Within the limit as sent, longer once percent-encoded (as stored).
+  `https://hooks.example.com/${'é'.repeat(400)}`,
+);
+
+/**
+ * URLs the document's schema allows that the description says are refused (422 on `url`): plain HTTP, credentials,
+ * internal names, private, loopback, link-local, metadata, multicast and reserved addresses in any spelling, port 0,
+ * white space, and names the fuzzer's DNS server resolves to a private address.
+ */
+const refusedWebhookUrls = fc.oneof(
+  fc.constantFrom(
+    'http://hooks.example.com/plain',
+    'https://user:secret@hooks.example.com/',
+    'https://user@hooks.example.com/',
+    'https://intranet/hook',
+    'https://com./hook',
+    'https://printer.local/hook',
+    'https://db.internal/hook',
+    'https://router.home.arpa/hook',
+    'https://10.0.0.1/hook',
+    'https://172.16.0.1/hook',
+    'https://192.168.1.10/hook',
+    'https://100.64.0.1/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://0.0.0.0/hook',
+    'https://192.0.2.1/hook',
+    'https://224.0.0.1/hook',
+    'https://255.255.255.255/hook',
+    'https://0x7f.1/hook',
+    'https://2130706433/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://[::ffff:10.0.0.5]/hook',
+    'https://[fd00::1]/hook',
+    'https://[fe80::1]/hook',
+    'https://[2001:db8::1]/hook',
+    'https://[64:ff9b::a00:5]/hook',
+    'https://[ff02::1]/hook',
+    'https://hooks.example.com:0/hook',
+    'https://hooks.example.com/a b',
+    'https://hooks.exa\tmple.com/hook',
+    // Loopback: taken only by the local stack (`WEBHOOK_LOCAL_LOOPBACK`), and over HTTP only there.
+    'https://127.0.0.1/hook',
+    'https://[::1]:8443/hook',
+    'https://localhost/hook',
+    'https://api.localhost:8443/hook',
+    'http://127.0.0.1:8080/hook',
+    'http://localhost:9/hook',
+  ),
+  fc
+    .tuple(label, fc.constantFrom('', 'hooks.'))
+    .map(([name, sub]) => `https://${sub}${PRIVATE_LABEL}${name.toLowerCase()}.example.com/hook`),
+);
+
+/**
+ * Webhook URLs: the pattern states the scheme only, the rest is the description's (an absolute URL whose host is
+ * public), so the values follow it rather than the pattern (whose other values are mostly hosts no DNS has):
+ * `https://` in any case, a public name, maybe a port, a path, a query and a fragment; the curated forms; and now
+ * and then one the description refuses (the oracle expects the 422: `webhook-urls.ts`).
+ */
+const webhookUrl = fc
+  .oneof(
+    {
+      weight: 8,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('https', 'HTTPS', 'Https'),
+          publicHost,
+          fc.option(fc.integer({ min: 1, max: 65_535 }), { nil: undefined }),
+          fc.webPath(),
+          fc.option(fc.webQueryParameters(), { nil: undefined }),
+          fc.option(fc.webFragments(), { nil: undefined }),
+        )
+        .map(
+          ([scheme, host, port, path, query, fragment]) =>
+            `${scheme}://${host}${port === undefined ? '' : `:${port}`}${path}${query === undefined ? '' : `?${query}`}${fragment === undefined ? '' : `#${fragment}`}`,
+        ),
+    },
+    { weight: 2, arbitrary: curatedWebhookUrls },
+    { weight: 3, arbitrary: refusedWebhookUrls },
+  )
+  .filter((value) => URL.canParse(value.trim()) && count(value) <= WEBHOOK_URL_MAX_LENGTH);
+
 /**
  * Values of a pattern as a schema-driven tool generates them (Hypothesis' `from_regex`, fast-check's
  * `stringMatching`), besides the curated ones: every value a pattern allows must be taken.
@@ -89,6 +208,7 @@ const byPattern: Record<string, fc.Arbitrary<string>> = {
   [spaceNamePattern()]: fromPattern(spaceNamePattern(), spaceName),
   [domainNamePattern()]: fromPattern(domainNamePattern(), domainName),
   [pagePattern()]: fromPattern(pagePattern(), pageUrl),
+  [WEBHOOK_URL_PATTERN]: webhookUrl,
   [FEED_CURSOR_PATTERN]: fc.constantFrom('0', '000000000000'),
   '^[1-6]?$': fc.constantFrom('', '1', '2', '3', '4', '5', '6'),
 };
@@ -98,11 +218,27 @@ export function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
   if (schema.$ref) return arbitraryOf(resolveRef<Schema>(schema).value);
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
-  if (schema.anyOf) return fc.oneof(...schema.anyOf.map(arbitraryOf));
+  if (schema.anyOf) {
+    // A form's list in one field (`domain.*,space.created`, as the descriptions say): a plain string beside a
+    // list of enumerated values holds some of those values, separated by commas.
+    const list = schema.anyOf.find((each) => each.type === 'array' && each.items?.enum);
+    return fc.oneof(
+      ...schema.anyOf.map((each) =>
+        list?.items && each.type === 'string' && each.pattern === undefined ? commaList(list.items) : arbitraryOf(each),
+      ),
+    );
+  }
   if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type) => arbitraryOf({ ...schema, type })));
   switch (schema.type) {
     case 'null':
       return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(arbitraryOf(schema.items ?? {}), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 5, 5),
+      });
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1000, max: Math.min(schema.maximum ?? 1000, 1000) });
     case 'string': {
@@ -110,7 +246,7 @@ export function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
       if (schema.pattern !== undefined && !known) throw new Error(`No generator for the pattern ${schema.pattern}`);
       if (known) return known;
       if (schema.format === 'uri') return pageUrl;
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });
+      return freeText(schema.minLength ?? 0, schema.maxLength ?? 40);
     }
     case 'object': {
       const properties = schema.properties ?? {};
@@ -123,6 +259,34 @@ export function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
       throw new Error(`No generator for the schema ${JSON.stringify(schema).slice(0, 200)}`);
   }
 }
+
+/**
+ * Free text, as a note holds it: ASCII, any script, emoji, several lines, padded, up to the longest (characters
+ * as JSON Schema counts them: code points).
+ */
+const freeText = (min: number, max: number) =>
+  fc
+    .oneof(
+      { weight: 3, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 40) }) },
+      { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: 12 }) },
+      fc.constantFrom(
+        'Our CRM',
+        'Équipe ❤️',
+        'فريق المبيعات',
+        'Line one\nLine two',
+        'Name\tValue',
+        '  padded  ',
+        '😀'.repeat(max),
+        'x'.repeat(max),
+      ),
+    )
+    .filter((value) => count(value) >= min && count(value) <= max);
+
+/** Enumerated values in one string, separated by commas (maybe with spaces, maybe repeated). */
+const commaList = (items: Schema) =>
+  fc
+    .tuple(fc.array(fc.constantFrom(...(items.enum ?? []).map(String)), { minLength: 1, maxLength: 4 }), fc.boolean())
+    .map(([values, spaced]) => values.join(spaced ? ' , ' : ','));
 
 /** A valid body: generated from the schema, and valid against it by ajv (the document's own judge). */
 export const validBody = (body: { schema: Schema; pointer: string }) =>
