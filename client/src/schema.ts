@@ -1096,7 +1096,7 @@ export interface components {
        */
       enabled?: boolean;
       /**
-       * @description A note for you, at most 255 characters; empty or null for none.
+       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty or null for none.
        * @example Our CRM
        */
       description?: string | null;
@@ -1138,7 +1138,7 @@ export interface components {
        */
       enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
       /**
-       * @description A note for you, at most 255 characters; empty for none.
+       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty for none.
        * @example Our CRM
        */
       description?: string;
@@ -1177,7 +1177,7 @@ export interface components {
       /** @description Whether events are delivered. Enabling a webhook again delivers the events from then on and forgets its failures. Absent: unchanged. */
       enabled?: boolean;
       /**
-       * @description A note for you, at most 255 characters; empty or null for none. Absent: unchanged.
+       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty or null for none. Absent: unchanged.
        * @example Our CRM
        */
       description?: string | null;
@@ -1219,7 +1219,7 @@ export interface components {
        */
       enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
       /**
-       * @description A note for you, at most 255 characters; empty for none. Absent: unchanged.
+       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty for none. Absent: unchanged.
        * @example Our CRM
        */
       description?: string;
@@ -3803,6 +3803,7 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       409: components['responses']['Conflict'];
       412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

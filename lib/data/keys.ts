@@ -37,9 +37,30 @@ export function itemIdOf(kind: Kind, sk: string): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** Sort key of the by-name index: case-folded name, then id. */
+/**
+ * The most of a folded name the by-name index's sort key holds, in UTF-8 bytes: DynamoDB limits a local
+ * secondary index's sort key to 1,024 bytes, and the longest prefix and the id take 25 of them. Names that
+ * share their first 960 bytes sort by id after that (a webhook's URL may be far longer; any name shorter than
+ * this is whole, so every key written before is the same).
+ */
+export const NAME_SORT_KEY_MAX_BYTES = 960;
+
+/** The longest start of `text` of at most `maxBytes` UTF-8 bytes, never cutting a character. */
+function utf8Prefix(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text) <= maxBytes) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const character of text) {
+    bytes += Buffer.byteLength(character);
+    if (bytes > maxBytes) break;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+/** Sort key of the by-name index: case-folded name (its first 960 bytes), then id. */
 export const nameSortKey = (kind: Kind, fold: string, id: number) =>
-  `${collectionPrefix(kind)}${fold}${NAME_ID_SEPARATOR}${padId(id)}`;
+  `${collectionPrefix(kind)}${utf8Prefix(fold, NAME_SORT_KEY_MAX_BYTES)}${NAME_ID_SEPARATOR}${padId(id)}`;
 
 export const sequenceKey = (owner: string, kind: Kind): TableKey => ({
   pk: ownerPartition(owner),

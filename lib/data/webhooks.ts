@@ -99,7 +99,16 @@ export async function storeWebhook(
     owner,
     kind,
     {},
-    (id, now) => ({ ...webhook, id, enabledAt: now, secrets: [{ value: secret }], createdAt: now, updatedAt: now }),
+    (id, now) => ({
+      ...webhook,
+      id,
+      enabledAt: now,
+      // Stored disabled: by its owner, from the start (it delivers nothing until enabled).
+      ...(webhook.enabled ? {} : { disabledAt: now, disabledReason: 'owner' as const }),
+      secrets: [{ value: secret }],
+      createdAt: now,
+      updatedAt: now,
+    }),
     { ...options, quota: quotaOf(db) },
   );
 }

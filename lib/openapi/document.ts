@@ -31,7 +31,7 @@ import {
   METHOD_NOT_ALLOWED,
 } from './responses.ts';
 import { responseSchemas } from './schemas.ts';
-import { webhooksSection } from './webhooks.ts';
+import { RECEIVING_TAG, webhooksSection } from './webhooks.ts';
 
 const scopeList = scopes.map((scope) => `\`${scope}\``).join(', ');
 
@@ -208,6 +208,11 @@ export function buildDocument() {
           "An endpoint that is sent the owner's changes as they happen: signed (Standard Webhooks), retried for more than 24 hours until it answers 2xx.",
       }),
       { name: EVENTS_TAG, description: "The change feed: every change of the owner's spaces, domains and webhooks." },
+      {
+        name: RECEIVING_TAG,
+        description:
+          "What a webhook's endpoint is sent: each change it subscribes to, and the test event, signed (Standard Webhooks).",
+      },
       { name: DOCUMENT_TAG, description: 'This OpenAPI document.' },
     ],
     paths,

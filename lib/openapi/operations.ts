@@ -186,7 +186,7 @@ const actions: Record<Action, (c: Documented, method: HttpMethod) => Spec> = {
         ['ETag', 'IdempotentReplayed'],
       ),
     ],
-    errors: ['NotFound', 'Conflict', 'PreconditionFailed'],
+    errors: ['NotFound', 'Conflict', 'PreconditionFailed', 'ValidationFailed'],
     parameters: ['IfMatch', 'IdempotencyKey'],
   }),
   test: (c) => ({

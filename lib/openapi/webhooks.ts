@@ -13,6 +13,9 @@ import { schemaRef } from './schemas.ts';
 
 const HOUR = 3_600_000;
 
+/** The tag of what a webhook's endpoint is sent (apart from the Webhooks tag, the resource's operations). */
+export const RECEIVING_TAG = 'Receiving deliveries';
+
 /** `5s, 5m, 30m, 2h, 5h, 10h, 10h`. */
 const scheduleText = () =>
   DEFAULT_RETRY_DELAYS.map((ms) =>
@@ -79,6 +82,7 @@ export function webhooksSection() {
     change: {
       post: {
         operationId: 'receiveChange',
+        tags: [RECEIVING_TAG],
         summary: "A change of the owner's, POSTed to a webhook",
         description:
           'Each event of the change feed whose type the webhook subscribes to (`events`) and that was created ' +
@@ -98,6 +102,7 @@ export function webhooksSection() {
     test: {
       post: {
         operationId: 'receiveTest',
+        tags: [RECEIVING_TAG],
         summary: 'The test event, POSTed by `POST /webhooks/{id}/test`',
         description:
           'Sent once, at once, whether or not the webhook is enabled or subscribes to it; not retried and not in ' +

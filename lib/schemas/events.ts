@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { FeedPosition } from '#lib/data/events.ts';
 import { ID_DIGITS } from '#lib/data/keys.ts';
+import { characterCount } from './fields.ts';
 
 /** The feed's query. `per_page` falls back to its default like the lists'; a bad `after` or `type` is a 422. */
 export const EVENTS_PER_PAGE = { min: 10, max: 100, default: 10 } as const;
@@ -53,8 +54,9 @@ export const eventQuerySchema = v.object({
     v.pipe(
       v.string(),
       v.trim(),
-      v.maxLength(
-        EVENT_TYPE_FILTER_MAX,
+      // Characters, as the document's maxLength counts them (not UTF-16 units).
+      v.check(
+        (value) => characterCount(value) <= EVENT_TYPE_FILTER_MAX,
         `The type parameter must not be greater than ${EVENT_TYPE_FILTER_MAX} characters.`,
       ),
     ),

@@ -30,7 +30,11 @@ export type DestinationRefusal = UrlRefusal | 'unresolvable';
 
 export type Refused<Reason> = { ok: false; reason: Reason };
 
-/** Safari and most servers take URLs of up to 2,048 characters; a webhook URL needs far fewer. */
+/**
+ * Safari and most servers take URLs of up to 2,048 characters; a webhook URL needs far fewer. Counted as sent
+ * (characters, as JSON Schema's `maxLength` counts them), by the request schema: the stored URL, percent-encoded,
+ * may be longer, and is called as it is.
+ */
 export const WEBHOOK_URL_MAX_LENGTH = 2_048;
 
 type Range = readonly [network: string, prefix: number];
@@ -198,15 +202,19 @@ export type CheckedUrl = {
 
 /**
  * The checks that need no DNS, for the URL as stored: an absolute `https://` URL (on the local stack also
- * `http://` to loopback) of at most 2,048 characters, without credentials, whose host is a public name or a
- * public IP address.
+ * `http://` to loopback) without credentials, whose host is a public name or a public IP address. (Its length
+ * is the request schema's to check, as sent.)
  */
 export function checkWebhookUrl(text: string, options: UrlCheckOptions = {}): CheckedUrl | Refused<UrlRefusal> {
   const localLoopbackAllowed = options.localLoopbackAllowed ?? false;
   const refuse = (reason: UrlRefusal): Refused<UrlRefusal> => ({ ok: false, reason });
-  if (text.length > WEBHOOK_URL_MAX_LENGTH) return refuse('too_long');
   // The URL parser would quietly drop these (tabs, new lines) or trim them: the stored URL is the one called.
   if (/[\s\p{Cc}]/u.test(text)) return refuse('invalid_url');
+  // Nor may it mend `https:/host` or `https:host` into `https://host`: the URL is taken as written or not at all.
+  if (!/^https?:\/\//i.test(text)) {
+    const otherScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text);
+    return refuse(otherScheme ? 'scheme' : 'invalid_url');
+  }
   const url = parseUrl(text);
   if (!url) return refuse('invalid_url');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('scheme');

@@ -97,18 +97,25 @@ describe('the published documents', () => {
     expect(html).not.toContain(documented);
   });
 
-  it('renders offline in Chromium and lists all operations (PUT and PATCH of update apart, HEAD, verify, the feed and this document)', async () => {
-    // Prepare
-    const operations = documentOperations().map(({ path, method, operation }) => ({
-      path,
-      method: method.toLowerCase(),
-      ...operation,
-    }));
+  it('renders offline in Chromium and lists all operations (PUT and PATCH of update apart, HEAD, verify, the feed, this document, and what a webhook is sent)', async () => {
+    // Prepare: the paths' operations, and the webhooks section's (what an endpoint receives).
+    const received = Object.entries(
+      (document as unknown as { webhooks: Record<string, { post: { summary: string; tags: string[] } }> }).webhooks,
+    ).map(([name, item]) => ({ path: `webhook:${name}`, method: 'post', ...item.post }));
+    const operations = [
+      ...documentOperations().map(({ path, method, operation }) => ({
+        path,
+        method: method.toLowerCase(),
+        ...operation,
+      })),
+      ...received,
+    ];
     // Act: open each tag in the side menu, then look for its operations there (summary and method).
     const { page, status, errors } = await openDocs();
     const listed: number[] = [];
     for (const tag of document.tags.map(({ name }) => name)) {
-      await page.locator(`a[href="/${tag.toLowerCase()}"]`).click();
+      // Redoc names a tag's link after its slug (`Receiving deliveries`: `/receiving-deliveries`).
+      await page.locator(`a[href="/${tag.toLowerCase().replaceAll(' ', '-')}"]`).click();
       for (const { summary, method } of operations.filter((operation) => operation.tags.includes(tag))) {
         const item = page.getByRole('link', { name: `${summary} ${method}`, exact: true });
         await item.waitFor({ state: 'visible', timeout: 15_000 });
@@ -118,9 +125,9 @@ describe('the published documents', () => {
     // Assess
     expect(status).toBe(200);
     expect(await page.title()).toBe('Domains and Spaces API');
-    expect(new Set(operations.map(({ path }) => path)).size).toBe(7);
+    expect(new Set(operations.map(({ path }) => path)).size).toBe(12 + 2);
     expect(listed).toEqual(operations.map(() => 1));
-    expect(operations).toHaveLength(21);
+    expect(operations).toHaveLength(33 + 2);
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -212,8 +212,8 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
     }),
   422: async (op) => {
     if (op.id === 'verifyDomain') return client.request(op.method, await pathWithItem(op, { publish: false }));
-    // A delete has no body: its Idempotency-Key is what can be invalid.
-    if (op.method === 'DELETE') {
+    // A delete and a rotation have no body: their Idempotency-Key is what can be invalid.
+    if (op.method === 'DELETE' || op.id === 'rotateSecretWebhook') {
       return client.request(op.method, await pathWithItem(op), { headers: { 'Idempotency-Key': 'k'.repeat(256) } });
     }
     return hasBody(op)

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
+import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import {
   type AddressRefusal,
   addressRefusal,
@@ -229,13 +231,28 @@ describe('webhook URLs', () => {
     );
   });
 
-  it(`is at most ${WEBHOOK_URL_MAX_LENGTH} characters long`, () => {
-    // Prepare
+  it(`is at most ${WEBHOOK_URL_MAX_LENGTH} characters long as sent, however long its stored (percent-encoded) form`, () => {
+    // Prepare: the request schema counts characters as sent (code points, as JSON Schema's maxLength does).
+    const { store } = webhookSchemas({});
     const base = 'https://hooks.example.com/';
-    const longest = base + 'x'.repeat(WEBHOOK_URL_MAX_LENGTH - base.length);
+    const longest = base + 'é'.repeat(WEBHOOK_URL_MAX_LENGTH - base.length);
+    // Act
+    const taken = v.safeParse(store, { url: longest });
+    const refused = v.safeParse(store, { url: `${longest}é` });
+    // Assess: stored as its href (each é is %C3%A9), which the checks then take as it is.
+    expect(taken.success && taken.output.name).toBe(new URL(longest).href);
+    expect(new URL(longest).href.length).toBeGreaterThan(5 * WEBHOOK_URL_MAX_LENGTH);
+    expect(checkWebhookUrl(new URL(longest).href)).toMatchObject({ ok: true });
+    expect(refused.issues?.[0]?.message).toBe(
+      `The url field must not be longer than ${WEBHOOK_URL_MAX_LENGTH} characters.`,
+    );
+  });
+
+  it('is taken as written: a scheme without its // (https:/host) is not mended', () => {
     // Act / Assess
-    expect(checkWebhookUrl(longest)).toEqual(ok('hooks.example.com'));
-    expect(checkWebhookUrl(`${longest}x`)).toEqual({ ok: false, reason: 'too_long' });
+    expect(checkWebhookUrl('https:/hooks.example.com/hook')).toEqual({ ok: false, reason: 'invalid_url' });
+    expect(checkWebhookUrl('https:hooks.example.com/hook')).toEqual({ ok: false, reason: 'invalid_url' });
+    expect(checkWebhookUrl('HTTPS://hooks.example.com/hook')).toMatchObject({ ok: true });
   });
 
   it.each([

@@ -7,7 +7,15 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { eventTypes, kinds } from '#lib/kinds.ts';
-import { type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
+import {
+  characterClass,
+  characterCount,
+  type Encoding,
+  label,
+  maxCharacters,
+  NOT_IN_TEXT,
+  text,
+} from '#lib/schemas/fields.ts';
 import { unchanged } from '#lib/schemas/patterns.ts';
 import { optional, requestBody, required } from '#lib/schemas/request.ts';
 import { checkWebhookUrl, type UrlRefusal, WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
@@ -51,6 +59,10 @@ const url = (rules: UrlRules) => (encoding: Encoding) =>
   v.pipe(
     text('url', { encoding }),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      if (characterCount(dataset.value) > WEBHOOK_URL_MAX_LENGTH) {
+        addIssue({ message: urlMessage('too_long') });
+        return NEVER;
+      }
       const checked = checkWebhookUrl(dataset.value, rules);
       if (checked.ok) return checked.url.href;
       addIssue({ message: urlMessage(checked.reason) });
@@ -77,9 +89,10 @@ const events = (encoding: Encoding) =>
       }
       const patterns = [...new Set((list as string[]).map((entry) => entry.trim()))].filter((entry) => entry !== '');
       const unknown = patterns.filter((pattern) => !isEventPattern(pattern));
-      if (patterns.length === 0) addIssue({ message: 'The events field must name at least one event type.' });
-      else if (patterns.length > EVENT_PATTERNS_MAX)
+      // Counted as sent, repeats included (the document's maxItems).
+      if (list.length > EVENT_PATTERNS_MAX)
         addIssue({ message: `The events field must not name more than ${EVENT_PATTERNS_MAX} patterns.` });
+      else if (patterns.length === 0) addIssue({ message: 'The events field must name at least one event type.' });
       else if (unknown.length > 0)
         addIssue({
           message: `The events field names no event type: ${unknown
@@ -157,6 +170,14 @@ export function webhookSchemas(rules: UrlRules) {
 
 const familyList = () => kinds.map((kind) => `\`${kind}.*\``).join(', ');
 
+/** A description as the document states it: one line of at most 255 characters. */
+export const descriptionPattern = () => `^[^${characterClass(NOT_IN_TEXT)}]*$`;
+const descriptionText = (): JsonSchema => ({
+  type: 'string',
+  maxLength: DESCRIPTION_MAX,
+  pattern: descriptionPattern(),
+});
+
 export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
   url: (mode): JsonSchema => ({
     type: 'string',
@@ -204,11 +225,8 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
           description: `Whether events are delivered. Empty: ${mode === 'store' ? 'true' : 'unchanged'}.`,
         },
   description: (mode, encoding): JsonSchema => ({
-    anyOf: [
-      { type: 'string', maxLength: DESCRIPTION_MAX },
-      ...(encoding === 'json' ? [{ type: 'null' as const }] : []),
-    ],
-    description: `A note for you, at most ${DESCRIPTION_MAX} characters; empty${encoding === 'json' ? ' or null' : ''} for none.${unchanged(mode)}`,
+    ...(encoding === 'json' ? { anyOf: [descriptionText(), { type: 'null' as const }] } : descriptionText()),
+    description: `A note for you, at most ${DESCRIPTION_MAX} characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty${encoding === 'json' ? ' or null' : ''} for none.${unchanged(mode)}`,
     examples: ['Our CRM'],
   }),
 };

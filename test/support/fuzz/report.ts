@@ -10,8 +10,6 @@ export type FuzzReport = {
   failures: string[];
   /** Answers the environment explains (a DNS resolver the stack cannot reach), not the contract. */
   environment: string[];
-  /** Cases failed by a fault already reported (`known-bugs.ts`), per fault. */
-  known: Record<string, number>;
 };
 
 /** Counts an answer of the operation `id` by its status. */
@@ -36,11 +34,6 @@ export function describeReport(report: FuzzReport): string {
   ];
   if (report.environment.length > 0)
     lines.push(`${report.environment.length} answers explained by the environment: ${report.environment[0]}`);
-  const known = Object.entries(report.known);
-  if (known.length > 0) {
-    lines.push('Cases failed by faults already reported (test/support/fuzz/known-bugs.ts):');
-    lines.push(...known.map(([what, cases]) => `  - ${cases}× ${what}`));
-  }
   lines.push(report.failures.length === 0 ? 'No failures.' : `${report.failures.length} failures:`);
   lines.push(...report.failures.map((failure) => `  - ${failure}`));
   return lines.join('\n');

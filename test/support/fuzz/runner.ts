@@ -14,7 +14,7 @@
  * fuzzer's DNS server: a domain's record is published there for half the verify cases, and every webhook URL's host
  * resolves as `webhook-urls.ts` says (a public address, or a private one for `private-` names), so no answer
  * depends on the machine's resolver; a test delivery's host is pointed at a private address first, so that it is
- * refused before any connection. A failure by a fault already reported (`known-bugs.ts`) is counted apart.
+ * refused before any connection.
  *
  * `npm run fuzz` (`scripts/fuzz.ts`) runs it against `npm start`; `test/contract/fuzz.test.ts` runs it, bounded,
  * in `npm test`. Here the cases are dealt out and run; `cases.ts` (with `valid-values.ts`, `invalid-bodies.ts`)
@@ -25,7 +25,6 @@ import fc from 'fast-check';
 import type { Collection } from '#lib/kinds.ts';
 import { type Case, caseArbitrary } from '#test/support/fuzz/cases.ts';
 import { CaseFailure, encode, type Send, sender } from '#test/support/fuzz/client.ts';
-import { knownBugOf } from '#test/support/fuzz/known-bugs.ts';
 import { MEDIA, operations } from '#test/support/fuzz/operations.ts';
 import { judge, type StoredItem } from '#test/support/fuzz/oracle.ts';
 import { type FuzzReport, tally } from '#test/support/fuzz/report.ts';
@@ -92,7 +91,6 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
     statuses: {},
     failures: [],
     environment: [],
-    known: {},
   };
   const started = performance.now();
   const send = sender(target.apiUrl, () => {
@@ -115,11 +113,6 @@ export async function fuzz(target: FuzzTarget, options: FuzzOptions): Promise<Fu
         });
       } catch (error) {
         if (!(error instanceof CaseFailure)) throw error;
-        const known = knownBugOf(c, error.message);
-        if (known) {
-          report.known[known.what] = (report.known[known.what] ?? 0) + 1;
-          continue;
-        }
         // One line per distinct problem (the first 120 characters), with its case.
         const signature = error.message.slice(0, 120);
         if (!seen.has(signature)) {

@@ -8,8 +8,9 @@ import { domainNamePattern } from '#lib/resources/domains/name.ts';
 import { PAGE_URL_MAX, pagePattern } from '#lib/resources/domains/pages.ts';
 import { spaceNamePattern } from '#lib/resources/spaces/fields.ts';
 import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
+import { DESCRIPTION_MAX, descriptionPattern } from '#lib/resources/webhooks/fields.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
-import { characterClass, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
+import { characterClass, NOT_IN_NAMES, NOT_IN_TEXT } from '#lib/schemas/fields.ts';
 import { WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import type { Schema } from '#test/support/fuzz/operations.ts';
 import { LONGEST_DOMAIN } from '#test/support/fuzz/resources.ts';
@@ -204,11 +205,40 @@ const fromPattern = (pattern: string, curated: fc.Arbitrary<string>) =>
   fc.oneof({ weight: 3, arbitrary: curated }, { weight: 2, arbitrary: fc.stringMatching(new RegExp(pattern, 'u')) });
 
 /** Generators for the patterns the document states, by the pattern itself. */
+/**
+ * Free text, as a note holds it: ASCII, any script, emoji, several lines, padded, up to the longest (characters
+ * as JSON Schema counts them: code points).
+ */
+const freeText = (min: number, max: number) =>
+  fc
+    .oneof(
+      { weight: 3, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 40) }) },
+      { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: 12 }) },
+      fc.constantFrom(
+        'Our CRM',
+        'Équipe ❤️',
+        'فريق المبيعات',
+        'Line one\nLine two',
+        'Name\tValue',
+        '  padded  ',
+        '😀'.repeat(max),
+        'x'.repeat(max),
+      ),
+    )
+    .filter((value) => count(value) >= min && count(value) <= max);
+
+/** A note on one line, as a webhook's description holds it: free text without control characters. */
+const note = freeText(0, DESCRIPTION_MAX).filter((value) => !NOT_IN_TEXT.test(value));
+
 const byPattern: Record<string, fc.Arbitrary<string>> = {
   [spaceNamePattern()]: fromPattern(spaceNamePattern(), spaceName),
   [domainNamePattern()]: fromPattern(domainNamePattern(), domainName),
   [pagePattern()]: fromPattern(pagePattern(), pageUrl),
   [WEBHOOK_URL_PATTERN]: webhookUrl,
+  // A webhook's description: one line (no control characters), at most its length.
+  [descriptionPattern()]: fromPattern(descriptionPattern(), note).filter(
+    (value) => count(value) <= DESCRIPTION_MAX && !NOT_IN_TEXT.test(value),
+  ),
   [FEED_CURSOR_PATTERN]: fc.constantFrom('0', '000000000000'),
   '^[1-6]?$': fc.constantFrom('', '1', '2', '3', '4', '5', '6'),
 };
@@ -259,28 +289,6 @@ export function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
       throw new Error(`No generator for the schema ${JSON.stringify(schema).slice(0, 200)}`);
   }
 }
-
-/**
- * Free text, as a note holds it: ASCII, any script, emoji, several lines, padded, up to the longest (characters
- * as JSON Schema counts them: code points).
- */
-const freeText = (min: number, max: number) =>
-  fc
-    .oneof(
-      { weight: 3, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 40) }) },
-      { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: 12 }) },
-      fc.constantFrom(
-        'Our CRM',
-        'Équipe ❤️',
-        'فريق المبيعات',
-        'Line one\nLine two',
-        'Name\tValue',
-        '  padded  ',
-        '😀'.repeat(max),
-        'x'.repeat(max),
-      ),
-    )
-    .filter((value) => count(value) >= min && count(value) <= max);
 
 /** Enumerated values in one string, separated by commas (maybe with spaces, maybe repeated). */
 const commaList = (items: Schema) =>
