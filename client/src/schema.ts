@@ -532,7 +532,7 @@ export interface components {
       id: number;
       /**
        * Format: uri
-       * @description Where deliveries are POSTed.
+       * @description Where deliveries are POSTed, as stored: its WHATWG form (percent-encoded), which may be longer than the 2048 characters sent.
        */
       url: string;
       /** @description The event types delivered: exact types, `<kind>.*` families, or `*` for every event. */
@@ -589,7 +589,7 @@ export interface components {
       id: number;
       /**
        * Format: uri
-       * @description Where deliveries are POSTed.
+       * @description Where deliveries are POSTed, as stored: its WHATWG form (percent-encoded), which may be longer than the 2048 characters sent.
        */
       url: string;
       /** @description The event types delivered: exact types, `<kind>.*` families, or `*` for every event. */
@@ -872,7 +872,7 @@ export interface components {
         id: number;
         /**
          * Format: uri
-         * @description Where deliveries are POSTed.
+         * @description Where deliveries are POSTed, as stored: its WHATWG form (percent-encoded), which may be longer than the 2048 characters sent.
          */
         url: string;
         /** @description The event types delivered: exact types, `<kind>.*` families, or `*` for every event. */

@@ -134,6 +134,18 @@ describe('the resource', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('takes a URL of 2,048 characters, however long its stored form, and lists it by name', async () => {
+    // Prepare: the host resolves to a public address; the path is long, and longer still percent-encoded.
+    const url = `https://${publicHost()}/${'é'.repeat(1_000)}${'p'.repeat(1_000)}`.slice(0, 2_048);
+    // Act
+    const stored = await storeWebhook({ url, events: ['space.*'] });
+    const byName = await client.get('/api/v1/webhooks', { sort_by: 'name', sort: 'asc' });
+    // Assess
+    expect(stored.status, stored.text).toBe(201);
+    expect(stored.body.data.url).toBe(new URL(url).href);
+    expect(byName.body.data.map((webhook: { id: number }) => webhook.id)).toEqual([stored.body.data.id]);
+  });
+
   it("is another owner's 404, on every operation", async () => {
     // Prepare
     const { id } = await subscribe();

@@ -145,3 +145,20 @@ describe('foldName', () => {
     expect(foldName('Cafe\u0301')).toBe(foldName('Café'));
   });
 });
+
+describe("the by-name index's sort key", () => {
+  it('holds a name whole up to 960 bytes, then its first 960, never cutting a character: within 1,024 bytes', () => {
+    // Prepare
+    const short = 'marketing';
+    const longAscii = 'h'.repeat(5_000);
+    const longEmoji = '😀'.repeat(255);
+    // Act
+    const keys = [short, longAscii, longEmoji].map((fold) => nameSortKey('webhook', fold, 42));
+    // Assess
+    expect(keys[0]).toBe('WEBHOOK#marketing\u0001000000000042');
+    for (const key of keys) expect(Buffer.byteLength(key)).toBeLessThanOrEqual(1_024);
+    expect(keys[1]).toBe(`WEBHOOK#${'h'.repeat(960)}\u0001000000000042`);
+    expect(keys[2]).toBe(`WEBHOOK#${'😀'.repeat(240)}\u0001000000000042`);
+    expect(keys[2]?.isWellFormed()).toBe(true);
+  });
+});

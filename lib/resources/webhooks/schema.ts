@@ -11,7 +11,12 @@ import { SECRET_PREFIX } from '#lib/webhooks/signature.ts';
 
 export const webhookSchema = v.strictObject({
   id,
-  url: v.pipe(url(), v.metadata({ maxLength: WEBHOOK_URL_MAX_LENGTH }), v.description('Where deliveries are POSTed.')),
+  url: v.pipe(
+    url(),
+    v.description(
+      `Where deliveries are POSTed, as stored: its WHATWG form (percent-encoded), which may be longer than the ${WEBHOOK_URL_MAX_LENGTH} characters sent.`,
+    ),
+  ),
   events: v.pipe(
     v.array(v.string()),
     v.description('The event types delivered: exact types, `<kind>.*` families, or `*` for every event.'),
