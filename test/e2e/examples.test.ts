@@ -6,12 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
+import type { WebhookConfig } from '#lib/webhooks/settings.ts';
+import { config } from '#test/support/database.ts';
 import { type Client, newClient, startTestGateway } from '#test/support/http.ts';
 import { document, documentOperations, resolveRef } from '#test/support/openapi.ts';
 
 let gateway: Gateway;
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  // A webhook may name this machine (as on the local stack): its store needs no DNS here.
+  gateway = await startTestGateway({ config: { ...config, webhookLocalLoopback: true } as WebhookConfig });
 });
 afterAll(() => gateway.close());
 
@@ -34,11 +37,13 @@ const uses = documentOperations().flatMap(({ path, method, operation }) => {
   return examples.length === 0 ? [] : [{ id: operation.operationId, path, method, examples }];
 });
 
-const isSpaces = (path: string) => path.startsWith('/spaces');
 let sequence = 0;
 /** A body the operation takes, different each time (a store's name is unique per owner). */
-const body = (path: string): Record<string, string> =>
-  isSpaces(path) ? { name: `Example ${++sequence}`, color: '2' } : { name: `example-${++sequence}.example.net` };
+const body = (path: string): Record<string, string> => {
+  if (path.startsWith('/spaces')) return { name: `Example ${++sequence}`, color: '2' };
+  if (path.startsWith('/webhooks')) return { url: `http://127.0.0.1:9/hook-${++sequence}` };
+  return { name: `example-${++sequence}.example.net` };
+};
 
 /** A request of the operation with its examples: on an item of a fresh owner, with a body if it takes one. */
 async function send(api: Client, use: (typeof uses)[number]) {
@@ -57,7 +62,9 @@ async function send(api: Client, use: (typeof uses)[number]) {
   const takesBody = use.method === 'POST' || use.method === 'PUT' || use.method === 'PATCH';
   return api.request(use.method, query.size > 0 ? `${path}?${query}` : path, {
     headers,
-    ...(takesBody && !use.path.endsWith('/verify') ? { form: { color: '3', not_found_page: '' } } : {}),
+    ...(takesBody && !/\/(verify|rotate-secret)$/.test(use.path)
+      ? { form: { color: '3', not_found_page: '', description: 'x' } }
+      : {}),
   });
 }
 
@@ -68,16 +75,22 @@ describe("the document's parameter examples", () => {
       [
         'destroyDomain',
         'destroySpace',
+        'destroyWebhook',
         'listEvents',
         'listEventsHead',
         'putDomain',
         'putSpace',
+        'putWebhook',
+        'rotateSecretWebhook',
         'showDomain',
         'showDomainHead',
         'showSpace',
         'showSpaceHead',
+        'showWebhook',
+        'showWebhookHead',
         'updateDomain',
         'updateSpace',
+        'updateWebhook',
       ].sort(),
     );
     expect(parameters.IdempotencyKey).not.toHaveProperty('example');

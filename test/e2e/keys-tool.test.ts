@@ -76,7 +76,7 @@ describe('key tool (scripts/keys.ts)', () => {
     expect(prefix.length).toBeLessThan(key.length / 2);
     expect(row).toMatchObject({
       label: 'ci key',
-      scopes: 'domains:read,domains:write,spaces:read,spaces:write',
+      scopes: 'domains:read,domains:write,spaces:read,spaces:write,webhooks:read,webhooks:write',
       expires: 'never',
       state: 'active',
     });
@@ -159,7 +159,7 @@ describe('key tool (scripts/keys.ts)', () => {
     const listed = await keys('list', '--owner', owner);
     // Assess
     expect(scope.message).toBe(
-      'Unknown scope "domains:delete". The scopes are: domains:read, domains:write, spaces:read, spaces:write.',
+      'Unknown scope "domains:delete". The scopes are: domains:read, domains:write, spaces:read, spaces:write, webhooks:read, webhooks:write.',
     );
     expect(expiresIn.message).toMatch(/--expires-in must be a positive whole number and a unit \(d, h, m or s\)/);
     expect(past.message).toMatch(/--expires-at 2001-01-01 is in the past/);

@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionRecorder } from '#infra/local/dynamodb-recorder.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { grantedActions } from '#lib/routes.ts';
+import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';
 import { type Client, newClient, startTestGateway } from '#test/support/http.ts';
+import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const recorder = new ActionRecorder();
 let detach: () => void;
@@ -20,11 +22,14 @@ let gateway: Gateway;
 let client: Client;
 let other: Client;
 let dns: DnsTestServer;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   dns = await startDnsServer();
   detach = recorder.attach(db.client.middlewareStack as never);
-  gateway = await startTestGateway({ config: configWithDns(dns) });
+  receiver = await startReceiver();
+  // Webhooks may call the test receiver on this machine, as on the local stack.
+  gateway = await startTestGateway({ config: { ...configWithDns(dns), webhookLocalLoopback: true } as WebhookConfig });
   client = await newClient(gateway);
   other = await newClient(gateway);
 });
@@ -32,6 +37,7 @@ afterAll(async () => {
   detach();
   await gateway.close();
   await dns.close();
+  await receiver.close();
 });
 
 /** A store with an Idempotency-Key, then its replay. */
@@ -106,6 +112,40 @@ async function exerciseVerification() {
   await other.delete(`${base}/${theirs.id}`); // a pending one its owner's guard
 }
 
+async function exerciseWebhooks() {
+  const base = '/api/v1/webhooks';
+  const ids: number[] = [];
+  for (let index = 0; index < 10; index++) {
+    ids.push((await client.post(base, { url: receiver.url(`/hook-${index}`), events: 'space.*' })).body.data.id);
+  }
+  await client.post(base, { url: receiver.url('/over-quota') }); // over the quota of 10
+  await client.delete(`${base}/${ids.pop()}`);
+  await idempotentStore(base, { url: receiver.url('/keyed') });
+  await client.post(base, { url: 'https://10.0.0.1/hook' }); // refused before any write
+  const first = await client.get(base, { sort_by: 'name', sort: 'asc' });
+  await client.get(base, { page: 2 });
+  await client.get(base, { search: 'hook-1' });
+  if (first.body.links.next) await client.get(first.body.links.next.replace(gateway.url, ''));
+  await client.get(`${base}/${ids[0]}`);
+  await client.request('GET', `${base}/${ids[0]}`, { headers: { 'If-None-Match': '"1"' } }); // 304
+  await client.patch(`${base}/${ids[0]}`, { enabled: 'false' });
+  await client.patch(`${base}/${ids[0]}`, { enabled: 'true', url: receiver.url('/moved') });
+  await client.patch(`${base}/${ids[0]}`, {}); // nothing changes
+  await client.request('PATCH', `${base}/${ids[1]}`, { form: { description: 'x' }, headers: { 'If-Match': '"9"' } }); // 412
+  await client.patch(`${base}/999999`, { url: 'not a url' });
+  await client.request('POST', `${base}/${ids[0]}/rotate-secret`);
+  // A failed attempt starts the webhook's run of failures, the next success ends it (its bookkeeping).
+  receiver.respondWith((response) => response.writeHead(500).end());
+  await client.request('POST', `${base}/${ids[0]}/test`);
+  receiver.respondWith((response) => response.writeHead(204).end());
+  for (let index = 0; index < 10; index++) await client.request('POST', `${base}/${ids[0]}/test`);
+  const attempts = await client.get(`${base}/${ids[0]}/deliveries`);
+  await client.get(attempts.body.links.next.replace(gateway.url, ''));
+  await client.get(`${base}/999999/deliveries`); // not found
+  await client.delete(`${base}/${ids[0]}`);
+  await client.delete(`${base}/${ids[0]}`);
+}
+
 async function exerciseEvents() {
   const first = await client.get('/api/v1/events', { per_page: 10 });
   await client.get(first.body.links.next.replace(gateway.url, ''));
@@ -119,6 +159,7 @@ describe('DynamoDB actions per function', () => {
     await exerciseSpaces();
     await exerciseDomains();
     await exerciseVerification();
+    await exerciseWebhooks();
     await exerciseEvents();
     // Assess
     const recorded = Object.fromEntries(
