@@ -28,4 +28,7 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
   }, webhookErrors);
 };
 
-export const handler = atColdStart(create, loadWebhookConfig);
+/** Its settings' loader: the shared ones and the webhooks' own (`lib/webhooks/settings.ts`). */
+export const load = loadWebhookConfig;
+
+export const handler = atColdStart(create, load);

@@ -33,4 +33,7 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create, loadWebhookConfig);
+/** Its settings' loader: the shared ones and the webhooks' own (`lib/webhooks/settings.ts`). */
+export const load = loadWebhookConfig;
+
+export const handler = atColdStart(create, load);

@@ -81,7 +81,7 @@ describe('checkConsistency', () => {
     const report = await checkConsistency(db, owner, { domainNames: [domainName, pendingName, oldName], maxItems: 3 });
     // Assess
     expect(report.violations).toEqual([]);
-    expect(report.items).toEqual({ space: 2, domain: 3 });
+    expect(report.items).toEqual({ space: 2, domain: 3, webhook: 0 });
   });
 
   it('reports a space without its name guard', async () => {
