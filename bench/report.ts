@@ -87,7 +87,7 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
     'BENCH_SECTIONS=bundles,scale npm run bench  # only some sections; the others keep their last figures',
     'BENCH_SECTIONS=contention npm run bench     # concurrent writers only (a minute and a half)',
     'BENCH_SECTIONS=edge npm run bench           # the edge only: function time, sync lag, CNAME → active, sync per event (about 3 minutes)',
-    'BENCH_SECTIONS=webhooks npm run bench       # webhooks only: delivery lag, write latency with endpoints, retries (about a minute and a half)',
+    'BENCH_SECTIONS=webhooks npm run bench       # webhooks only: delivery lag, write latency with endpoints, retries (about 70 s)',
     'BENCH_SECTIONS=report npm run bench         # render this page again from bench/results/latest.json',
     'npm run bench -- --help                     # the sections and settings',
     '```',
