@@ -64,6 +64,7 @@ const lambdaEnv = (name: string) => ({
   EDGE_DISTRIBUTION_ID: 'EBENCHINIT0000',
   EDGE_CONNECTION_GROUP_ID: 'cg_benchinit0000000000000000',
   EDGE_TENANT_PREFIX: 'bench-init',
+  WEBHOOK_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/bench-init',
   AWS_REGION: 'eu-west-1',
   AWS_ACCESS_KEY_ID: 'AKIDBENCHMARK',
   AWS_SECRET_ACCESS_KEY: 'benchmark',
