@@ -1,24 +1,40 @@
 /**
- * The client's spaces and domains against the local stack: typed results with their ETag and request id,
+ * The client's spaces, domains and webhooks against the local stack: typed results with their ETag and request id,
  * conditional writes, every page of a list, and the API's errors as `ApiError` (412, 422 with `errors`, 404).
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Gateway } from '../../infra/local/gateway.ts';
+import type { WebhookConfig } from '../../lib/webhooks/settings.ts';
 import { type DnsTestServer, startDnsServer } from '../../test/support/dns-server.ts';
 import { configWithDns, publish } from '../../test/support/domains.ts';
 import { startTestGateway } from '../../test/support/http.ts';
-import { ApiError, type Deleted, type Domain, type NotModified, type Result, type Space } from '../src/index.ts';
+import { startReceiver, type WebhookReceiver } from '../../test/support/webhook-receiver.ts';
+import {
+  ApiError,
+  type Deleted,
+  type Delivery,
+  type Domain,
+  type NotModified,
+  type Result,
+  type Space,
+  type Webhook,
+  type WebhookWithSecret,
+} from '../src/index.ts';
 import { all, checkedFetch, clientOf, rejectionOf, unique } from './support.ts';
 
 let dns: DnsTestServer;
 let gateway: Gateway;
+let receiver: WebhookReceiver;
 beforeAll(async () => {
   dns = await startDnsServer();
-  gateway = await startTestGateway({ config: configWithDns(dns) });
+  receiver = await startReceiver();
+  // A webhook may call the test receiver on this machine, as on the local stack.
+  gateway = await startTestGateway({ config: { ...configWithDns(dns), webhookLocalLoopback: true } as WebhookConfig });
 });
 afterAll(async () => {
   await gateway?.close();
   await dns?.close();
+  await receiver?.close();
 });
 
 const STRONG_ETAG = /^"\d+"$/;
@@ -215,5 +231,47 @@ describe.concurrent('domains', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, message: 'Resource not found.' });
     expect((error as ApiError).requestId).toEqual(expect.any(String));
+  });
+});
+
+describe.concurrent('webhooks', () => {
+  it('stores with the secret, shows without it, rotates, tests, and lists every attempt, typed', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    // Act
+    const stored = await api.webhooks.store({ url: receiver.url(`/${crypto.randomUUID()}`), events: ['space.*'] });
+    const shown = await api.webhooks.show(stored.data.id);
+    const disabled = await api.webhooks.update(stored.data.id, { enabled: false }, { ifMatch: shown.etag });
+    const rotated = await api.webhooks.rotateSecret(stored.data.id);
+    const tests: Result<Delivery>[] = [];
+    for (let i = 0; i < 12; i++) tests.push(await api.webhooks.test(stored.data.id));
+    const attempts = await all(api.webhooks.deliveries(stored.data.id));
+    const deleted = await api.webhooks.delete(stored.data.id);
+    // Assess
+    expectTypeOf(stored).toEqualTypeOf<Result<WebhookWithSecret>>();
+    expectTypeOf(shown.data).toEqualTypeOf<Webhook>();
+    expect(stored).toMatchObject({ status: 201, data: { events: ['space.*'], enabled: true } });
+    expect(stored.data.secret).toMatch(/^whsec_/);
+    expect(shown.data).not.toHaveProperty('secret');
+    expect(disabled.data).toMatchObject({ enabled: false, disabled_reason: 'owner' });
+    expect(rotated.data.secret).toMatch(/^whsec_/);
+    expect(rotated.data.secret).not.toBe(stored.data.secret);
+    expect(tests.map((test) => test.data.succeeded)).toEqual(Array(12).fill(true));
+    expect(attempts).toHaveLength(12);
+    expect(attempts.map((attempt) => attempt.event_type)).toEqual(Array(12).fill('webhook.test'));
+    expect(deleted.data).toEqual({ id: stored.data.id, object: 'webhook', deleted: true, status: 200 });
+  });
+
+  it('says a refused URL as a 422 ApiError on url', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    // Act
+    const refused = await rejectionOf(api.webhooks.store({ url: 'https://10.0.0.1/hook' }));
+    // Assess
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({
+      status: 422,
+      errors: { url: ['The url field must not point to a private network address.'] },
+    });
   });
 });
