@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { SEARCH_MAX } from '#lib/data/keys.ts';
 import { POSITIVE_INTEGER } from '#lib/integers.ts';
 
 /**
