@@ -22,7 +22,7 @@ const floors = {
     '^lib/settings/',
     '^lib/auth/(api-key|expiry|scopes)[.]ts$',
     '^lib/edge/record[.]ts$',
-    '^lib/webhooks/(signature|schedule|address|event-patterns)[.]ts$',
+    '^lib/webhooks/(signature|schedule|address|event-patterns|failures)[.]ts$',
   ],
   config: ['^lib/(cold-start|config)[.]ts$', '^lib/(edge|webhooks)/settings[.]ts$'],
   adapters: [

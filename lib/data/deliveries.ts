@@ -6,21 +6,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import { tableDefinition } from '#lib/table.ts';
+import type { DeliveryFailure } from '#lib/webhooks/failures.ts';
 import { EVENT_RETENTION_DAYS } from './event-item.ts';
 import { deliveryKey, deliveryPrefix, ownerPartition } from './keys.ts';
 import { paginateQuery } from './query.ts';
-
-/** What went wrong when no answer came (or an answer outside 2xx: `statusCode` instead). */
-export type DeliveryFailure =
-  | 'timeout'
-  | 'dns'
-  | 'refused'
-  | 'reset'
-  | 'unreachable'
-  | 'tls'
-  | 'protocol'
-  | 'network'
-  | 'destination';
 
 export type DeliveryRecord = {
   webhookId: number;
@@ -32,6 +21,7 @@ export type DeliveryRecord = {
   /** From 1. */
   attempt: number;
   statusCode?: number;
+  /** What went wrong when no answer came (an answer outside 2xx has `statusCode` instead). */
   error?: DeliveryFailure;
   durationMs: number;
   createdAt: string;

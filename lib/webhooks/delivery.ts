@@ -20,26 +20,14 @@ import {
   type Resolve,
   refusalOfAddresses,
 } from './address.ts';
+import type { TransportFailure } from './failures.ts';
 
 /**
  * Why an attempt failed when no status tells: the destination's refusal (`private_address`, `loopback`,
- * `metadata`, `scheme`…), or what went wrong on the way. An answer outside 2xx has its status code instead.
+ * `metadata`, `scheme`…), or what went wrong on the way (`failures.ts`). An answer outside 2xx has its status
+ * code instead.
  */
-export type DeliveryError =
-  | DestinationRefusal
-  /** The deadline passed: in DNS, connecting, or waiting for or reading the answer. */
-  | 'timeout'
-  /** The host's addresses could not be learned (no such name, no address, resolver failure). */
-  | 'dns'
-  | 'refused'
-  | 'reset'
-  /** No route to the host or its network. */
-  | 'unreachable'
-  /** The TLS handshake failed: an untrusted, expired or other-named certificate, or no common protocol. */
-  | 'tls'
-  /** The answer was not HTTP. */
-  | 'protocol'
-  | 'network';
+export type DeliveryError = DestinationRefusal | TransportFailure;
 
 export type DeliveryResult = {
   /** A 2xx answer: delivered. Anything else is retried. */

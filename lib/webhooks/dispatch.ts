@@ -7,7 +7,7 @@
  * disabled. Where the jobs wait between attempts is the caller's: SQS on AWS (`functions/webhooks/deliver.ts`),
  * timers on the local stack (`infra/local/webhook-worker.ts`).
  */
-import { type DeliveryFailure, type DeliveryRecord, recordDelivery } from '#lib/data/deliveries.ts';
+import { type DeliveryRecord, recordDelivery } from '#lib/data/deliveries.ts';
 import { ItemNotFound } from '#lib/data/errors.ts';
 import {
   allWebhooks,
@@ -21,6 +21,7 @@ import type { Db } from '#lib/dynamodb.ts';
 import type { Resolve } from './address.ts';
 import { type DeliveryError, deliver } from './delivery.ts';
 import { matchesPatterns } from './event-patterns.ts';
+import { type DeliveryFailure, isTransportFailure } from './failures.ts';
 import { nextAttemptAt, type RetrySchedule, shouldDisable } from './schedule.ts';
 import { messageIdOf, webhookHeaders } from './signature.ts';
 
@@ -68,17 +69,7 @@ export type AttemptOutcome =
 /** A delivery's failure as the attempts list says it: the destination's refusals are one. */
 const failureOf = (error: DeliveryError | undefined): DeliveryFailure | undefined => {
   if (error === undefined) return undefined;
-  const transport: readonly DeliveryFailure[] = [
-    'timeout',
-    'dns',
-    'refused',
-    'reset',
-    'unreachable',
-    'tls',
-    'protocol',
-    'network',
-  ];
-  return (transport as readonly string[]).includes(error) ? (error as DeliveryFailure) : 'destination';
+  return isTransportFailure(error) ? error : 'destination';
 };
 
 /**

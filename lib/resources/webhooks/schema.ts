@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { eventTypes } from '#lib/kinds.ts';
 import { id, integer, nullable, text, timestamp, url } from '#lib/schemas/values.ts';
 import { WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
+import { deliveryFailures } from '#lib/webhooks/failures.ts';
 import { SECRET_PREFIX } from '#lib/webhooks/signature.ts';
 
 export const webhookSchema = v.strictObject({
@@ -54,7 +55,7 @@ export const deliverySchema = v.strictObject({
   attempt: v.pipe(integer(1), v.description('The attempt, from 1.')),
   status_code: nullable(integer(100, 599), 'The answer’s status; null when none came (see `error`).'),
   error: nullable(
-    v.picklist(['timeout', 'dns', 'refused', 'reset', 'unreachable', 'tls', 'protocol', 'network', 'destination']),
+    v.picklist(deliveryFailures),
     'What went wrong when no answer came: the 10 s deadline passed, DNS, the connection (refused, reset, ' +
       'unreachable), TLS, not HTTP, or a destination refused (a private address, say); null when an answer came.',
   ),
