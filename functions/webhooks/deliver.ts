@@ -11,8 +11,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { atColdStart, requiredSetting } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { log } from '#lib/log.ts';
+import { attemptDelivery, type DeliveryJob } from '#lib/webhook-dispatch.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { attemptDelivery, type DeliveryJob } from '#lib/webhooks/dispatch.ts';
 import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 

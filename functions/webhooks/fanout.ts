@@ -8,7 +8,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { atColdStart, requiredSetting } from '#lib/config.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import type { BusEvent } from '#lib/events-bus.ts';
-import { type DeliveryJob, fanOut } from '#lib/webhooks/dispatch.ts';
+import { type DeliveryJob, fanOut } from '#lib/webhook-dispatch.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 type BusDelivery = { detail: BusEvent };

@@ -4,8 +4,8 @@ import { showWebhook } from '#lib/data/webhooks.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { presentDelivery, presentWebhook } from '#lib/resources/webhooks/present.ts';
+import { sendEvent } from '#lib/webhook-dispatch.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { sendEvent } from '#lib/webhooks/dispatch.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 /**

@@ -9,8 +9,8 @@
 import type { EventRecord } from '#lib/data/event-item.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { presentEvent } from '#lib/resources/present.ts';
+import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhook-dispatch.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhooks/dispatch.ts';
 import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Webhooks: endpoints an owner registers to be sent their changes (`lib/webhooks/dispatch.ts` delivers them).
+ * Webhooks: endpoints an owner registers to be sent their changes (`lib/webhook-dispatch.ts` delivers them).
  * A webhook's URL is its name (what a list sorts and searches by name); it holds the secrets deliveries are
  * signed with (the current one first; one rotated out stays valid for a day), never shown after store or
  * rotation and never carried by events (`item.ts`). Every write is a change (`changes.ts`): versioned, with

@@ -15,9 +15,9 @@
 
 import type { JsonSchema } from '@valibot/to-json-schema';
 import { collectionNames, collections } from '#lib/kinds.ts';
-import type { Mode } from '#lib/resources/module.ts';
 import { resources } from '#lib/resources/registry.ts';
 import type { Encoding } from '#lib/schemas/fields.ts';
+import type { Mode } from '#lib/schemas/request.ts';
 
 /** What the document needs of a request schema: its fields, which are required, and the read-only ones. */
 type Body = { fields: Record<string, { required: boolean }>; readOnly: readonly string[] };

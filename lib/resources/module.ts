@@ -13,9 +13,7 @@ import * as v from 'valibot';
 import type { ResourceRecord } from '#lib/data/item.ts';
 import type { Collection, Kind } from '#lib/kinds.ts';
 import type { Encoding } from '#lib/schemas/fields.ts';
-import type { BodyField, RequestBody } from '#lib/schemas/request.ts';
-
-export type Mode = 'store' | 'update';
+import type { BodyField, Mode, RequestBody } from '#lib/schemas/request.ts';
 
 /** What showing a resource takes from the stack: the edge's host name, a domain's CNAME target (`EDGE_HOSTNAME`). */
 export type EdgeHost = { edgeHostname: string };

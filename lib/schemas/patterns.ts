@@ -3,8 +3,9 @@
  * name may not hold, a DNS label, a port, the URL standard's characters) and common sentences. Each field's own
  * pattern and description stand beside its valibot definition, in its resource's files (`lib/resources/`).
  */
-import type { Mode } from '#lib/resources/module.ts';
+
 import { characterClass, NOT_IN_NAMES } from './fields.ts';
+import type { Mode } from './request.ts';
 
 /**
  * The patterns are in JSON Schema's interoperable subset of regular expressions: characters (written as

@@ -7,6 +7,9 @@
 import * as v from 'valibot';
 import { type Encoding, encodingOf, label } from './fields.ts';
 
+/** What a request body is for: a store (every required field) or an update (any of them). */
+export type Mode = 'store' | 'update';
+
 /** One field: its schema in each encoding, run on a present value; whether it is required, or what absent means. */
 export type BodyField<Output> = {
   schema: (encoding: Encoding) => v.GenericSchema<unknown, Output>;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDeliveries } from '#lib/data/deliveries.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { showWebhook, storeWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
-import { attemptDelivery, type DeliveredEvent, type DispatchDeps, enabledAt, fanOut } from '#lib/webhooks/dispatch.ts';
+import { attemptDelivery, type DeliveredEvent, type DispatchDeps, enabledAt, fanOut } from '#lib/webhook-dispatch.ts';
 import { db } from '#test/support/database.ts';
 import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 

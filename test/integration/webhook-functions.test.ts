@@ -12,7 +12,7 @@ import { create as createDeliver } from '#functions/webhooks/deliver.ts';
 import { create as createFanout } from '#functions/webhooks/fanout.ts';
 import { storeWebhook } from '#lib/data/webhooks.ts';
 import { EVENT_SCHEMA_VERSION } from '#lib/events-bus.ts';
-import type { DeliveryJob } from '#lib/webhooks/dispatch.ts';
+import type { DeliveryJob } from '#lib/webhook-dispatch.ts';
 import { config, db } from '#test/support/database.ts';
 import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 

@@ -5,8 +5,8 @@
  * schemas only (the documentation is dropped as unused).
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
-import { optional, requestBody, required } from '#lib/schemas/request.ts';
-import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
+import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
+import { type FieldDocs, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
 import { domainName, domainNameDoc } from './name.ts';
 import { pageDoc, pageUrl } from './pages.ts';
 import type { Domain } from './schema.ts';

@@ -7,8 +7,8 @@ import * as v from 'valibot';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
 import { type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
 import { ALNUM, labelPattern, PORT, URL_TEXT } from '#lib/schemas/patterns.ts';
+import type { Mode } from '#lib/schemas/request.ts';
 import { type PageProblem, parsePage } from '#lib/urls.ts';
-import type { Mode } from '../module.ts';
 
 export const PAGE_URL_MAX = 255;
 

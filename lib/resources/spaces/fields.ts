@@ -8,8 +8,8 @@ import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { type Encoding, integerBetween, maxCharacters, notEmpty, text } from '#lib/schemas/fields.ts';
 import { forbidden, NAME_CHARACTERS, unchanged } from '#lib/schemas/patterns.ts';
-import { optional, requestBody, required } from '#lib/schemas/request.ts';
-import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields } from '../module.ts';
+import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
+import { type FieldDocs, mapped, type RequestExample, readOnlyFields } from '../module.ts';
 import { COLORS, SPACE_NAME_MAX } from './limits.ts';
 import type { Space } from './schema.ts';
 

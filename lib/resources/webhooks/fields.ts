@@ -17,10 +17,10 @@ import {
   text,
 } from '#lib/schemas/fields.ts';
 import { unchanged } from '#lib/schemas/patterns.ts';
-import { optional, requestBody, required } from '#lib/schemas/request.ts';
+import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { checkWebhookUrl, type UrlRefusal, WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import { ALL_EVENTS, EVENT_PATTERNS_MAX, isEventPattern } from '#lib/webhooks/event-patterns.ts';
-import { type FieldDocs, type Mode, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
+import { type FieldDocs, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
 import { webhookStoredNames } from './names.ts';
 import type { Webhook } from './schema.ts';
 

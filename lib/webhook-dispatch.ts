@@ -18,12 +18,12 @@ import {
   type WebhookRecord,
 } from '#lib/data/webhooks.ts';
 import type { Db } from '#lib/dynamodb.ts';
-import type { Resolve } from './address.ts';
-import { type DeliveryError, deliver } from './delivery.ts';
-import { matchesPatterns } from './event-patterns.ts';
-import { type DeliveryFailure, isTransportFailure } from './failures.ts';
-import { nextAttemptAt, type RetrySchedule, shouldDisable } from './schedule.ts';
-import { messageIdOf, webhookHeaders } from './signature.ts';
+import type { Resolve } from '#lib/webhooks/address.ts';
+import { type DeliveryError, deliver } from '#lib/webhooks/delivery.ts';
+import { matchesPatterns } from '#lib/webhooks/event-patterns.ts';
+import { type DeliveryFailure, isTransportFailure } from '#lib/webhooks/failures.ts';
+import { nextAttemptAt, type RetrySchedule, shouldDisable } from '#lib/webhooks/schedule.ts';
+import { messageIdOf, webhookHeaders } from '#lib/webhooks/signature.ts';
 
 /** An event as the feed lists it (what a delivery's body is). */
 export type DeliveredEvent = { id: string; type: string; created_at: string; data: unknown };
