@@ -201,12 +201,7 @@ export function buildDocument() {
     ],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: [
-      ...tags({
-        domains: 'A domain name, with an optional index page and an optional 404 page.',
-        spaces: 'A named container with a color code.',
-        webhooks:
-          "An endpoint that is sent the owner's changes as they happen: signed (Standard Webhooks), retried for more than 24 hours until it answers 2xx.",
-      }),
+      ...tags(),
       { name: EVENTS_TAG, description: "The change feed: every change of the owner's spaces, domains and webhooks." },
       {
         name: RECEIVING_TAG,

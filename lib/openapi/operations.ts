@@ -264,9 +264,12 @@ const operationId = (action: Action, c: Documented, method: HttpMethod) => {
 /** The path as the document writes it: relative to the servers, which end in the base path. */
 export const documentPath = (route: Route) => route.path.slice(apiBasePath.length);
 
-/** The document's tags: one per collection of the registry. */
-export const tags = (descriptions: Record<Collection, string>) =>
-  collectionNames.map((name) => ({ name: collections[name].tag, description: descriptions[name] }));
+/** The document's tags: one per collection of the registry, described by its kind's module. */
+export const tags = () =>
+  collectionNames.map((name) => ({
+    name: collections[name].tag,
+    description: resources[collections[name].kind].description,
+  }));
 
 export const EVENTS_TAG = 'Events';
 

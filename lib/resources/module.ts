@@ -36,6 +36,8 @@ export type RequestExample = Record<Encoding, Record<string, unknown>>;
 export type ResourceModule<K extends Kind, Resource, R extends ResourceRecord> = {
   kind: K;
   collection: Collection;
+  /** What the kind is, in a sentence: its group's description in the document. */
+  description: string;
   /** The request bodies (store and update), each field's documentation, and an example of each body. */
   bodies: Record<Mode, AnyBody>;
   fieldDocs: Record<string, FieldDoc>;

@@ -8,6 +8,7 @@ import { type Domain, domainExample, domainSchema, storedDomainExample } from '.
 export const domains = {
   kind: 'domain',
   collection: 'domains',
+  description: 'A domain name, with an optional index page and an optional 404 page.',
   bodies: { store: storeDomainBody, update: updateDomainBody },
   fieldDocs: domainFieldDocs,
   requestExamples: domainRequestExamples,

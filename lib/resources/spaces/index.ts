@@ -8,6 +8,7 @@ import { type Space, spaceExample, spaceSchema } from './schema.ts';
 export const spaces = {
   kind: 'space',
   collection: 'spaces',
+  description: 'A named container with a color code.',
   bodies: { store: storeSpaceBody, update: updateSpaceBody },
   fieldDocs: spaceFieldDocs,
   requestExamples: spaceRequestExamples,

@@ -18,6 +18,8 @@ import {
 export const webhooks = {
   kind: 'webhook',
   collection: 'webhooks',
+  description:
+    "An endpoint that is sent the owner's changes as they happen: signed (Standard Webhooks), retried for more than 24 hours until it answers 2xx.",
   bodies: webhookBodies({}),
   fieldDocs: webhookFieldDocs,
   requestExamples: webhookRequestExamples,
