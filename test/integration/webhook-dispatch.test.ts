@@ -108,6 +108,23 @@ describe('an attempt', () => {
     ]);
   });
 
+  it('for an event created while the webhook was enabled goes on after it is disabled', async () => {
+    // Prepare: the event was due before its owner disabled the webhook.
+    const hook = await webhook();
+    const event = eventAt(new Date().toISOString());
+    await updateWebhook(db, owner, hook.id, { enabled: false });
+    // Act
+    const outcome = await attemptDelivery(depsAt({ now: new Date() }), {
+      owner,
+      webhookId: hook.id,
+      event,
+      attempt: 2,
+    });
+    // Assess
+    expect(outcome).toEqual({ outcome: 'delivered' });
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('for a webhook deleted meanwhile is dropped, and nothing is sent', async () => {
     // Act
     const outcome = await attemptDelivery(depsAt({ now: new Date() }), {
