@@ -19,7 +19,7 @@ import {
   INIT_BUDGET_RATIO,
   SIZE_BUDGET_BYTES,
 } from '#infra/bundles.ts';
-import { esbuildOptions, projectRoot } from '#infra/bundling.ts';
+import { esbuildOptions, esmRequireBanner, projectRoot } from '#infra/bundling.ts';
 import { benchDataDir, progress, quick, runNode, type Summary, summarize } from './support.ts';
 
 export {
@@ -74,7 +74,7 @@ const lambdaEnv = (name: string) => ({
 });
 
 /**
- * Modules Lambda's Node.js runtime (its ES-module entry, `index.mjs`) has imported before it loads the handler:
+ * Modules Lambda's Node.js runtime (its own ES-module entry, whatever the handler's format) has imported before it loads the handler:
  * the HTTP client of the Runtime API and what it needs. Importing them first keeps their cost out of the
  * handler's init, as on Lambda, where the runtime has already paid for them.
  */
@@ -168,17 +168,22 @@ const otherFormat = (format: 'esm' | 'cjs'): 'esm' | 'cjs' => (format === 'esm' 
 /** The options of a format: the ESM banner provides \`require\`, which CommonJS has of its own. */
 const formatOptions = (format: 'esm' | 'cjs', dir: string): BuildOptions => ({
   format,
-  banner: format === 'esm' ? esbuildOptions.banner : {},
+  banner: format === 'esm' ? { js: esmRequireBanner } : {},
   outfile: join(dir, format === 'esm' ? 'index.mjs' : 'index.cjs'),
 });
 const fileName = (format: 'esm' | 'cjs') => (format === 'esm' ? 'index.mjs' : 'index.cjs');
+/**
+ * Where section 1 writes each deployed bundle (section 6 reads them there): named for its format, since this
+ * tree's package.json makes a plain `.js` an ES module.
+ */
+export const deployedBundleFile = fileName(esbuildOptions.format);
 
 /** Bundles every function and writes it where section 6 (memory) imports it from. */
 export async function writeBundles(): Promise<{ bundles: Bundle[]; files: string[] }> {
   progress(`bundling ${bundleTargets.length} functions`);
   const bundles = await bundleAll();
   const files = bundles.map((bundle) =>
-    writeBundle(join(benchDataDir, 'bundles', bundle.name), bundle.code, bundle.map),
+    writeBundle(join(benchDataDir, 'bundles', bundle.name), bundle.code, bundle.map, deployedBundleFile),
   );
   return { bundles, files };
 }

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
-import { node24 } from './bundles.ts';
+import { deployedBundleFile, node24 } from './bundles.ts';
 import { apiEvent, authorizerEvent } from './lambda.ts';
 import { benchDataDir, progress, quick, round, runNode, writeResult } from './support.ts';
 
@@ -80,7 +80,7 @@ async function main() {
 
   const functions: MemoryResult[] = [];
   for (const { name, events } of plan) {
-    const bundle = join(benchDataDir, 'bundles', name, 'index.mjs');
+    const bundle = join(benchDataDir, 'bundles', name, deployedBundleFile);
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: section 1 (bundles) writes it`);
     const file = join(tmpdir(), `bench-events-${process.pid}-${name}.json`);
     writeFileSync(file, JSON.stringify(events));

@@ -52,6 +52,9 @@ export const bundleTargets: readonly BundleTarget[] = [
   { ...webhookDeliverFunction, budgetBytes: WEBHOOK_DELIVER_BUDGET_BYTES },
 ];
 
+/** The bundle's file name in a function's asset: CommonJS, `index.js` (an ES module would be `index.mjs`). */
+export const BUNDLE_FILE = 'index.js';
+
 /** A target's size budget: its own, or the one every API function has. */
 export const budgetOf = (target: BundleTarget) => target.budgetBytes ?? SIZE_BUDGET_BYTES;
 
@@ -62,8 +65,8 @@ export async function bundleFunction(target: BundleTarget, overrides: BuildOptio
   const result = await build({
     ...esbuildOptions,
     entryPoints: [functionEntry(target.handler)],
-    // Only names the output (nothing is written): `.mjs` as the stack's ESM bundles.
-    outfile: join(projectRoot, 'cdk.out', 'bundles', target.name, 'index.mjs'),
+    // Only names the output (nothing is written): `index.js`, as the stack's CommonJS bundles are named.
+    outfile: join(projectRoot, 'cdk.out', 'bundles', target.name, BUNDLE_FILE),
     ...overrides,
     write: false,
     metafile: true,

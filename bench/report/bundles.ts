@@ -65,7 +65,7 @@ export function bundleSection(bundles: BundleSection, chart: string): string {
   return [
     '## 1. Bundle size and cold start',
     '',
-    `Every function is bundled with the options in \`infra/bundling.ts\` (the ones the CDK stack passes to \`NodejsFunction\`), entry points from \`lib/routes.ts\` and the authorizer. Sizes are the minified \`index.mjs\` (source map excluded; "deflated" approximates the zip Lambda stores). Module init is the time of \`await import(bundle)\` measured inside a fresh \`node\` ${bundles.node} process with a Lambda-like environment, median of ${bundles.processes} processes [min–max], modules interleaved round-robin. The ratio compares each function with the AWS SDK document client alone, bundled and measured the same way in the same run.`,
+    `Every function is bundled with the options in \`infra/bundling.ts\` (the ones the CDK stack passes to \`NodejsFunction\`), entry points from \`lib/routes.ts\` and the authorizer. Sizes are the minified bundle (\`index.js\`, ${bundles.format === 'cjs' ? 'CommonJS' : 'an ES module'}; source map excluded; "deflated" approximates the zip Lambda stores). Module init is the time of \`await import(bundle)\` measured inside a fresh \`node\` ${bundles.node} process with a Lambda-like environment, median of ${bundles.processes} processes [min–max], modules interleaved round-robin. The ratio compares each function with the AWS SDK document client alone, bundled and measured the same way in the same run.`,
     '',
     `![Bundle sizes](${chart})`,
     '',

@@ -14,13 +14,12 @@ type Options = typeof esbuildOptions;
 const translations: { [Key in keyof Options]: (value: Options[Key]) => Partial<BundlingOptions> } = {
   bundle: (_always: true) => ({}),
   platform: (_always: 'node') => ({}),
-  format: (format) => ({ format: format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS }),
+  format: (format: 'esm' | 'cjs') => ({ format: format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS }),
   target: (target) => ({ target }),
   minify: (minify) => ({ minify }),
   treeShaking: (treeShaking) => ({ esbuildArgs: { '--tree-shaking': String(treeShaking) } }),
   sourcemap: (sourceMap) => ({ sourceMap }),
   mainFields: (mainFields) => ({ mainFields: [...mainFields] }),
-  banner: (banner) => ({ banner: banner.js }),
   // Only what infra/bundling.ts lists stays out; the AWS SDK is bundled and tree-shaken, not taken from the runtime.
   external: (external) => ({ externalModules: [...external] }),
   legalComments: (legalComments) => ({ esbuildArgs: { '--legal-comments': legalComments } }),

@@ -49,12 +49,11 @@ describe('NodejsFunction bundling', () => {
     const bundling = nodejsBundling();
     // Assess
     expect(bundling).toMatchObject({
-      format: OutputFormat.ESM,
+      format: OutputFormat.CJS,
       minify: esbuildOptions.minify,
       sourceMap: esbuildOptions.sourcemap,
       target: esbuildOptions.target,
       mainFields: esbuildOptions.mainFields,
-      banner: esbuildOptions.banner.js,
       externalModules: esbuildOptions.external,
       forceDockerBundling: false,
       esbuildArgs: {

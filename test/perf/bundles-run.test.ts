@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFunction, bundleTargets } from '#infra/bundles.ts';
+import { BUNDLE_FILE, bundleFunction, bundleTargets } from '#infra/bundles.ts';
 import { directAuthorizerEvent, directEvent, lambdaContext } from '#infra/local/lambda.ts';
 import { type Config, configured } from '#lib/config.ts';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
@@ -38,10 +38,11 @@ beforeAll(async () => {
   const settings: Config = { ...config, edgeHostname: 'edge.test' };
   for (const target of bundleTargets.filter((each) => NAMES.includes(each.name))) {
     const bundle = await bundleFunction(target);
-    // As the asset holds it: the code and its source map beside it (the code names `index.mjs.map`).
+    // As the asset holds it: the code and its source map beside it (the code names `index.js.map`). Its folder has
+    // no package.json, as in the asset: `index.js` is CommonJS, as Lambda loads it.
     const folder = join(directory, target.name);
     mkdirSync(folder);
-    const file = join(folder, 'index.mjs');
+    const file = join(folder, BUNDLE_FILE);
     writeFileSync(file, bundle.code);
     if (bundle.map) writeFileSync(`${file}.map`, bundle.map);
     const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Module;
