@@ -55,6 +55,6 @@ export function createDb(
     }),
     tableName: config.tableName,
     maxItemsPerOwner: config.maxItemsPerOwner,
-    ...(config.maxWebhooksPerOwner === undefined ? {} : { maxWebhooksPerOwner: config.maxWebhooksPerOwner }),
+    maxWebhooksPerOwner: config.maxWebhooksPerOwner,
   };
 }

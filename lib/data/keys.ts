@@ -47,15 +47,9 @@ export const NAME_SORT_KEY_MAX_BYTES = 960;
 
 /** The longest start of `text` of at most `maxBytes` UTF-8 bytes, never cutting a character. */
 function utf8Prefix(text: string, maxBytes: number): string {
-  if (text.length * 3 <= maxBytes || Buffer.byteLength(text) <= maxBytes) return text;
-  let bytes = 0;
-  let end = 0;
-  for (const character of text) {
-    bytes += Buffer.byteLength(character);
-    if (bytes > maxBytes) break;
-    end += character.length;
-  }
-  return text.slice(0, end);
+  if (text.length * 3 <= maxBytes) return text;
+  // encodeInto stops before a character that would not fit whole: what it read is the prefix.
+  return text.slice(0, new TextEncoder().encodeInto(text, new Uint8Array(maxBytes)).read);
 }
 
 /** Sort key of the by-name index: case-folded name (its first 960 bytes), then id. */
