@@ -38,10 +38,8 @@ import {
 import { paginateQuery } from '#lib/data/query.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import { eventTypes, type Kind, kinds } from '#lib/kinds.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
 import { presentEvent } from '#lib/resources/present.ts';
-import { presentSpace } from '#lib/resources/spaces/present.ts';
-import { presentWebhook } from '#lib/resources/webhooks/present.ts';
+import { resources } from '#lib/resources/registry.ts';
 import type { TableKey } from '#lib/table.ts';
 
 export type ViolationRule =
@@ -271,11 +269,9 @@ const canonical = (value: unknown): string =>
 
 /** The checker compares presentations of one stage: any host name serves. */
 const stage = { edgeHostname: 'edge.test' };
-const presenters = {
-  space: presentSpace,
-  domain: (item: Parameters<typeof presentDomain>[0]) => presentDomain(item, stage),
-  webhook: presentWebhook,
-} as const;
+/** An item of any kind as the API shows it: its kind's presenter, from the registry. */
+const presented = (kind: Kind, item: Row): unknown =>
+  (resources[kind].present as (record: never, edge: typeof stage) => unknown)(item as never, stage);
 
 /** The change feed against the items: see the rules at the top. */
 function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, add: Add) {
@@ -338,7 +334,7 @@ function checkEvents(owner: string, rows: Row[], bySortKey: Map<string, Row>, ad
         }
         continue;
       }
-      const data = canonical(presenters[kind](item as never));
+      const data = canonical(presented(kind, item));
       if (
         last.type === `${kind}.deleted` ||
         last.version !== version ||
