@@ -110,7 +110,7 @@ export async function sendEvent(
     responseExcerpt: result.responseExcerpt,
   };
   await recordDelivery(deps.db, owner, delivery);
-  const after = await recordOutcome(deps.db, owner, webhook.id, result.ok, now);
+  const after = await recordOutcome(deps.db, owner, webhook, result.ok, now);
   const failingSince = after?.failingSince;
   if (!result.ok && failingSince && after.enabled && shouldDisable(new Date(failingSince), now)) {
     await disableFailing(deps.db, owner, webhook.id, failingSince);

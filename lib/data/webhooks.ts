@@ -183,21 +183,28 @@ export async function rotateSecret(
 
 /**
  * Records how a delivery went for the webhook's run of failures (bookkeeping: no version, no event): a success
- * ends the run, a failure starts one or keeps it. Returns the webhook as it is now, or null once it is gone.
+ * ends the run, a failure starts one or keeps it. Starts from the webhook as the attempt read it: most attempts
+ * change nothing and cost no I/O here; the webhook is read again only when it changed meanwhile (the write is
+ * conditional on its version). Returns the webhook as it is now, or null once it is gone.
  */
 export async function recordOutcome(
   db: Db,
   owner: string,
-  id: number,
+  webhook: WebhookRecord,
   succeeded: boolean,
   at: Date,
 ): Promise<WebhookRecord | null> {
-  const webhook = await showWebhook(db, owner, id).catch(nullWhenGone);
-  if (!webhook) return null;
-  if (succeeded === (webhook.failingSince === undefined)) return webhook;
-  const failingSince = succeeded ? undefined : at.toISOString();
-  await setBookkeeping(db, owner, kind, webhook, { failingSince });
-  return { ...webhook, ...(failingSince ? { failingSince } : {}) };
+  let current: WebhookRecord | null = webhook;
+  for (let reads = 0; current && reads < 2; reads++) {
+    if (succeeded === (current.failingSince === undefined)) return current;
+    const failingSince = succeeded ? undefined : at.toISOString();
+    if (await setBookkeeping(db, owner, kind, current, { failingSince })) {
+      const { failingSince: _ended, ...rest } = current;
+      return failingSince ? { ...rest, failingSince } : rest;
+    }
+    current = await showWebhook(db, owner, current.id).catch(nullWhenGone);
+  }
+  return current;
 }
 
 /**
