@@ -206,7 +206,7 @@ export const routeMethods = (route: Pick<Route, 'methods'>): readonly (HttpMetho
 
 /**
  * The OpenAPI document (`docs/openapi.json`), public: no key, and cacheable. It is no route of a function: API
- * Gateway answers it itself on AWS (`infra/constructs/rest-api.ts`), the local gateway from the file.
+ * Gateway reads it from S3 itself on AWS (`infra/constructs/openapi-document.ts`), the local gateway from the file.
  */
 export const documentRoute = {
   path: `${apiBasePath}/openapi.json`,

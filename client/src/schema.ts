@@ -4355,6 +4355,37 @@ export interface operations {
           };
         };
       };
+      /** @description On AWS: S3, which holds the deployed document, refused to read it (a broken deployment). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @constant */
+            status?: 500;
+          };
+        };
+      };
+      /** @description On AWS: S3, which holds the deployed document, failed or is slowing requests down; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
     };
   };
   showOpenApiDocumentHead: {
@@ -4384,6 +4415,27 @@ export interface operations {
       /** @description The document is not built yet (a local stack before `npm run openapi`). */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description On AWS: S3, which holds the deployed document, refused to read it (a broken deployment). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description On AWS: S3, which holds the deployed document, failed or is slowing requests down; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
