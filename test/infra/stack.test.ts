@@ -37,7 +37,14 @@ import {
   unknownPathPreflights,
 } from '#lib/routes.ts';
 import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/delivery.ts';
-import { DEFAULT_RETRY_DELAYS, JITTER_RATIO, totalDelayMs } from '#lib/webhooks/schedule.ts';
+import {
+  DEFAULT_RETRY_DELAYS,
+  JITTER_RATIO,
+  MAX_VISIBILITY_MS,
+  SQS_MAX_VISIBILITY_MS,
+  totalDelayMs,
+  VISIBILITY_MARGIN_MS,
+} from '#lib/webhooks/schedule.ts';
 import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
@@ -1609,6 +1616,19 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(deliveryConcurrency).toBeGreaterThanOrEqual(2);
       expect(deliveryConcurrency).toBeLessThanOrEqual(stage === 'prod' ? 10 : 2);
       expect(deliver?.DeadLetterConfig).toBeUndefined();
+    });
+
+    it("leaves the hour of SQS's 12 h the delivery keeps for the time between a job's receive and its visibility change", () => {
+      // Prepare: the queue as synthesized; what the delivery function sets at most (lib/webhooks/schedule.ts)
+      const [, queue] = s.ofType('AWS::SQS::Queue').find(([id]) => id === queueNamed('webhook-deliveries')) ?? [];
+      const visibility = Number(queue?.Properties.VisibilityTimeout) * 1_000;
+      const timeout = Number(s.functions.get(DELIVER)?.Timeout) * 1_000;
+      // Assess: no batching window holds a received job; the attempt ends within the function's timeout, and a
+      // job not changed within the queue's visibility timeout is visible again: both well inside the margin
+      expect(mapping().MaximumBatchingWindowInSeconds).toBeUndefined();
+      expect(timeout).toBeLessThanOrEqual(visibility);
+      expect(visibility).toBeLessThanOrEqual(VISIBILITY_MARGIN_MS);
+      expect(MAX_VISIBILITY_MS + VISIBILITY_MARGIN_MS).toBe(SQS_MAX_VISIBILITY_MS);
     });
 
     it('lets the fan-out only query the table and send to the queue, and the delivery only its table actions and the queue', () => {
