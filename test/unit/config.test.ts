@@ -154,6 +154,26 @@ describe('the edge host name', () => {
     expect(() => edgeHostOf(loadPublisherConfig({}))).toThrow('EDGE_HOSTNAME is required');
     expect(() => edgeHostOf(loadConfig({ TABLE_NAME: 't' }))).toThrow(ConfigError);
   });
+
+  it("comes with the routing endpoint, an apex's ALIAS target, where the stack sets it (a stage's own name)", () => {
+    // Prepare
+    const env = { EDGE_HOSTNAME: 'edge.example.net', EDGE_ROUTING_ENDPOINT: ' D111111abcdef8.cloudfront.net ' };
+    const edge = { edgeHostname: 'edge.example.net', edgeRoutingEndpoint: 'd111111abcdef8.cloudfront.net' };
+    // Act / Assess: read alike by loadConfig and the publisher; absent, the edge host name alone
+    expect(edgeHostOf(loadConfig({ TABLE_NAME: 't', ...env }))).toEqual(edge);
+    expect(edgeHostOf(loadPublisherConfig(env))).toEqual(edge);
+    expect(edgeHostOf(loadPublisherConfig({ EDGE_HOSTNAME: 'edge.example.net' }))).toEqual({
+      edgeHostname: 'edge.example.net',
+    });
+    for (const load of [
+      (given: Record<string, string>) => loadConfig({ TABLE_NAME: 't', ...given }),
+      loadPublisherConfig,
+    ]) {
+      expect(() => load({ ...env, EDGE_ROUTING_ENDPOINT: 'https://d1.cloudfront.net' })).toThrow(
+        /EDGE_ROUTING_ENDPOINT must be a host name/,
+      );
+    }
+  });
 });
 
 describe('atColdStart', () => {
