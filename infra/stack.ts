@@ -145,6 +145,8 @@ export class ServiceStack extends Stack {
       MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
       MAX_WEBHOOKS_PER_OWNER: config.maxWebhooksPerOwner === undefined ? undefined : String(config.maxWebhooksPerOwner),
       EDGE_HOSTNAME: edgeHostname,
+      // A zone apex's ALIAS target when owners are told a name of the stage's own (a Route 53 alias cannot name it).
+      EDGE_ROUTING_ENDPOINT: hostname === undefined ? undefined : edge.routingEndpoint,
     } satisfies Record<NonNullable<Route['settings']>[number], string | undefined>;
     for (const { route, fn } of routeFunctions) {
       for (const setting of route.settings ?? []) {
@@ -154,6 +156,8 @@ export class ServiceStack extends Stack {
     }
     // The bus events it publishes carry domains, which name the edge host name too.
     publisher.addEnvironment('EDGE_HOSTNAME', settings.EDGE_HOSTNAME);
+    if (settings.EDGE_ROUTING_ENDPOINT)
+      publisher.addEnvironment('EDGE_ROUTING_ENDPOINT', settings.EDGE_ROUTING_ENDPOINT);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'For the key tool: --table' });

@@ -30,9 +30,13 @@ export function requiredSetting<Settings, Key extends keyof Settings>(
   return value as NonNullable<Settings[Key]>;
 }
 
-/** What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without it. */
-export const edgeHostOf = (config: { edgeHostname?: string }) => ({
+/**
+ * What showing a domain takes from the stage (`lib/resources.ts`): a clear error at cold start without the edge
+ * host name; the routing endpoint where the stage has a name of its own.
+ */
+export const edgeHostOf = (config: { edgeHostname?: string; edgeRoutingEndpoint?: string }) => ({
   edgeHostname: requiredSetting(config, 'edgeHostname', 'EDGE_HOSTNAME'),
+  ...(config.edgeRoutingEndpoint ? { edgeRoutingEndpoint: config.edgeRoutingEndpoint } : {}),
 });
 
 /**
@@ -80,12 +84,19 @@ export function bindAtColdStart<Handler, Settings>(
   }) as Handler;
 }
 
-/** The change feed's publisher has no table: its one setting is the edge host name (the domains it presents). */
-export type PublisherConfig = { edgeHostname?: string };
+/**
+ * The change feed's publisher has no table: its settings are the edge host name and, where the stage has a name
+ * of its own, the routing endpoint (the domains it presents).
+ */
+export type PublisherConfig = { edgeHostname?: string; edgeRoutingEndpoint?: string };
 
 export function loadPublisherConfig(env: Env): PublisherConfig {
-  const value = env.EDGE_HOSTNAME?.trim().toLowerCase();
-  if (!value) return {};
-  if (!HOST_NAME.test(value)) throw new ConfigError('Invalid configuration: EDGE_HOSTNAME must be a host name');
-  return { edgeHostname: value };
+  const host = (name: 'EDGE_HOSTNAME' | 'EDGE_ROUTING_ENDPOINT') => {
+    const value = env[name]?.trim().toLowerCase();
+    if (value && !HOST_NAME.test(value)) throw new ConfigError(`Invalid configuration: ${name} must be a host name`);
+    return value || undefined;
+  };
+  const edgeHostname = host('EDGE_HOSTNAME');
+  const edgeRoutingEndpoint = host('EDGE_ROUTING_ENDPOINT');
+  return { ...(edgeHostname ? { edgeHostname } : {}), ...(edgeRoutingEndpoint ? { edgeRoutingEndpoint } : {}) };
 }

@@ -81,6 +81,11 @@ export const settingEntries = {
    * domain's `records`; required by the functions that show domains (`lib/routes.ts`).
    */
   EDGE_HOSTNAME: edgeHostnameSetting,
+  /**
+   * The stage's routing endpoint, set only where it is not `EDGE_HOSTNAME` (a stage's own `edge.hostname`): the
+   * target of a zone apex's ALIAS in `records`, which a Route 53 alias cannot point at another zone's name.
+   */
+  EDGE_ROUTING_ENDPOINT: edgeHostnameSetting,
   /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/resolver.ts`). At most 2 s. */
   DNS_TIMEOUT_MS: v.pipe(
     positiveInteger(DNS_TIMEOUT_MAX_MS),
@@ -104,6 +109,7 @@ export type Config = {
   /** Who may read the API's answers from a browser (`lib/http/headers.ts`). */
   corsAllowedOrigins: AllowedOrigins;
   edgeHostname?: string;
+  edgeRoutingEndpoint?: string;
 };
 
 /** Reads and checks the settings `schema` describes; throws one message naming every bad or missing setting. */
@@ -133,6 +139,7 @@ export function configOf(settings: v.InferOutput<typeof settingsSchema>): Config
     ...(settings.AWS_REGION ? { region: settings.AWS_REGION } : {}),
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
     ...(settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {}),
+    ...(settings.EDGE_ROUTING_ENDPOINT ? { edgeRoutingEndpoint: settings.EDGE_ROUTING_ENDPOINT } : {}),
   };
 }
 

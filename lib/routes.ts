@@ -43,12 +43,18 @@ export const scopeOf = (collection: Collection, action: Action): Scope => `${col
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 /** Configuration a handler reads at cold start besides `TABLE_NAME`; the stack sets exactly these. */
-export type RouteSetting = 'CURSOR_SECRET' | 'MAX_ITEMS_PER_OWNER' | 'MAX_WEBHOOKS_PER_OWNER' | 'EDGE_HOSTNAME';
+export type RouteSetting =
+  | 'CURSOR_SECRET'
+  | 'MAX_ITEMS_PER_OWNER'
+  | 'MAX_WEBHOOKS_PER_OWNER'
+  | 'EDGE_HOSTNAME'
+  | 'EDGE_ROUTING_ENDPOINT';
 
 /**
  * Functions that show domains (their `records` name the CNAME target, the stage's edge host name) need
  * `EDGE_HOSTNAME`: every domain route but delete (it answers with the id only), and the feed, whose events carry
- * domains (so does the bus's publisher).
+ * domains (so does the bus's publisher). `EDGE_ROUTING_ENDPOINT` too, which the stack sets only when the stage
+ * has its own edge host name (an apex's ALIAS target).
  */
 const showsDomains = (collection: Collection | Feed, action: Action) =>
   (collection === 'domains' && action !== 'destroy') || collection === feed;
@@ -146,7 +152,8 @@ function route(collection: Collection, action: Action): Route {
 }
 
 function withSettings(collection: Collection | Feed, action: Action, settings: readonly RouteSetting[] = []) {
-  const all: RouteSetting[] = showsDomains(collection, action) ? [...settings, 'EDGE_HOSTNAME'] : [...settings];
+  const edge: RouteSetting[] = ['EDGE_HOSTNAME', 'EDGE_ROUTING_ENDPOINT'];
+  const all: RouteSetting[] = showsDomains(collection, action) ? [...settings, ...edge] : [...settings];
   return all.length > 0 ? { settings: all } : {};
 }
 
@@ -206,7 +213,7 @@ export const routeMethods = (route: Pick<Route, 'methods'>): readonly (HttpMetho
 
 /**
  * The OpenAPI document (`docs/openapi.json`), public: no key, and cacheable. It is no route of a function: API
- * Gateway answers it itself on AWS (`infra/constructs/rest-api.ts`), the local gateway from the file.
+ * Gateway reads it from S3 itself on AWS (`infra/constructs/openapi-document.ts`), the local gateway from the file.
  */
 export const documentRoute = {
   path: `${apiBasePath}/openapi.json`,

@@ -482,10 +482,10 @@ export interface components {
         /** @description What to do about it, safe to show to a user. */
         message: string;
       } | null;
-      /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host: the record then shows as `ALIAS`, found when every address the name answers is one of the edge's). Domains stored before verification existed have only the CNAME. */
+      /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, an alias, ALIAS or ANAME record to the routing endpoint: the record then shows as `ALIAS` with that value, found when every address the name answers is one of the edge's). Domains stored before verification existed have only the CNAME. */
       records: {
         /**
-         * @description `ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): your DNS provider's ALIAS, ANAME or flattened CNAME to the value.
+         * @description `ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): a Route 53 alias record, or your DNS provider's ALIAS, ANAME or flattened CNAME, to the value (the stage's routing endpoint).
          * @enum {string}
          */
         type: 'TXT' | 'CNAME' | 'ALIAS';
@@ -810,10 +810,10 @@ export interface components {
           /** @description What to do about it, safe to show to a user. */
           message: string;
         } | null;
-        /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host: the record then shows as `ALIAS`, found when every address the name answers is one of the edge's). Domains stored before verification existed have only the CNAME. */
+        /** @description Every DNS record to create. The TXT record at `_ds-challenge.<name>` proves the domain (keep it: an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its visitors to the edge (at a zone apex, an alias, ALIAS or ANAME record to the routing endpoint: the record then shows as `ALIAS` with that value, found when every address the name answers is one of the edge's). Domains stored before verification existed have only the CNAME. */
         records: {
           /**
-           * @description `ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): your DNS provider's ALIAS, ANAME or flattened CNAME to the value.
+           * @description `ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): a Route 53 alias record, or your DNS provider's ALIAS, ANAME or flattened CNAME, to the value (the stage's routing endpoint).
            * @enum {string}
            */
           type: 'TXT' | 'CNAME' | 'ALIAS';
@@ -4355,6 +4355,37 @@ export interface operations {
           };
         };
       };
+      /** @description On AWS: S3, which holds the deployed document, refused to read it (a broken deployment). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @constant */
+            status?: 500;
+          };
+        };
+      };
+      /** @description On AWS: S3, which holds the deployed document, failed or is slowing requests down; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @constant */
+            status?: 503;
+          };
+        };
+      };
     };
   };
   showOpenApiDocumentHead: {
@@ -4384,6 +4415,27 @@ export interface operations {
       /** @description The document is not built yet (a local stack before `npm run openapi`). */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description On AWS: S3, which holds the deployed document, refused to read it (a broken deployment). */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description On AWS: S3, which holds the deployed document, failed or is slowing requests down; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];

@@ -1,7 +1,8 @@
 /**
  * The EventBridge Pipes enrichment of the change feed: the batch of DynamoDB stream records of new events
- * (the pipe's filter passes only those) as the events the bus carries. It reads nothing; its one setting is
- * the edge's edge host name, which the domains it presents name (`EDGE_HOSTNAME`).
+ * (the pipe's filter passes only those) as the events the bus carries. It reads nothing; its settings are the
+ * edge host name, which the domains it presents name (`EDGE_HOSTNAME`), and the routing endpoint where the
+ * stage has a name of its own (`EDGE_ROUTING_ENDPOINT`, an apex's ALIAS target).
  */
 import { bindAtColdStart, edgeHostOf, loadPublisherConfig, type PublisherConfig } from '#lib/cold-start.ts';
 import type { StreamRecord } from '#lib/data/stream.ts';

@@ -1,9 +1,9 @@
 /**
  * The delivery queue's consumer: each message is one event to one webhook (`fanout.ts`), attempted once per
  * receive. The attempt is SQS's receive count, so a function that crashed mid-attempt counts one too. A
- * failure is retried on the schedule by hiding the message until then (ChangeMessageVisibility: at most 12 h,
- * more than any delay) and reporting it failed, so SQS keeps it; a delivery, a schedule run out, or a webhook
- * deleted meanwhile removes it. A message received more often than the schedule allows (a function that
+ * failure is retried on the schedule by hiding the message until then (ChangeMessageVisibility, at most 11 h:
+ * `visibilityTimeoutSeconds`, an hour under SQS's 12 h from the receive) and reporting it failed, so SQS keeps
+ * it; a delivery, a schedule run out, or a webhook deleted meanwhile removes it. A message received more often than the schedule allows (a function that
  * keeps crashing) goes to the dead-letter queue, whose alarm says so.
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -13,7 +13,7 @@ import { createDb } from '#lib/dynamodb.ts';
 import { log } from '#lib/log.ts';
 import { attemptDelivery, type DeliveryJob } from '#lib/webhook-dispatch.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import { retryScheduleOf, visibilityTimeoutSeconds } from '#lib/webhooks/schedule.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 export const create = (
@@ -36,12 +36,11 @@ export const create = (
     const attempt = Number(record.attributes.ApproximateReceiveCount) || job.attempt;
     const result = await attemptDelivery(deps, { ...job, attempt });
     if (result.outcome !== 'retry') return true;
-    const seconds = Math.max(0, Math.ceil((result.retryAt.getTime() - now().getTime()) / 1000));
     await sqs.send(
       new ChangeMessageVisibilityCommand({
         QueueUrl: queueUrl,
         ReceiptHandle: record.receiptHandle,
-        VisibilityTimeout: seconds,
+        VisibilityTimeout: visibilityTimeoutSeconds(result.retryAt, now()),
       }),
     );
     return false;

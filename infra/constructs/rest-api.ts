@@ -2,10 +2,9 @@
  * The REST API (v1): the shared route table's resources and methods, each a Lambda proxy integration
  * behind the REQUEST authorizer (HEAD beside every GET), and what API Gateway answers itself, on every path of
  * the table: the CORS preflight (OPTIONS; on any other path under the base path too), 405 with `Allow` for any
- * other method, the OpenAPI document, and its
+ * other method, the OpenAPI document (an S3 object it reads itself: `openapi-document.ts`), and its
  * gateway responses in the API's JSON error contract; each with `X-Request-Id` and the CORS headers.
  */
-import { readFileSync } from 'node:fs';
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -18,7 +17,6 @@ import {
   LogGroupLogDestination,
   type Method,
   MethodLoggingLevel,
-  type MethodOptions,
   MockIntegration,
   PassthroughBehavior,
   RequestAuthorizer,
@@ -37,7 +35,6 @@ import {
   type HeaderSource,
 } from '#lib/gateway-responses.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
-import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import {
   type ApiPath,
   apiMethods,
@@ -49,6 +46,8 @@ import {
 } from '#lib/routes.ts';
 import { type AllowedOrigins, formatAllowedOrigins, parseAllowedOrigins } from '#lib/settings/origins.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
+import { type Cors, corsOf, gatewayAnswer } from './mapping-templates.ts';
+import { OpenApiDocument } from './openapi-document.ts';
 
 export type RestApiProps = {
   config: StageConfig;
@@ -93,59 +92,6 @@ const mappingSource = (source: HeaderSource) =>
     : 'requestHeader' in source
       ? `method.request.header.${source.requestHeader}`
       : 'context.requestId';
-
-/**
- * API Gateway's mapping-template quota: a mock integration's answer, the OpenAPI document included, must fit in
- * one template. "Maximum mapping template size: 300 KB", not adjustable ("Quotas for configuring and running a REST
- * API in API Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html),
- * read the stricter way: 1 KB = 1,000 bytes.
- */
-export const MAPPING_TEMPLATE_MAX_BYTES = 300_000;
-
-/**
- * A response mapping template that outputs `text` exactly. Templates are Velocity (VTL): `$` starts a reference
- * and `#` a directive (`##` a comment), so each is written as a variable holding the character. A backslash
- * before either would escape it in turn; the text must not hold one there.
- */
-export function literalTemplate(text: string): string {
-  if (/\\[$#]/.test(text)) throw new Error('A literal mapping template cannot hold a backslash before $ or #');
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: VTL formal references (`${D}`), not placeholders.
-  const references: Record<string, string> = { $: '${D}', '#': '${H}' };
-  return `#set($D = '$')#set($H = '#')${text.replace(/[$#]/g, (char) => references[char] as string)}`;
-}
-
-/**
- * What a mock answer sends for a request's `Origin` when only listed origins may read it. A mapping template
- * sets these headers (`$context.responseOverride`) when `Origin` is one of the list, and none for any other
- * origin; with `*` they are fixed header mappings instead.
- */
-function originTemplate(origins: readonly string[], headers: Record<string, string>): string {
-  const allowed = origins.map((origin) => `$origin == '${origin}'`).join(' || ');
-  const set = Object.entries(headers)
-    .map(([name, value]) =>
-      name === 'Access-Control-Allow-Origin'
-        ? `#set($context.responseOverride.header.${name} = $origin)`
-        : `#set($context.responseOverride.header.${name} = '${value}')`,
-    )
-    .join('');
-  return [
-    `#set($origin = $input.params().header.get('Origin'))`,
-    `#if(!$origin)#set($origin = $input.params().header.get('origin'))#end`,
-    `#if(${allowed})${set}#end`,
-  ].join('');
-}
-
-/** The CORS headers of a mock answer: fixed with `*`, set by the template for a listed origin otherwise. */
-function corsOf(allowed: AllowedOrigins, headersFor: (origin: string) => Record<string, string>) {
-  if (allowed === '*') return { fixed: headersFor('*'), template: '', names: Object.keys(headersFor('*')) };
-  const example = allowed[0] as string;
-  const { Vary, ...perOrigin } = headersFor(example);
-  return {
-    fixed: Vary ? { Vary } : {},
-    template: originTemplate(allowed, perOrigin),
-    names: [...Object.keys(perOrigin), ...(Vary ? ['Vary'] : [])],
-  };
-}
 
 export class Api extends Construct {
   readonly restApi: RestApi;
@@ -202,7 +148,8 @@ export class Api extends Construct {
     }
 
     const allowed = parseAllowedOrigins(formatAllowedOrigins(config.corsAllowedOrigins));
-    const document = readFileSync(OPENAPI_FILE, 'utf8');
+    // The OpenAPI document, public and cacheable: the committed file as an S3 object API Gateway reads itself.
+    const document = new OpenApiDocument(this, 'openapi-document');
     for (const path of apiPaths) {
       const resource = this.restApi.root.resourceForPath(path.path);
       this.publicMethods.push(
@@ -210,8 +157,9 @@ export class Api extends Construct {
         this.methodNotAllowed(resource, path, allowed),
       );
       if (path.path === documentRoute.path) {
+        const cors = corsOf(allowed, (origin) => corsHeaders(allowed, origin));
         for (const method of routeMethods(documentRoute)) {
-          this.publicMethods.push(this.document(resource, method, document, allowed));
+          this.publicMethods.push(document.serve(resource, method, cors));
         }
       }
     }
@@ -250,49 +198,21 @@ export class Api extends Construct {
   private mock(
     resource: IResource,
     method: string,
-    answer: {
-      statusCode: number;
-      headers: Record<string, string>;
-      cors: ReturnType<typeof corsOf>;
-      body: string;
-    },
+    answer: { statusCode: number; headers: Record<string, string>; cors: Cors; body: string },
   ): Method {
-    const template = `${answer.cors.template}${answer.body === '' ? '' : literalTemplate(answer.body)}`;
-    if (Buffer.byteLength(template) > MAPPING_TEMPLATE_MAX_BYTES) {
-      throw new Error(`The ${method} ${resource.path} answer is over API Gateway's mapping template quota`);
-    }
-    const statusCode = String(answer.statusCode);
-    const fixed = { ...answer.headers, ...answer.cors.fixed };
+    const { integrationResponse, methodResponse } = gatewayAnswer(answer, `${method} ${resource.path}`);
     const requestTemplate = JSON.stringify({ statusCode: 200 });
     const integration = new MockIntegration({
       requestTemplates: { 'application/json': requestTemplate, 'application/x-www-form-urlencoded': requestTemplate },
       passthroughBehavior: PassthroughBehavior.NEVER,
-      integrationResponses: [
-        {
-          statusCode,
-          responseParameters: {
-            ...Object.fromEntries(
-              Object.entries(fixed).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
-            ),
-            'method.response.header.X-Request-Id': 'context.requestId',
-          },
-          responseTemplates: { 'application/json': template },
-        },
-      ],
+      integrationResponses: [integrationResponse],
     });
-    const declared = [...Object.keys(fixed), ...answer.cors.names, 'X-Request-Id'];
-    const options: MethodOptions = {
+    return resource.addMethod(method, integration, {
       // The way CDK's own CORS preflight leaves the API's default authorizer off: no key is asked for.
       authorizer: { authorizerId: '', authorizationType: AuthorizationType.NONE },
       authorizationType: AuthorizationType.NONE,
-      methodResponses: [
-        {
-          statusCode,
-          responseParameters: Object.fromEntries(declared.map((name) => [`method.response.header.${name}`, false])),
-        },
-      ],
-    };
-    return resource.addMethod(method, integration, options);
+      methodResponses: [methodResponse],
+    });
   }
 
   /**
@@ -329,24 +249,6 @@ export class Api extends Construct {
     });
   }
 
-  /**
-   * The OpenAPI document, public and cacheable, the committed file's bytes. A mock integration serves it from
-   * the API's own definition: no function, no cold start, no bucket, and every change of the file deploys
-   * with the API (it is part of the deployment's hash). Its limit is the mapping template quota, which
-   * `mock` checks at synthesis (the document is about two thirds of it with webhooks); past it, a small
-   * function bundling the file would serve it instead. HEAD answers the same status and headers with an empty
-   * template: API Gateway sends no body to a HEAD, and the document held once keeps the stack's template
-   * (CloudFormation's 1 MB) clear of a second copy.
-   */
-  private document(resource: IResource, method: string, document: string, allowed: AllowedOrigins): Method {
-    return this.mock(resource, method, {
-      statusCode: 200,
-      headers: { 'Cache-Control': documentRoute.cacheControl },
-      cors: corsOf(allowed, (origin) => corsHeaders(allowed, origin)),
-      body: method === 'HEAD' ? '' : document,
-    });
-  }
-
   private acknowledge() {
     const api = Validations.of(this.restApi);
     api.acknowledge({
@@ -367,7 +269,7 @@ export class Api extends Construct {
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
-          "Answered by API Gateway itself without a key, and holding no data: a CORS preflight (browsers send it without credentials), a 405 naming the path's methods, or the public OpenAPI document.",
+          "Answered by API Gateway itself without a key, and holding no data: a CORS preflight (browsers send it without credentials), a 405 naming the path's methods, or the public OpenAPI document (read from S3 with a role that may read that one object).",
       });
     }
   }

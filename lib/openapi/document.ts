@@ -26,6 +26,7 @@ import {
   conventionResponses,
   errorResponses,
   everyAnswerHeaders,
+  headerRef,
   headers,
   JSON_TYPE,
   METHOD_NOT_ALLOWED,
@@ -142,18 +143,32 @@ function documentOperation() {
           },
         },
       },
-      404: {
-        description: 'The document is not built yet (a local stack before `npm run openapi`).',
-        headers: everyAnswerHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: {
-              allOf: [
-                { $ref: '#/components/schemas/Error' },
-                { type: 'object', properties: { status: { const: 404 } } },
-              ],
-            },
-          },
+      404: documentError(404, 'The document is not built yet (a local stack before `npm run openapi`).'),
+      500: documentError(
+        500,
+        'On AWS: S3, which holds the deployed document, refused to read it (a broken deployment).',
+      ),
+      503: documentError(
+        503,
+        'On AWS: S3, which holds the deployed document, failed or is slowing requests down; retry after `Retry-After` seconds.',
+        { 'Retry-After': headerRef('RetryAfter') },
+      ),
+    },
+  };
+}
+
+/** An error answer of the document's operation: the error shape with this status. */
+function documentError(status: number, description: string, extra: Record<string, unknown> = {}) {
+  return {
+    description,
+    headers: { ...extra, ...everyAnswerHeaders },
+    content: {
+      [JSON_TYPE]: {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { type: 'object', properties: { status: { const: status } } },
+          ],
         },
       },
     },

@@ -1,7 +1,7 @@
 /**
  * The documents the local gateway serves without authentication, before route matching: the OpenAPI
- * document and the reference page rendered from it. (On AWS, API Gateway serves the document itself, from the
- * committed file: `infra/constructs/rest-api.ts`; the page is not deployed.)
+ * document and the reference page rendered from it. (On AWS, API Gateway serves the document itself, the
+ * committed file as an S3 object: `infra/constructs/openapi-document.ts`; the page is not deployed.)
  */
 import { readFile } from 'node:fs/promises';
 import { apiBasePath } from '#lib/routes.ts';

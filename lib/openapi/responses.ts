@@ -154,7 +154,7 @@ export const headers = {
   },
 };
 
-const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+export const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
 
 /** Headers of the preflight and of 405 only: written out where they are used (see `otherResponses`). */
 const conventionHeaders = {

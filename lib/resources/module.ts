@@ -15,8 +15,11 @@ import type { Collection, Kind } from '#lib/kinds.ts';
 import type { Encoding } from '#lib/schemas/fields.ts';
 import type { BodyField, Mode, RequestBody } from '#lib/schemas/request.ts';
 
-/** What showing a resource takes from the stack: the edge's host name, a domain's CNAME target (`EDGE_HOSTNAME`). */
-export type EdgeHost = { edgeHostname: string };
+/**
+ * What showing a resource takes from the stack: the edge's host name, a domain's CNAME target (`EDGE_HOSTNAME`),
+ * and its routing endpoint where that is another name (`EDGE_ROUTING_ENDPOINT`): a zone apex's ALIAS target.
+ */
+export type EdgeHost = { edgeHostname: string; edgeRoutingEndpoint?: string };
 
 /** A request field's documentation (its JSON Schema in the document), by mode and media type. */
 export type FieldDoc = (mode: Mode, encoding: Encoding) => JsonSchema;

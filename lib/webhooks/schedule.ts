@@ -34,11 +34,6 @@ export const DEFAULT_RETRY_DELAYS: RetrySchedule = [
 /** The setting that replaces the default schedule (the local stack's `WEBHOOK_RETRY_DELAYS=1s,1s,1s`). */
 export const RETRY_DELAYS_SETTING = 'WEBHOOK_RETRY_DELAYS';
 
-/**
- * On AWS a retry waits in SQS, whose visibility timeout goes up to 12 hours (ChangeMessageVisibility): no
- * delay, jitter included, may be longer.
- */
-export const MAX_RETRY_DELAY_MS = 12 * HOUR;
 /** Enough for any sensible schedule, and a bound on the attempts one event can cost. */
 export const MAX_RETRIES = 20;
 
@@ -49,6 +44,29 @@ export const MAX_RETRIES = 20;
  * promise random: a 10 h delay could be a few seconds, and "retried for at least 24 hours" would no longer hold.
  */
 export const JITTER_RATIO = 0.1;
+
+/**
+ * On AWS a retry waits in SQS: the delivery function hides the job until its next attempt
+ * (`ChangeMessageVisibility`). "The maximum visibility timeout is 12 hours from the time that Amazon SQS receives
+ * the ReceiveMessage request. Extending the visibility timeout does not reset the 12 hour maximum", and a change
+ * past it is rejected ("Amazon SQS visibility timeout", Amazon SQS Developer Guide;
+ * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html): the
+ * 12 hours count from the receive, not from the change.
+ */
+export const SQS_MAX_VISIBILITY_MS = 12 * HOUR;
+/**
+ * What the delivery function leaves of those 12 hours for the time between the receive and its change: the
+ * attempt (the function's 30 s timeout) and any wait of the batch before it (at most the queue's visibility
+ * timeout, 3 minutes, or the job is visible again). An hour: far more than either, and a round bound.
+ */
+export const VISIBILITY_MARGIN_MS = HOUR;
+/** The longest the delivery function hides a job for: 11 hours. */
+export const MAX_VISIBILITY_MS = SQS_MAX_VISIBILITY_MS - VISIBILITY_MARGIN_MS;
+/**
+ * The longest delay a schedule may hold: 10 hours (Standard Webhooks' longest), which the jitter at its highest
+ * (+10 %) takes to `MAX_VISIBILITY_MS`.
+ */
+export const MAX_RETRY_DELAY_MS = 10 * HOUR;
 
 const UNITS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR };
 const DURATION = /^(\d{1,9})(ms|s|m|h)$/;
@@ -66,7 +84,9 @@ function parseDelay(entry: string): number {
     throw new RetryDelaysError(`${EXPECTED} (whole numbers with ms, s, m or h, above 0); "${entry}" is not one`);
   }
   if (delay > MAX_RETRY_DELAY_MS) {
-    throw new RetryDelaysError(`${EXPECTED}; "${entry}" is longer than the longest delay, 12h`);
+    throw new RetryDelaysError(
+      `${EXPECTED}; "${entry}" is longer than the longest delay, 10h (11h with its jitter: SQS hides a job for at most 12h from its receipt)`,
+    );
   }
   return delay;
 }
@@ -88,9 +108,16 @@ export const retryScheduleOf = (setting: string | undefined): RetrySchedule =>
 /** The longest an event can wait for its last attempt, jitter excluded. */
 export const totalDelayMs = (schedule: RetrySchedule): number => schedule.reduce((sum, delay) => sum + delay, 0);
 
-/** A delay scaled by the jitter factor `random` picks, never above what SQS can hold. */
+/** A delay scaled by the jitter factor `random` picks, never above what the delivery function hides a job for. */
 export const jittered = (delayMs: number, random: () => number = Math.random): number =>
-  Math.min(MAX_RETRY_DELAY_MS, Math.round(delayMs * (1 - JITTER_RATIO + 2 * JITTER_RATIO * random())));
+  Math.min(MAX_VISIBILITY_MS, Math.round(delayMs * (1 - JITTER_RATIO + 2 * JITTER_RATIO * random())));
+
+/**
+ * The visibility timeout that hides a job from `now` until `retryAt`, in whole seconds (what SQS takes): never
+ * past `MAX_VISIBILITY_MS`, whatever the times say, and never below 0.
+ */
+export const visibilityTimeoutSeconds = (retryAt: Date, now: Date): number =>
+  Math.min(MAX_VISIBILITY_MS / SECOND, Math.max(0, Math.ceil((retryAt.getTime() - now.getTime()) / SECOND)));
 
 /**
  * When to try again after attempt `attempt` (1 for the first) failed at `now`, or null when that was the last

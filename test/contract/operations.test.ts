@@ -6,9 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { failureAnswer, s3Failures } from '#infra/constructs/openapi-document.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { allScopes } from '#lib/auth/scopes.ts';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
+import { errorCatalogue } from '#lib/errors.ts';
 import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import type { Scope } from '#lib/kinds.ts';
@@ -224,18 +226,36 @@ const triggers: Record<number, (op: Operation) => Promise<Reply>> = {
   503: (op) => withDatabaseFailure('ThrottlingException', () => validRequest(op)),
 };
 
-/** This document: without a key; 404 is a local stack's before `npm run openapi` (a missing file here). */
+/** An answer the local gateway never gives, checked as the stack configures it (the request id set). */
+function checkedAnswer(op: Operation, answer: { statusCode: number; headers: Record<string, string>; body: string }) {
+  const headers = new Headers({ ...answer.headers, 'X-Request-Id': 'set-by-the-gateway' });
+  const text = op.method === 'HEAD' ? '' : answer.body;
+  const reply = { status: answer.statusCode, headers, body: text ? JSON.parse(text) : undefined };
+  checkResponse(op.method, `${gateway.url}${op.path}`, { ...reply, text });
+  return { ...reply, text };
+}
+
+/** On AWS only: S3 refusing (4xx) or failing (5xx) to give the document, as the stack maps it. */
+const s3Failure = (status: number) => async (op: Operation) => {
+  const kind = Object.values(s3Failures).find((each) => errorCatalogue[each].status === status);
+  if (!kind) throw new Error(`The stack maps no S3 status to ${status}`);
+  return checkedAnswer(op, failureAnswer(kind));
+};
+
+/**
+ * This document: without a key; 404 is a local stack's before `npm run openapi` (a missing file here); 500 and
+ * 503 are API Gateway's when S3 does not give the deployed object.
+ */
 const documentTriggers: Record<number, (op: Operation) => Promise<Reply>> = {
   200: (op) => send(`${gateway.url}${op.path}`, op.method),
   404: async (op) => {
     const missing = { [OPENAPI_PATH]: { file: '/nonexistent/openapi.json', contentType: 'application/json' } };
     const answer = await publishedDocument(op.method, OPENAPI_PATH, gateway.url, missing);
     if (!answer) throw new Error('no answer for the document');
-    const headers = new Headers({ ...answer.headers, 'X-Request-Id': 'set-by-the-gateway' });
-    const reply = { status: answer.statusCode, headers, body: answer.body ? JSON.parse(answer.body) : undefined };
-    checkResponse(op.method, `${gateway.url}${op.path}`, { ...reply, text: answer.body });
-    return { ...reply, text: answer.body };
+    return checkedAnswer(op, answer);
   },
+  500: s3Failure(500),
+  503: s3Failure(503),
 };
 
 describe.each(operations)('$id ($method $path)', (op) => {

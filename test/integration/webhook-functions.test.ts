@@ -117,6 +117,27 @@ describe('the delivery function', () => {
     );
   });
 
+  it("never asks SQS to hide a job for SQS's 12 h from the receive: at most 11 h, a longer schedule fails at cold start", async () => {
+    // Prepare: the longest delay a schedule may hold, and one SQS would refuse once jittered (or at all)
+    const hook = await webhook(['*']);
+    const { sqs, calls } = recordingSqs();
+    const now = new Date();
+    const deliver = createDeliver({ ...settings, webhookRetryDelays: '10h' }, db, sqs, () => now);
+    receiver.respondWith((response) => response.writeHead(500).end());
+    // Act
+    const failed = await deliver({ Records: [record({ owner, webhookId: hook.id, event: event(), attempt: 1 }, 1)] });
+    // Assess: 10 h ±10 %, never 11 h or more (SQS rejects a change past 12 h counted from the receive)
+    expect(failed.batchItemFailures).toHaveLength(1);
+    expect(calls.map((call) => call.command)).toEqual(['ChangeMessageVisibilityCommand']);
+    expect(calls[0]?.input.VisibilityTimeout).toBeGreaterThanOrEqual(9 * 3_600);
+    expect(calls[0]?.input.VisibilityTimeout).toBeLessThanOrEqual(11 * 3_600);
+    for (const delays of ['12h', '11h', '5s,10h,36000001ms']) {
+      expect(() => createDeliver({ ...settings, webhookRetryDelays: delays }, db, sqs), delays).toThrow(
+        'is longer than the longest delay, 10h',
+      );
+    }
+  });
+
   it('drops the job of a deleted webhook without sending it', async () => {
     // Prepare
     const { sqs, calls } = recordingSqs();

@@ -107,14 +107,14 @@ describe("the webhook functions' settings", () => {
       loadWebhookConfig({
         TABLE_NAME: 'items',
         MAX_WEBHOOKS_PER_OWNER: '0',
-        WEBHOOK_RETRY_DELAYS: '5s,13h',
+        WEBHOOK_RETRY_DELAYS: '5s,12h',
         WEBHOOK_LOCAL_LOOPBACK: 'yes',
       });
     // Assess
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/MAX_WEBHOOKS_PER_OWNER must be a positive integer/);
     expect(load).toThrow(
-      /WEBHOOK_RETRY_DELAYS must be a comma-separated list .*"13h" is longer than the longest delay, 12h/,
+      /WEBHOOK_RETRY_DELAYS must be a comma-separated list .*"12h" is longer than the longest delay, 10h/,
     );
     expect(load).toThrow(/WEBHOOK_LOCAL_LOOPBACK must be true or false/);
   });
@@ -153,6 +153,26 @@ describe('the edge host name', () => {
     // Act / Assess
     expect(() => edgeHostOf(loadPublisherConfig({}))).toThrow('EDGE_HOSTNAME is required');
     expect(() => edgeHostOf(loadConfig({ TABLE_NAME: 't' }))).toThrow(ConfigError);
+  });
+
+  it("comes with the routing endpoint, an apex's ALIAS target, where the stack sets it (a stage's own name)", () => {
+    // Prepare
+    const env = { EDGE_HOSTNAME: 'edge.example.net', EDGE_ROUTING_ENDPOINT: ' D111111abcdef8.cloudfront.net ' };
+    const edge = { edgeHostname: 'edge.example.net', edgeRoutingEndpoint: 'd111111abcdef8.cloudfront.net' };
+    // Act / Assess: read alike by loadConfig and the publisher; absent, the edge host name alone
+    expect(edgeHostOf(loadConfig({ TABLE_NAME: 't', ...env }))).toEqual(edge);
+    expect(edgeHostOf(loadPublisherConfig(env))).toEqual(edge);
+    expect(edgeHostOf(loadPublisherConfig({ EDGE_HOSTNAME: 'edge.example.net' }))).toEqual({
+      edgeHostname: 'edge.example.net',
+    });
+    for (const load of [
+      (given: Record<string, string>) => loadConfig({ TABLE_NAME: 't', ...given }),
+      loadPublisherConfig,
+    ]) {
+      expect(() => load({ ...env, EDGE_ROUTING_ENDPOINT: 'https://d1.cloudfront.net' })).toThrow(
+        /EDGE_ROUTING_ENDPOINT must be a host name/,
+      );
+    }
   });
 });
 

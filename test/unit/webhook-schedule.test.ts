@@ -7,12 +7,16 @@ import {
   JITTER_RATIO,
   jittered,
   MAX_RETRY_DELAY_MS,
+  MAX_VISIBILITY_MS,
   nextAttemptAt,
   parseRetryDelays,
   RetryDelaysError,
   retryScheduleOf,
+  SQS_MAX_VISIBILITY_MS,
   shouldDisable,
   totalDelayMs,
+  VISIBILITY_MARGIN_MS,
+  visibilityTimeoutSeconds,
 } from '#lib/webhooks/schedule.ts';
 
 const SECOND = 1_000;
@@ -50,10 +54,12 @@ describe('the default schedule', () => {
     expect(shortest).toBeGreaterThan(DAY);
   });
 
-  it('holds every delay within what SQS can wait (12 h), jitter included', () => {
+  it('holds every delay within what the delivery function hides a job for (11 h), jitter included', () => {
     // Assess
-    for (const delay of DEFAULT_RETRY_DELAYS)
-      expect(jittered(delay, always(ALMOST_ONE))).toBeLessThanOrEqual(12 * HOUR);
+    for (const delay of DEFAULT_RETRY_DELAYS) {
+      expect(delay).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
+      expect(jittered(delay, always(ALMOST_ONE))).toBeLessThanOrEqual(MAX_VISIBILITY_MS);
+    }
   });
 
   it('applies when WEBHOOK_RETRY_DELAYS is not set or blank', () => {
@@ -70,8 +76,8 @@ describe('WEBHOOK_RETRY_DELAYS', () => {
     ['250ms', [250]],
     ['5s,5m,30m,2h', [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR]],
     [' 1m , 90s ,2h ', [MINUTE, 90 * SECOND, 2 * HOUR]],
-    ['12h', [12 * HOUR]],
-    ['43200000ms', [12 * HOUR]],
+    ['10h', [10 * HOUR]],
+    ['36000000ms', [10 * HOUR]],
     [Array(20).fill('1s').join(','), Array(20).fill(SECOND)],
   ])('%s → %j', (value, delays) => {
     // Act / Assess
@@ -90,8 +96,10 @@ describe('WEBHOOK_RETRY_DELAYS', () => {
     ['zero', '0s', '"0s" is not one'],
     ['a space inside', '5 s', '"5 s" is not one'],
     ['an ISO duration', 'PT5S', '"PT5S" is not one'],
-    ['a delay over 12 hours', '13h', '"13h" is longer than the longest delay, 12h'],
-    ['one millisecond over 12 hours', '43200001ms', '"43200001ms" is longer than the longest delay, 12h'],
+    ['a delay over 12 hours', '13h', '"13h" is longer than the longest delay, 10h'],
+    ['12 hours, SQS’s bound from the receive', '12h', '"12h" is longer than the longest delay, 10h'],
+    ['11 hours, 12.1 with its jitter', '11h', '"11h" is longer than the longest delay, 10h'],
+    ['one millisecond over 10 hours', '36000001ms', '"36000001ms" is longer than the longest delay, 10h'],
     ['21 delays', Array(21).fill('1s').join(','), 'of at most 20 delays'],
   ])('refuses %s with a message naming the setting', (_, value, detail) => {
     // Act
@@ -133,9 +141,9 @@ describe('jitter', () => {
     }
   });
 
-  it('never takes a delay past 12 hours, what SQS can hold', () => {
+  it('never takes a delay past 11 hours, what the delivery function hides a job for', () => {
     // Assess
-    expect(jittered(12 * HOUR, always(ALMOST_ONE))).toBe(MAX_RETRY_DELAY_MS);
+    expect(jittered(12 * HOUR, always(ALMOST_ONE))).toBe(MAX_VISIBILITY_MS);
     expect(jittered(12 * HOUR, always(0))).toBe(10.8 * HOUR);
   });
 
@@ -214,5 +222,37 @@ describe('an endpoint failing for 5 days in a row', () => {
     expect(failingSince).toEqual(at(4 * DAY + 2 * HOUR));
     expect(disabled).toBe(false);
     expect(shouldDisable(failingSince, at(9 * DAY + 2 * HOUR))).toBe(true);
+  });
+});
+
+describe('the visibility change', () => {
+  it("leaves an hour of SQS's 12 hours from the receive for the attempt: at most 11 h, which the longest delay's jitter reaches", () => {
+    // Assess: "The maximum visibility timeout is 12 hours from the time that Amazon SQS receives the ReceiveMessage request"
+    expect(SQS_MAX_VISIBILITY_MS).toBe(12 * HOUR);
+    expect(VISIBILITY_MARGIN_MS).toBe(HOUR);
+    expect(MAX_VISIBILITY_MS).toBe(11 * HOUR);
+    expect(MAX_RETRY_DELAY_MS).toBe(10 * HOUR);
+    expect(jittered(MAX_RETRY_DELAY_MS, always(ALMOST_ONE))).toBe(MAX_VISIBILITY_MS);
+    expect(MAX_RETRY_DELAY_MS * (1 + JITTER_RATIO)).toBeLessThanOrEqual(MAX_VISIBILITY_MS);
+  });
+
+  it('hides a job until its retry, in whole seconds rounded up', () => {
+    // Prepare
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const later = (ms: number) => new Date(now.getTime() + ms);
+    // Assess
+    expect(visibilityTimeoutSeconds(later(1_200), now)).toBe(2);
+    expect(visibilityTimeoutSeconds(later(5 * MINUTE), now)).toBe(300);
+    expect(visibilityTimeoutSeconds(later(MAX_VISIBILITY_MS), now)).toBe(39_600);
+    expect(visibilityTimeoutSeconds(later(-SECOND), now)).toBe(0);
+  });
+
+  it('never asks SQS for 11 hours or more, whatever the retry time says', () => {
+    // Prepare
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    // Act / Assess: 12 h and 12 h 1 ms away (SQS would refuse both, counting from the receive before now)
+    for (const ms of [12 * HOUR, 12 * HOUR + 1, 3 * DAY]) {
+      expect(visibilityTimeoutSeconds(new Date(now.getTime() + ms), now)).toBe(MAX_VISIBILITY_MS / SECOND);
+    }
   });
 });

@@ -12,9 +12,10 @@ import type { Domain } from './schema.ts';
 /**
  * The records the owner creates, with what the last check found: the TXT record that proves the domain (none
  * for domains stored before verification existed) and the record that routes its visitors to the edge: a
- * CNAME, or, where the name answered addresses rather than a CNAME (a zone apex), an ALIAS (the provider's
- * flattening to the edge's addresses). Before any check kept statuses, an active domain's TXT record was
- * found when it was verified.
+ * CNAME to the edge host name, or, where the name answered addresses rather than a CNAME (a zone apex), an
+ * ALIAS to the routing endpoint. A Route 53 alias targets an AWS resource or a record of its own hosted zone,
+ * not a stage's own `edge.hostname` in another zone; a provider's ALIAS/ANAME flattens either. Before any check
+ * kept statuses, an active domain's TXT record was found when it was verified.
  */
 function recordsOf(item: DomainRecord, edge: EdgeHost): Domain['records'] {
   const check = item.check ?? {};
@@ -27,7 +28,7 @@ function recordsOf(item: DomainRecord, edge: EdgeHost): Domain['records'] {
     {
       type: check.flattened ? ('ALIAS' as const) : ('CNAME' as const),
       name: item.name,
-      value: edge.edgeHostname,
+      value: check.flattened ? (edge.edgeRoutingEndpoint ?? edge.edgeHostname) : edge.edgeHostname,
       status: check.route ?? 'missing',
     },
   ];

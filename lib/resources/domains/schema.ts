@@ -68,7 +68,7 @@ export const domainSchema = v.strictObject({
         type: v.pipe(
           v.picklist(['TXT', 'CNAME', 'ALIAS']),
           v.description(
-            "`ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): your DNS provider's ALIAS, ANAME or flattened CNAME to the value.",
+            "`ALIAS`: the name answered addresses rather than a CNAME (a zone apex, where a CNAME is not allowed): a Route 53 alias record, or your DNS provider's ALIAS, ANAME or flattened CNAME, to the value (the stage's routing endpoint).",
           ),
         ),
         name: text(DNS_NAME_MAX, 'The name to create the record at.'),
@@ -85,8 +85,8 @@ export const domainSchema = v.strictObject({
     v.description(
       `Every DNS record to create. The TXT record at \`${VERIFICATION_PREFIX}.<name>\` proves the domain (keep it: ` +
         'an active domain whose TXT record stays missing for 7 days returns to `pending`); the CNAME routes its ' +
-        "visitors to the edge (at a zone apex, use your DNS provider's ALIAS or ANAME to the same host: the " +
-        "record then shows as `ALIAS`, found when every address the name answers is one of the edge's). " +
+        'visitors to the edge (at a zone apex, an alias, ALIAS or ANAME record to the routing endpoint: the ' +
+        "record then shows as `ALIAS` with that value, found when every address the name answers is one of the edge's). " +
         'Domains stored before verification existed have only the CNAME.',
     ),
   ),
