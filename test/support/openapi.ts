@@ -8,6 +8,7 @@
  * it on every response, so every e2e and reliability request is checked.
  */
 import { readFileSync } from 'node:fs';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
@@ -40,6 +41,12 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 addFormats(ajv, ['date-time']);
 // The service's own rule for URLs (`URL.canParse`), which also accepts the non-ASCII URLs it stores.
 ajv.addFormat('uri', (value: string) => URL.canParse(value));
+// An internationalized host name (RFC 5890), as IDNA writes it: in Unicode (lower case, NFC, nothing IDNA maps
+// or drops) or in ASCII, each label one IDNA takes (a name of one label too: the schema's pattern says more).
+ajv.addFormat('idn-hostname', (value: string) => {
+  const ascii = domainToASCII(value);
+  return ascii !== '' && (value === ascii || value === domainToUnicode(ascii));
+});
 // A URI reference (`Location`): absolute, or relative to the URL called.
 ajv.addFormat('uri-reference', (value: string) => URL.canParse(value, 'http://127.0.0.1/'));
 // The document's top-level fields are not JSON Schema keywords; its schemas are reached by JSON pointer.

@@ -7,15 +7,15 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { type Encoding, integerBetween, maxCharacters, notEmpty, text } from '#lib/schemas/fields.ts';
-import { forbidden, NAME_CHARACTERS, unchanged } from '#lib/schemas/patterns.ts';
+import { NAME_CHARACTERS, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { type FieldDocs, mapped, type RequestExample, readOnlyFields } from '../module.ts';
 import { COLORS, SPACE_NAME_MAX } from './limits.ts';
 import type { Space } from './schema.ts';
 
-/** Trimmed, not empty, at most 32 characters; no control, invisible or bidi control characters. */
+/** Trimmed, not empty, at most 32 characters; none of the characters names may not hold (`lib/characters.ts`). */
 const name = (encoding: Encoding) =>
-  v.pipe(text('name', { encoding, name: true }), notEmpty('name'), maxCharacters('name', SPACE_NAME_MAX));
+  v.pipe(text('name', { encoding, characters: 'name' }), notEmpty('name'), maxCharacters('name', SPACE_NAME_MAX));
 
 const color = (encoding: Encoding) => integerBetween('color', COLORS.min, COLORS.max, encoding);
 
@@ -46,13 +46,12 @@ export const updateSpaceBody = /* @__PURE__ */ requestBody(
 export const updateSpaceSchema = updateSpaceBody.schema;
 
 /**
- * A space's name: no control or invisible character anywhere, and no blank one (what the service trims, the
- * `\s` of ECMA-262, listed) at either end.
+ * A space's name: no character names may not hold anywhere (`nameUnit`), and none the service trims at either
+ * end.
  */
 export function spaceNamePattern(): string {
-  const { names, blank } = forbidden();
-  const edge = `[^${names}${blank}]`;
-  return `^${edge}([^${names}]*${edge})?$`;
+  const edge = `(${nameUnit({ edge: true })})`;
+  return `^${edge}((${nameUnit()})*${edge})?$`;
 }
 
 const colorDoc = (mode: Mode, encoding: Encoding): JsonSchema =>
