@@ -7,7 +7,8 @@ import { errorsOf } from '#test/support/fixtures.ts';
 
 /** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */
 const form = (fields: Record<string, unknown>) => asForm({ ...fields });
-const INVISIBLE = 'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
+const INVISIBLE =
+  'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
 
 const INVALID_NAME = 'The name field must be a valid domain name.';
 const label63 = 'a'.repeat(63);
@@ -329,7 +330,8 @@ describe('store domain schema', () => {
 describe("the stage's own host names", () => {
   /** The store as a stage whose edge host name is `edge.example.net` runs it. */
   const stage = storeDomainSchemaFor(reservedNamesOf('edge.example.net'));
-  const reserved = (own: string) => `The name field must not be ${own} or a name under it: that is this service's own host.`;
+  const reserved = (own: string) =>
+    `The name field must not be ${own} or a name under it: that is this service's own host.`;
 
   it.each([
     ['the edge host name', 'edge.example.net', 'edge.example.net'],

@@ -29,7 +29,10 @@ describe('unicodeName', () => {
 describe('punycode (RFC 3492)', () => {
   // RFC 3492 §7.1's sample strings.
   it.each([
-    ['egbpdaj6bu4bxfgehfvwxn', '\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F'],
+    [
+      'egbpdaj6bu4bxfgehfvwxn',
+      '\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F',
+    ],
     ['ihqwcrb4cv8a8dqg056pqjye', '他们为什么不说中文'],
     ['3B-ww4c5e180e575a65lsy2b', '3年B組金八先生'],
     ['Hello-Another-Way--fc4qua05auwb3674vfr0b', 'Hello-Another-Way-それぞれの場所'],

@@ -8,7 +8,8 @@ import { errorsOf } from '#test/support/fixtures.ts';
 /** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */
 const form = (fields: Record<string, unknown>) => asForm({ ...fields });
 
-const INVISIBLE = 'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
+const INVISIBLE =
+  'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
 
 describe('store space schema', () => {
   it('trims the name and defaults the color to 1, in either encoding', () => {
