@@ -959,11 +959,7 @@ export interface components {
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreDomainRequest: {
-      /**
-       * @description A DNS hostname with at least two labels, stored lowercased in ASCII: a Unicode name (an IDN) is checked by IDNA (UTS #46) and stored in punycode, and a punycode (`xn--`) label is decoded and held to the same rules. At most 239 characters in ASCII, so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. The forms: the name as stored (ASCII, any case; its pattern is exact), an IDN (`idn-hostname`), or any of them as pasted (its pattern is loose: IDNA decides). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Refused (422) when IDNA refuses it, when a label has hyphens in its third and fourth places but is no valid punycode, when it is one of the service's own host names or a name under one (the stage's edge host name, which domains point at, `localhost`, `cloudfront.net`, `amazonaws.com`), when this owner already has the name, or when it is active under another owner.
-       * @example example.com
-       */
-      name: string;
+      name: components['schemas']['DomainName'];
       /**
        * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
@@ -977,11 +973,7 @@ export interface components {
     };
     /** @description Other fields are ignored. */
     StoreDomainForm: {
-      /**
-       * @description A DNS hostname with at least two labels, stored lowercased in ASCII: a Unicode name (an IDN) is checked by IDNA (UTS #46) and stored in punycode, and a punycode (`xn--`) label is decoded and held to the same rules. At most 239 characters in ASCII, so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. The forms: the name as stored (ASCII, any case; its pattern is exact), an IDN (`idn-hostname`), or any of them as pasted (its pattern is loose: IDNA decides). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Refused (422) when IDNA refuses it, when a label has hyphens in its third and fourth places but is no valid punycode, when it is one of the service's own host names or a name under one (the stage's edge host name, which domains point at, `localhost`, `cloudfront.net`, `amazonaws.com`), when this owner already has the name, or when it is active under another owner.
-       * @example example.com
-       */
-      name: string;
+      name: components['schemas']['DomainName'];
       /**
        * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
@@ -1021,11 +1013,8 @@ export interface components {
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreSpaceRequest: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).
-       * @example Marketing
-       */
-      name: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). */
+      name: components['schemas']['SpaceName'];
       /**
        * @description Color code, a JSON number (not a string, not null).
        * @default 1
@@ -1035,11 +1024,8 @@ export interface components {
     };
     /** @description Other fields are ignored. */
     StoreSpaceForm: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).
-       * @example Marketing
-       */
-      name: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). */
+      name: components['schemas']['SpaceName'];
       /**
        * @description Color code, in digits (spaces and leading zeros are tolerated). Empty: the default, 1.
        * @default 1
@@ -1049,11 +1035,8 @@ export interface components {
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateSpaceRequest: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Absent: unchanged.
-       * @example Marketing
-       */
-      name?: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). Absent: unchanged. */
+      name?: components['schemas']['SpaceName'];
       /**
        * @description Color code, a JSON number (not a string, not null). Absent: unchanged.
        * @example 3
@@ -1062,11 +1045,8 @@ export interface components {
     };
     /** @description Other fields are ignored. */
     UpdateSpaceForm: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Absent: unchanged.
-       * @example Marketing
-       */
-      name?: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). Absent: unchanged. */
+      name?: components['schemas']['SpaceName'];
       /**
        * @description Color code, in digits (spaces and leading zeros are tolerated). Empty: unchanged. Absent: unchanged.
        * @example 3
@@ -1110,10 +1090,10 @@ export interface components {
        */
       enabled?: boolean;
       /**
-       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty or null for none. It holds what a name may: No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty or null for none. It holds what a name may hold (see `WebhookDescription`).
        * @example Our CRM
        */
-      description?: string | null;
+      description?: components['schemas']['WebhookDescription'] | null;
     };
     /** @description Other fields are ignored. */
     StoreWebhookForm: {
@@ -1152,10 +1132,10 @@ export interface components {
        */
       enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
       /**
-       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty for none. It holds what a name may: No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty for none. It holds what a name may hold (see `WebhookDescription`).
        * @example Our CRM
        */
-      description?: string;
+      description?: components['schemas']['WebhookDescription'];
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `disabled_reason`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateWebhookRequest: {
@@ -1191,10 +1171,10 @@ export interface components {
       /** @description Whether events are delivered. Enabling a webhook again delivers the events from then on and forgets its failures. Absent: unchanged. */
       enabled?: boolean;
       /**
-       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty or null for none. It holds what a name may: No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Absent: unchanged.
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty or null for none. It holds what a name may hold (see `WebhookDescription`). Absent: unchanged.
        * @example Our CRM
        */
-      description?: string | null;
+      description?: components['schemas']['WebhookDescription'] | null;
     };
     /** @description Other fields are ignored. */
     UpdateWebhookForm: {
@@ -1233,11 +1213,23 @@ export interface components {
        */
       enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
       /**
-       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty for none. It holds what a name may: No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Absent: unchanged.
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty for none. It holds what a name may hold (see `WebhookDescription`). Absent: unchanged.
        * @example Our CRM
        */
-      description?: string;
+      description?: components['schemas']['WebhookDescription'];
     };
+    /**
+     * @description A space's name: at most 32 characters. No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).
+     * @example Marketing
+     */
+    SpaceName: string;
+    /**
+     * @description A DNS hostname with at least two labels, stored lowercased in ASCII: a Unicode name (an IDN) is checked by IDNA (UTS #46) and stored in punycode, and a punycode (`xn--`) label is decoded and held to the same rules. At most 239 characters in ASCII, so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. The forms: the name as stored (ASCII, any case; its pattern is exact), an IDN (`idn-hostname`), or any of them as pasted (its pattern is loose: IDNA decides). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Refused (422) when IDNA refuses it, when a label has hyphens in its third and fourth places but is no valid punycode, when it is one of the service's own host names or a name under one (the stage's edge host name, which domains point at, `localhost`, `cloudfront.net`, `amazonaws.com`), when this owner already has the name, or when it is active under another owner.
+     * @example example.com
+     */
+    DomainName: string;
+    /** @description A note of at most 255 characters, held to the characters of names. No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). */
+    WebhookDescription: string;
   };
   responses: {
     /** @description The body is not valid JSON, or not a JSON object. */

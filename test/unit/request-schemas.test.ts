@@ -29,7 +29,7 @@ import { asForm, encodingOf } from '#lib/schemas/fields.ts';
 import { characterClass } from '#lib/schemas/patterns.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import { refusedBeyondBmp } from '#test/support/fuzz/valid-values.ts';
-import { document } from '#test/support/openapi.ts';
+import { document, resolveRef } from '#test/support/openapi.ts';
 import { matching } from '#test/support/patterns.ts';
 
 /** Every Unicode scalar value (code points but surrogates), as one-character strings. */
@@ -237,6 +237,7 @@ describe("the document's patterns state the code's rules", () => {
 
 /** A JSON Schema of the document's request bodies, as far as they go. */
 type Schema = {
+  $ref?: string;
   type?: string;
   format?: string;
   const?: unknown;
@@ -256,6 +257,7 @@ type Schema = {
  * `idn-hostname`, whose names IDNA decides, by examples of the forms.
  */
 function generated(schema: Schema): fc.Arbitrary<unknown> {
+  if (schema.$ref) return generated(resolveRef<Schema>(schema).value);
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.pattern === domainNameFormsPattern()) return fc.constantFrom(' Bücher.example ', 'https://Example.com/');
   if (schema.format === 'idn-hostname') return fc.constantFrom('bücher.example', '例え.jp', 'пример.рф');

@@ -7,7 +7,7 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { type FieldDocs, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
-import { domainName, domainNameDoc, PLATFORM_DOMAINS } from './name.ts';
+import { domainName, domainNameDoc, domainNameType, PLATFORM_DOMAINS } from './name.ts';
 import { pageDoc, pageUrl } from './pages.ts';
 import type { Domain } from './schema.ts';
 
@@ -78,6 +78,9 @@ export const updateDomainBody = /* @__PURE__ */ requestBody(
 export const updateDomainSchema = /* @__PURE__ */ mapped(updateDomainBody, (body) =>
   storedFields(domainStoredNames, body),
 );
+
+/** The field types the bodies share, by component name. */
+export const domainFieldTypes = { DomainName: domainNameType };
 
 export const domainFieldDocs: FieldDocs<{ store: typeof storeDomainBody; update: typeof updateDomainBody }> = {
   name: domainNameDoc,

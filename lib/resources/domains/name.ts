@@ -10,6 +10,7 @@ import { decodeLabel } from '#lib/idn.ts';
 import { characterCount, type Encoding, text } from '#lib/schemas/fields.ts';
 import { ALNUM, characterClass, labelPattern, NAME_CHARACTERS, nameClasses } from '#lib/schemas/patterns.ts';
 import { DNS_NAME_MAX, VERIFIABLE_NAME_MAX, VERIFICATION_PREFIX } from '#lib/verification.ts';
+import { fieldType as fieldTypeRef } from '../module.ts';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 /**
@@ -148,7 +149,8 @@ export function domainNameFormsPattern(): string {
   return `^[${trimmed}]*([Hh][Tt][Tt][Pp][Ss]?://)?${label}([${DOTS}]${label})+/?[${trimmed}]*$`;
 }
 
-export const domainNameDoc = (): JsonSchema => ({
+/** The domain name field's type (`DomainName`, one component: its patterns are long). */
+export const domainNameType = (): JsonSchema => ({
   description:
     'A DNS hostname with at least two labels, stored lowercased in ASCII: a Unicode name (an IDN) is checked by ' +
     'IDNA (UTS #46) and stored in punycode, and a punycode (`xn--`) label is decoded and held to the same rules. ' +
@@ -163,7 +165,9 @@ export const domainNameDoc = (): JsonSchema => ({
   examples: ['example.com'],
   anyOf: [
     { type: 'string', minLength: 1, maxLength: VERIFIABLE_NAME_MAX, pattern: domainNamePattern() },
-    { type: 'string', minLength: 1, maxLength: DNS_NAME_MAX, format: 'idn-hostname' },
+    { type: 'string', minLength: 1, maxLength: VERIFIABLE_NAME_MAX, format: 'idn-hostname' },
     { type: 'string', minLength: 1, pattern: domainNameFormsPattern() },
   ],
 });
+
+export const domainNameDoc = (): JsonSchema => fieldTypeRef('DomainName');

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { type Encoding, integerBetween, maxCharacters, notEmpty, text } from '#lib/schemas/fields.ts';
 import { NAME_CHARACTERS, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
-import { type FieldDocs, mapped, type RequestExample, readOnlyFields } from '../module.ts';
+import { type FieldDocs, fieldType, mapped, type RequestExample, readOnlyFields } from '../module.ts';
 import { COLORS, SPACE_NAME_MAX } from './limits.ts';
 import type { Space } from './schema.ts';
 
@@ -72,14 +72,22 @@ const colorDoc = (mode: Mode, encoding: Encoding): JsonSchema =>
         examples: ['3'],
       };
 
-export const spaceFieldDocs: FieldDocs<{ store: typeof storeSpaceBody; update: typeof updateSpaceBody }> = {
-  name: (mode) => ({
+/** A space's name, as every body that sets it takes it (one component: its pattern is long). */
+export const spaceFieldTypes = {
+  SpaceName: (): JsonSchema => ({
     type: 'string',
     minLength: 1,
     maxLength: SPACE_NAME_MAX,
     pattern: spaceNamePattern(),
-    description: `Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). ${NAME_CHARACTERS}${unchanged(mode)}`,
+    description: `A space's name: at most ${SPACE_NAME_MAX} characters. ${NAME_CHARACTERS}`,
     examples: ['Marketing'],
+  }),
+};
+
+export const spaceFieldDocs: FieldDocs<{ store: typeof storeSpaceBody; update: typeof updateSpaceBody }> = {
+  name: (mode) => ({
+    ...fieldType('SpaceName'),
+    description: `Unique per owner, ignoring case. Spaces around it are trimmed (and not counted).${unchanged(mode)}`,
   }),
   color: colorDoc,
 };

@@ -12,7 +12,7 @@ import { NAME_CHARACTERS, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { checkWebhookUrl, type UrlRefusal, WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import { ALL_EVENTS, EVENT_PATTERNS_MAX, isEventPattern } from '#lib/webhooks/event-patterns.ts';
-import { type FieldDocs, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
+import { type FieldDocs, fieldType, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
 import { webhookStoredNames } from './names.ts';
 import type { Webhook } from './schema.ts';
 
@@ -169,11 +169,16 @@ const familyList = () => kinds.map((kind) => `\`${kind}.*\``).join(', ');
 
 /** A description as the document states it: of the characters a name may hold (`nameUnit`). */
 export const descriptionPattern = () => `^(${nameUnit()})*$`;
-const descriptionText = (): JsonSchema => ({
-  type: 'string',
-  maxLength: DESCRIPTION_MAX,
-  pattern: descriptionPattern(),
-});
+/** A description, as every body that sets it takes it (one component: its pattern is long). */
+export const webhookFieldTypes = {
+  WebhookDescription: (): JsonSchema => ({
+    type: 'string',
+    maxLength: DESCRIPTION_MAX,
+    pattern: descriptionPattern(),
+    description: `A note of at most ${DESCRIPTION_MAX} characters, held to the characters of names. ${NAME_CHARACTERS}`,
+  }),
+};
+const descriptionText = () => fieldType('WebhookDescription');
 
 export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
   url: (mode): JsonSchema => ({
@@ -223,7 +228,7 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
         },
   description: (mode, encoding): JsonSchema => ({
     ...(encoding === 'json' ? { anyOf: [descriptionText(), { type: 'null' as const }] } : descriptionText()),
-    description: `A note for you, at most ${DESCRIPTION_MAX} characters, on one line (no new line, no tab); spaces around it are trimmed; empty${encoding === 'json' ? ' or null' : ''} for none. It holds what a name may: ${NAME_CHARACTERS}${unchanged(mode)}`,
+    description: `A note for you, at most ${DESCRIPTION_MAX} characters, on one line (no new line, no tab); spaces around it are trimmed; empty${encoding === 'json' ? ' or null' : ''} for none. It holds what a name may hold (see \`WebhookDescription\`).${unchanged(mode)}`,
     examples: ['Our CRM'],
   }),
 };
