@@ -195,16 +195,25 @@ describe('webhooks', () => {
     );
   });
 
-  it('answers http://localhost. as it answers http://localhost', async () => {
-    // Prepare
-    const api = await newClient(gateway);
-    // Act
-    const plain = await api.post('/api/v1/webhooks', { url: 'http://localhost:9/hook' });
-    const dotted = await api.post('/api/v1/webhooks', { url: 'http://localhost.:9/hook' });
-    // Assess
-    expect(plain.status).toBe(422);
-    expect(dotted.body).toEqual(plain.body);
-  });
+  it.each([false, true])(
+    'answers http://localhost. as it answers http://localhost (loopback allowed: %s)',
+    async (webhookLocalLoopback) => {
+      // Prepare: the local stack's rule too, where http:// to loopback is taken (and localhost looked up in DNS).
+      const config: WebhookConfig = { ...configWithDns(dns), webhookLocalLoopback };
+      const stack = webhookLocalLoopback ? await startTestGateway({ config }) : gateway;
+      try {
+        const api = await newClient(stack);
+        // Act
+        const plain = await api.post('/api/v1/webhooks', { url: 'http://localhost:9/hook' });
+        const dotted = await api.post('/api/v1/webhooks', { url: 'http://localhost.:9/hook' });
+        // Assess
+        expect(plain.status).toBe(422);
+        expect(dotted.body).toEqual(plain.body);
+      } finally {
+        if (stack !== gateway) await stack.close();
+      }
+    },
+  );
 });
 
 describe('items stored before these rules', () => {
