@@ -42,10 +42,12 @@ addFormats(ajv, ['date-time']);
 // The service's own rule for URLs (`URL.canParse`), which also accepts the non-ASCII URLs it stores.
 ajv.addFormat('uri', (value: string) => URL.canParse(value));
 // An internationalized host name (RFC 5890), as IDNA writes it: in Unicode (lower case, NFC, nothing IDNA maps
-// or drops) or in ASCII, each label one IDNA takes (a name of one label too: the schema's pattern says more).
+// or drops) or in ASCII, each label one IDNA takes, in ASCII letters, digits and inner hyphens (RFC 1123).
 ajv.addFormat('idn-hostname', (value: string) => {
   const ascii = domainToASCII(value);
-  return ascii !== '' && (value === ascii || value === domainToUnicode(ascii));
+  const labels = ascii.split('.');
+  if (ascii === '' || !labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label))) return false;
+  return value === ascii || value === domainToUnicode(ascii);
 });
 // A URI reference (`Location`): absolute, or relative to the URL called.
 ajv.addFormat('uri-reference', (value: string) => URL.canParse(value, 'http://127.0.0.1/'));
