@@ -188,7 +188,8 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
     pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
     description:
       'Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this ' +
-      'machine) without a user name or password, whose host is a public name or address. Refused (422) when its ' +
+      'machine) without a user name or password, whose host is a public name or address, without a character ' +
+      'the URL parser would drop from it unseen (a soft hyphen, a zero-width space). Refused (422) when its ' +
       'host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address ' +
       '(10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every ' +
       `delivery (DNS can change). Redirects are not followed.${unchanged(mode)}`,
