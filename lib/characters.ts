@@ -59,6 +59,10 @@ export function refusedCharacters(value: string, rule: CharacterRule): boolean {
 
 /**
  * The characters the service trims around a name (JavaScript's `trim`: white space and line terminators) that a
- * name may hold: the plain and the ideographic space. The others are refused anywhere (`NOT_IN_NAMES`).
+ * name may hold inside: the plain and the ideographic space. The other spaces (`\p{Zs}`) are trimmed around a
+ * name too (`withoutSpacesAround`), and refused inside it (`NOT_IN_NAMES`).
  */
 export const TRIMMED = /[\u0020\u3000]/u;
+
+/** A value without the spaces (`\p{Zs}`) around it, which the service trims: what `refusedCharacters` judges. */
+export const withoutSpacesAround = (value: string) => value.replace(/^\p{Zs}+|\p{Zs}+$/gu, '');

@@ -1,6 +1,6 @@
 /** Field schemas shared by the request schemas; messages follow the 422 contract. */
 import * as v from 'valibot';
-import { type CharacterRule, NOT_IN_TEXT, refusedCharacters } from '#lib/characters.ts';
+import { type CharacterRule, NOT_IN_TEXT, refusedCharacters, withoutSpacesAround } from '#lib/characters.ts';
 
 export const label = (field: string) => field.replace(/_/g, ' ');
 
@@ -86,7 +86,8 @@ export function text<Nullable extends boolean = false>(
         addIssue({ message: `The ${label(field)} field must not contain control characters.` });
         return NEVER;
       }
-      if (characters !== 'text' && refusedCharacters(value, characters)) {
+      // A no-break space pasted around a name is trimmed, as it always was; inside one it is refused.
+      if (characters !== 'text' && refusedCharacters(withoutSpacesAround(value), characters)) {
         addIssue({ message: invisibleMessage(field) });
         return NEVER;
       }

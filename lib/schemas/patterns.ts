@@ -62,16 +62,17 @@ export function characterClass(rule: RegExp): string {
  */
 export const BEYOND_BMP = '[^\\u0000-\\uFFFF]';
 
-let classes: { refused: string; trimmed: string; pictographic: string } | undefined;
+let classes: { refused: string; trimmed: string; spaces: string; pictographic: string } | undefined;
 /**
  * The classes names are written with (computed once: ~100 ms): the characters a name may not hold
- * (`NOT_IN_NAMES`), those the service trims around it that it may hold inside (`TRIMMED`), and the emoji that
- * may take a presentation selector (`\p{Extended_Pictographic}`).
+ * (`NOT_IN_NAMES`), those the service trims around it that it may hold inside (`TRIMMED`), the spaces it trims
+ * around it (`\p{Zs}`), and the emoji that may take a presentation selector (`\p{Extended_Pictographic}`).
  */
 export const nameClasses = () => {
   classes ??= {
     refused: characterClass(NOT_IN_NAMES),
     trimmed: characterClass(TRIMMED),
+    spaces: characterClass(/\p{Zs}/u),
     pictographic: characterClass(/\p{Extended_Pictographic}/u),
   };
   return classes;
@@ -129,5 +130,5 @@ export const NAME_CHARACTERS =
   'no default-ignorable code point (`\\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, ' +
   'variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right ' +
   'after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\\p{Co}`), no Braille blank ' +
-  'U+2800, and no space but U+0020 and U+3000. The pattern lists them in the BMP; beyond it, the service also ' +
+  'U+2800, and no space inside but U+0020 and U+3000 (spaces around it are trimmed). The pattern lists them in the BMP; beyond it, the service also ' +
   'refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).';

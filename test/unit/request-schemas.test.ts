@@ -122,16 +122,17 @@ describe("the document's patterns state the code's rules", () => {
     expect(disagreements.map((character) => character.codePointAt(0)?.toString(16))).toEqual([]);
   });
 
-  it('states a space name as the code takes it: not blank, nothing to trim, at most 32 characters', () => {
+  it('states a space name as the code takes it: not blank, spaces around it trimmed, at most 32 characters', () => {
     // Prepare
     const pattern = new RegExp(spaceNamePattern(), 'u');
     // Act / Assess
-    for (const name of ['Marketing', 'a', 'Big Team', '🚀', 'x'.repeat(32)]) {
+    for (const name of ['Marketing', 'a', 'Big Team', '🚀', 'x'.repeat(32), ' a', 'a ', '\u00A0a\u3000']) {
       expect(pattern.test(name), name).toBe(true);
       expect(errorsOf(storeSpaceSchema, { name }), name).toBeNull();
     }
-    for (const name of ['', ' ', ' a', 'a ', '\u00A0a', 'a\u200Bb', 'a\tb']) {
+    for (const name of ['', ' ', '\u00A0', 'a\u00A0b', 'a\u200Bb', 'a\tb', '\uFEFFa', 'a\u2028']) {
       expect(pattern.test(name), JSON.stringify(name)).toBe(false);
+      expect(errorsOf(storeSpaceSchema, { name }), JSON.stringify(name)).not.toBeNull();
     }
   });
 

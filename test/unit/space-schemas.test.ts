@@ -152,6 +152,12 @@ describe('store space schema', () => {
     expect(validate(storeSpaceSchema, { name }).name).toBe(name);
   });
 
+  it('trims no-break spaces around a name, as spaces, though it refuses them inside', () => {
+    // Act / Assess
+    expect(validate(storeSpaceSchema, { name: '\u00A0Team\u202F ' }).name).toBe('Team');
+    expect(errorsOf(storeSpaceSchema, { name: '\u00A0Big\u00A0Team' })).toEqual({ name: [INVISIBLE] });
+  });
+
   it('counts characters, not UTF-16 units, against the 32 limit', () => {
     // Prepare: 32 emoji are 64 UTF-16 code units
     const name = '🚀'.repeat(32);

@@ -143,10 +143,10 @@ const DOTS = '.\\u3002\\uFF0E\\uFF61';
  * them are names, which a pattern cannot state; the service refuses the others with its own 422.
  */
 export function domainNameFormsPattern(): string {
-  const { refused, trimmed } = nameClasses();
+  const { refused, trimmed, spaces } = nameClasses();
   const syntax = characterClass(/[\s/:*@?#\\%[\].\u3002\uFF0E\uFF61]/u);
   const label = `[^${refused}${trimmed}${syntax}]+`;
-  return `^[${trimmed}]*([Hh][Tt][Tt][Pp][Ss]?://)?${label}([${DOTS}]${label})+/?[${trimmed}]*$`;
+  return `^[${spaces}]*([Hh][Tt][Tt][Pp][Ss]?://)?${label}([${DOTS}]${label})+/?[${spaces}]*$`;
 }
 
 /** The domain name field's type (`DomainName`, one component: its patterns are long). */

@@ -7,7 +7,7 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { type Encoding, integerBetween, maxCharacters, notEmpty, text } from '#lib/schemas/fields.ts';
-import { NAME_CHARACTERS, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
+import { NAME_CHARACTERS, nameClasses, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { type FieldDocs, fieldType, mapped, type RequestExample, readOnlyFields } from '../module.ts';
 import { COLORS, SPACE_NAME_MAX } from './limits.ts';
@@ -46,12 +46,13 @@ export const updateSpaceBody = /* @__PURE__ */ requestBody(
 export const updateSpaceSchema = updateSpaceBody.schema;
 
 /**
- * A space's name: no character names may not hold anywhere (`nameUnit`), and none the service trims at either
- * end.
+ * A space's name: no character names may not hold anywhere (`nameUnit`), not blank, and spaces around it
+ * (which the service trims).
  */
 export function spaceNamePattern(): string {
   const edge = `(${nameUnit({ edge: true })})`;
-  return `^${edge}((${nameUnit()})*${edge})?$`;
+  const spaces = `[${nameClasses().spaces}]*`;
+  return `^${spaces}${edge}((${nameUnit()})*${edge})?${spaces}$`;
 }
 
 const colorDoc = (mode: Mode, encoding: Encoding): JsonSchema =>

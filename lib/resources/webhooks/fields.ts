@@ -8,7 +8,7 @@ import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { eventTypes, kinds } from '#lib/kinds.ts';
 import { characterCount, type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
-import { NAME_CHARACTERS, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
+import { NAME_CHARACTERS, nameClasses, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { checkWebhookUrl, type UrlRefusal, WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import { ALL_EVENTS, EVENT_PATTERNS_MAX, isEventPattern } from '#lib/webhooks/event-patterns.ts';
@@ -167,8 +167,8 @@ export function webhookSchemas(rules: UrlRules) {
 
 const familyList = () => kinds.map((kind) => `\`${kind}.*\``).join(', ');
 
-/** A description as the document states it: of the characters a name may hold (`nameUnit`). */
-export const descriptionPattern = () => `^(${nameUnit()})*$`;
+/** A description as the document states it: of the characters a name may hold (`nameUnit`), spaces around it. */
+export const descriptionPattern = () => `^[${nameClasses().spaces}]*(${nameUnit()})*[${nameClasses().spaces}]*$`;
 /** A description, as every body that sets it takes it (one component: its pattern is long). */
 export const webhookFieldTypes = {
   WebhookDescription: (): JsonSchema => ({
