@@ -18,7 +18,7 @@
  */
 const floors = {
   ground: [
-    '^lib/(kinds|table|log|integers|idn|urls|retry|verification|domain-records|domain-status)[.]ts$',
+    '^lib/(kinds|table|log|integers|characters|punycode|idn|idn-display|urls|retry|verification|domain-records|domain-status)[.]ts$',
     '^lib/settings/',
     '^lib/auth/(api-key|expiry|scopes)[.]ts$',
     '^lib/edge/record[.]ts$',

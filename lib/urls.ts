@@ -2,12 +2,16 @@
  * Page URLs as the URL standard (WHATWG, Node's `URL`) defines them, shared by the request schemas, the data
  * layer, the presenters and the edge's records (none imports another). Pure.
  */
+import { refusedCharacters } from './characters.ts';
 
 /** The host a page URL points at, as a stored domain name is written (`example.com.` is `example.com`). */
 export const pageHost = (url: string) => new URL(url).hostname.replace(/\.$/, '');
 
-/** Why a value is not a page: not an absolute http(s) URL, one with spaces in it, or with a user name or password. */
-export type PageProblem = 'invalid' | 'spaces' | 'credentials';
+/**
+ * Why a value is not a page: not an absolute http(s) URL, one with spaces in it, with a user name or password,
+ * or with a character in its host that the URL parser drops or maps away unseen (a soft hyphen).
+ */
+export type PageProblem = 'invalid' | 'spaces' | 'credentials' | 'invisible';
 
 /**
  * A page as it is stored and shown: the `href` of the absolute http or https URL the value parses to (ASCII:
@@ -22,6 +26,9 @@ export function parsePage(value: string): { href: string } | { problem: PageProb
   if (!url) return { problem: 'invalid' };
   if (/\s/u.test(value)) return { problem: 'spaces' };
   if (url.username !== '' || url.password !== '') return { problem: 'credentials' };
+  // The host as written (up to its path, query or fragment; `\` is a slash in an http(s) URL).
+  const host = value.replace(/^https?:\/\//i, '').split(/[/?#\\]/)[0] ?? '';
+  if (refusedCharacters(host, 'hostname')) return { problem: 'invisible' };
   return { href: url.href };
 }
 

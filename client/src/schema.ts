@@ -460,8 +460,12 @@ export interface components {
       id: number;
       /** @description Lowercase ASCII hostname (Unicode names in punycode); active under at most one owner at a time. */
       name: string;
-      /** @description The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name. */
+      /** @description The name as a browser shows it: in Unicode (`bücher.de` for `xn--bcher-kva.de`), but a label that could pass for another name stays in punycode, as browsers show it (`idn_warning` says why); for ASCII names, the name. */
       unicode_name: string;
+      /** @description Why `unicode_name` shows a label in punycode rather than in Unicode, or null when it shows every label in Unicode (and for ASCII names). Decided as Chromium decides what its address bar shows, on UTS #39: `mixed_scripts`: letters of scripts that may not mix (Latin with Cyrillic, as in `exаmple.com` with a Cyrillic `а`; only Chinese, Japanese and Korean mix with ASCII Latin); `whole_script_confusable`: letters of one script that all look like Latin ones (`аррӏе.com`, Cyrillic), under a TLD not of that script; `mixed_numbers`: digits of two numbering systems; `restricted_characters`: a character that is no letter, mark or digit of a script in common modern use (an emoji, a symbol, a historic script), or a combining mark repeated; `invalid_punycode`: a punycode label that does not decode to a name IDNA takes (stored before such labels were refused). The name is still stored and served as it is: only how it is shown differs. */
+      idn_warning:
+        | ('invalid_punycode' | 'restricted_characters' | 'mixed_scripts' | 'mixed_numbers' | 'whole_script_confusable')
+        | null;
       /**
        * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted, or until its TXT record has been missing for 7 days (checked hourly), when it returns to `pending`. Only active domains are served.
        * @enum {string}
@@ -788,8 +792,18 @@ export interface components {
         id: number;
         /** @description Lowercase ASCII hostname (Unicode names in punycode); active under at most one owner at a time. */
         name: string;
-        /** @description The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name. */
+        /** @description The name as a browser shows it: in Unicode (`bücher.de` for `xn--bcher-kva.de`), but a label that could pass for another name stays in punycode, as browsers show it (`idn_warning` says why); for ASCII names, the name. */
         unicode_name: string;
+        /** @description Why `unicode_name` shows a label in punycode rather than in Unicode, or null when it shows every label in Unicode (and for ASCII names). Decided as Chromium decides what its address bar shows, on UTS #39: `mixed_scripts`: letters of scripts that may not mix (Latin with Cyrillic, as in `exаmple.com` with a Cyrillic `а`; only Chinese, Japanese and Korean mix with ASCII Latin); `whole_script_confusable`: letters of one script that all look like Latin ones (`аррӏе.com`, Cyrillic), under a TLD not of that script; `mixed_numbers`: digits of two numbering systems; `restricted_characters`: a character that is no letter, mark or digit of a script in common modern use (an emoji, a symbol, a historic script), or a combining mark repeated; `invalid_punycode`: a punycode label that does not decode to a name IDNA takes (stored before such labels were refused). The name is still stored and served as it is: only how it is shown differs. */
+        idn_warning:
+          | (
+              | 'invalid_punycode'
+              | 'restricted_characters'
+              | 'mixed_scripts'
+              | 'mixed_numbers'
+              | 'whole_script_confusable'
+            )
+          | null;
         /**
          * @description `pending` until verified: a pending domain does not reserve its name, other owners may store it too. `active` once `POST /domains/{id}/verify` found the TXT record: the name is then held across all owners until the domain is deleted, or until its TXT record has been missing for 7 days (checked hourly), when it returns to `pending`. Only active domains are served.
          * @enum {string}
@@ -945,49 +959,41 @@ export interface components {
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreDomainRequest: {
+      name: components['schemas']['DomainName'];
       /**
-       * @description A DNS hostname with at least two labels, stored lowercased. The pattern states the ASCII names: labels of letters, digits and hyphens (none at either end, nor in both the third and fourth places), the last starting with a letter. The service also takes a Unicode name (an IDN), checked by IDNA (UTS #46) and stored in punycode, or its punycode (`xn--`) form, and a last label that starts with a digit but is no number (`example.1a`); of at most 239 characters in ASCII so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Refused when this owner already has the name, or when it is active under another owner.
-       * @example example.com
-       */
-      name: string;
-      /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
     };
     /** @description Other fields are ignored. */
     StoreDomainForm: {
+      name: components['schemas']['DomainName'];
       /**
-       * @description A DNS hostname with at least two labels, stored lowercased. The pattern states the ASCII names: labels of letters, digits and hyphens (none at either end, nor in both the third and fourth places), the last starting with a letter. The service also takes a Unicode name (an IDN), checked by IDNA (UTS #46) and stored in punycode, or its punycode (`xn--`) form, and a last label that starts with a digit but is no number (`example.1a`); of at most 239 characters in ASCII so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Refused when this owner already has the name, or when it is active under another owner.
-       * @example example.com
-       */
-      name: string;
-      /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
     };
-    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `status`, `serving`, `serving_error`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
+    /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `idn_warning`, `status`, `serving`, `serving_error`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -995,23 +1001,20 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateDomainForm: {
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, or carries a user name or password. It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.` */
     StoreSpaceRequest: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text).
-       * @example Marketing
-       */
-      name: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). */
+      name: components['schemas']['SpaceName'];
       /**
        * @description Color code, a JSON number (not a string, not null).
        * @default 1
@@ -1021,11 +1024,8 @@ export interface components {
     };
     /** @description Other fields are ignored. */
     StoreSpaceForm: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text).
-       * @example Marketing
-       */
-      name: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). */
+      name: components['schemas']['SpaceName'];
       /**
        * @description Color code, in digits (spaces and leading zeros are tolerated). Empty: the default, 1.
        * @default 1
@@ -1035,11 +1035,8 @@ export interface components {
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateSpaceRequest: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Absent: unchanged.
-       * @example Marketing
-       */
-      name?: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). Absent: unchanged. */
+      name?: components['schemas']['SpaceName'];
       /**
        * @description Color code, a JSON number (not a string, not null). Absent: unchanged.
        * @example 3
@@ -1048,11 +1045,8 @@ export interface components {
     };
     /** @description Other fields are ignored. */
     UpdateSpaceForm: {
-      /**
-       * @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). No control characters, and no invisible or bidirectional control characters: no format character (`\p{Cf}`: zero-width space and joiners, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no Hangul filler (so no emoji joined by U+200D either); the pattern lists them. Not a lone surrogate either (no Unicode text). Absent: unchanged.
-       * @example Marketing
-       */
-      name?: string;
+      /** @description Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). Absent: unchanged. */
+      name?: components['schemas']['SpaceName'];
       /**
        * @description Color code, in digits (spaces and leading zeros are tolerated). Empty: unchanged. Absent: unchanged.
        * @example 3
@@ -1063,7 +1057,7 @@ export interface components {
     StoreWebhookRequest: {
       /**
        * Format: uri
-       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed.
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address, without a character the URL parser would drop from it unseen (a soft hyphen, a zero-width space). Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed.
        * @example https://hooks.example.com/domains-spaces
        */
       url: string;
@@ -1096,16 +1090,16 @@ export interface components {
        */
       enabled?: boolean;
       /**
-       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty or null for none.
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty or null for none. It holds what a name may hold (see `WebhookDescription`).
        * @example Our CRM
        */
-      description?: string | null;
+      description?: components['schemas']['WebhookDescription'] | null;
     };
     /** @description Other fields are ignored. */
     StoreWebhookForm: {
       /**
        * Format: uri
-       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed.
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address, without a character the URL parser would drop from it unseen (a soft hyphen, a zero-width space). Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed.
        * @example https://hooks.example.com/domains-spaces
        */
       url: string;
@@ -1138,16 +1132,16 @@ export interface components {
        */
       enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
       /**
-       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty for none.
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty for none. It holds what a name may hold (see `WebhookDescription`).
        * @example Our CRM
        */
-      description?: string;
+      description?: components['schemas']['WebhookDescription'];
     };
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `disabled_reason`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateWebhookRequest: {
       /**
        * Format: uri
-       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed. Absent: unchanged.
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address, without a character the URL parser would drop from it unseen (a soft hyphen, a zero-width space). Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed. Absent: unchanged.
        * @example https://hooks.example.com/domains-spaces
        */
       url?: string;
@@ -1177,16 +1171,16 @@ export interface components {
       /** @description Whether events are delivered. Enabling a webhook again delivers the events from then on and forgets its failures. Absent: unchanged. */
       enabled?: boolean;
       /**
-       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty or null for none. Absent: unchanged.
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty or null for none. It holds what a name may hold (see `WebhookDescription`). Absent: unchanged.
        * @example Our CRM
        */
-      description?: string | null;
+      description?: components['schemas']['WebhookDescription'] | null;
     };
     /** @description Other fields are ignored. */
     UpdateWebhookForm: {
       /**
        * Format: uri
-       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address. Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed. Absent: unchanged.
+       * @description Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this machine) without a user name or password, whose host is a public name or address, without a character the URL parser would drop from it unseen (a soft hyphen, a zero-width space). Refused (422) when its host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address (10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every delivery (DNS can change). Redirects are not followed. Absent: unchanged.
        * @example https://hooks.example.com/domains-spaces
        */
       url?: string;
@@ -1219,11 +1213,23 @@ export interface components {
        */
       enabled?: 'true' | 'false' | '1' | '0' | 'on' | 'off' | '';
       /**
-       * @description A note for you, at most 255 characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty for none. Absent: unchanged.
+       * @description A note for you, at most 255 characters, on one line (no new line, no tab); spaces around it are trimmed; empty for none. It holds what a name may hold (see `WebhookDescription`). Absent: unchanged.
        * @example Our CRM
        */
-      description?: string;
+      description?: components['schemas']['WebhookDescription'];
     };
+    /**
+     * @description A space's name: at most 32 characters. No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space inside but U+0020 and U+3000 (spaces around it are trimmed). The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text).
+     * @example Marketing
+     */
+    SpaceName: string;
+    /**
+     * @description A DNS hostname with at least two labels, stored lowercased in ASCII: a Unicode name (an IDN) is checked by IDNA (UTS #46) and stored in punycode, and a punycode (`xn--`) label is decoded and held to the same rules. At most 239 characters in ASCII, so that the verification record (`_ds-challenge.<name>`) fits in DNS's 253. A leading `http://` or `https://`, a trailing `/` and spaces around it are tolerated and removed. The forms: the name as stored (ASCII, any case; its pattern is exact), an IDN (`idn-hostname`), or any of them as pasted (its pattern is loose: IDNA decides). No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space inside but U+0020 and U+3000 (spaces around it are trimmed). The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). Refused (422) when IDNA refuses it, when a label has hyphens in its third and fourth places but is no valid punycode, when it is one of the service's own host names or a name under one (the stage's edge host name, which domains point at, `localhost`, `cloudfront.net`, `amazonaws.com`), when this owner already has the name, or when it is active under another owner.
+     * @example example.com
+     */
+    DomainName: string;
+    /** @description A note of at most 255 characters, held to the characters of names. No control characters, and nothing invisible, blank-looking or that reorders the text: no format character (`\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, soft hyphen, bidi embeddings, overrides, isolates and marks, tag characters), no line or paragraph separator, no default-ignorable code point (`\p{Default_Ignorable_Code_Point}`: the combining grapheme joiner U+034F, variation selectors, Hangul fillers…) but for the presentation selector of an emoji (U+FE0F or U+FE0E right after it, as in U+2764 U+FE0F, or in a keycap), no private-use character (`\p{Co}`), no Braille blank U+2800, and no space inside but U+0020 and U+3000 (spaces around it are trimmed). The pattern lists them in the BMP; beyond it, the service also refuses private-use, tag and format characters. Not a lone surrogate either (no Unicode text). */
+    WebhookDescription: string;
   };
   responses: {
     /** @description The body is not valid JSON, or not a JSON object. */
@@ -1765,6 +1771,7 @@ export interface operations {
            *           "id": 4,
            *           "name": "example.com",
            *           "unicode_name": "example.com",
+           *           "idn_warning": null,
            *           "status": "active",
            *           "serving": "active",
            *           "serving_error": null,
@@ -1856,6 +1863,7 @@ export interface operations {
            *         "id": 4,
            *         "name": "example.com",
            *         "unicode_name": "example.com",
+           *         "idn_warning": null,
            *         "status": "pending",
            *         "serving": "pending",
            *         "serving_error": null,
@@ -2048,6 +2056,7 @@ export interface operations {
            *         "id": 4,
            *         "name": "example.com",
            *         "unicode_name": "example.com",
+           *         "idn_warning": null,
            *         "status": "active",
            *         "serving": "active",
            *         "serving_error": null,
@@ -2134,6 +2143,7 @@ export interface operations {
            *         "id": 4,
            *         "name": "example.com",
            *         "unicode_name": "example.com",
+           *         "idn_warning": null,
            *         "status": "active",
            *         "serving": "active",
            *         "serving_error": null,
@@ -2400,6 +2410,7 @@ export interface operations {
            *         "id": 4,
            *         "name": "example.com",
            *         "unicode_name": "example.com",
+           *         "idn_warning": null,
            *         "status": "active",
            *         "serving": "active",
            *         "serving_error": null,
@@ -2484,6 +2495,7 @@ export interface operations {
            *         "id": 4,
            *         "name": "example.com",
            *         "unicode_name": "example.com",
+           *         "idn_warning": null,
            *         "status": "active",
            *         "serving": "active",
            *         "serving_error": null,
@@ -4099,6 +4111,7 @@ export interface operations {
            *             "id": 4,
            *             "name": "example.com",
            *             "unicode_name": "example.com",
+           *             "idn_warning": null,
            *             "status": "active",
            *             "serving": "active",
            *             "serving_error": null,
@@ -4137,6 +4150,7 @@ export interface operations {
            *             "id": 4,
            *             "name": "example.com",
            *             "unicode_name": "example.com",
+           *             "idn_warning": null,
            *             "status": "active",
            *             "serving": "active",
            *             "serving_error": null,
@@ -4480,6 +4494,7 @@ export interface operations {
          *         "id": 4,
          *         "name": "example.com",
          *         "unicode_name": "example.com",
+         *         "idn_warning": null,
          *         "status": "active",
          *         "serving": "active",
          *         "serving_error": null,

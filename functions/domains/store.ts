@@ -7,7 +7,8 @@ import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
 import { pageErrors } from '#lib/resources/domains/errors.ts';
-import { storeDomainSchema } from '#lib/resources/domains/fields.ts';
+import { storeDomainSchemaFor } from '#lib/resources/domains/fields.ts';
+import { reservedNamesOf } from '#lib/resources/domains/name.ts';
 import { presentDomain } from '#lib/resources/domains/present.ts';
 import type { EdgeHost } from '#lib/resources/module.ts';
 
@@ -20,9 +21,11 @@ const replyFor = (edge: EdgeHost, request: ApiRequest) => (item: DomainRecord) =
 
 export const create = (config: Config, db = createDb(config)) => {
   const edge = edgeHostOf(config);
+  // The stage's own host names are no customer's: its edge's (`EDGE_HOSTNAME`) and the platform's.
+  const schema = storeDomainSchemaFor(reservedNamesOf(edge.edgeHostname));
   return httpHandler(async (request) => {
     const reply = replyFor(edge, request);
-    const input = validate(storeDomainSchema, bodyOf(request));
+    const input = validate(schema, bodyOf(request));
     return answer(await storeDomain(db, request.owner, input, idempotent(request)), reply);
   }, pageErrors);
 };

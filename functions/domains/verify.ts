@@ -7,6 +7,7 @@ import { etagHeaders } from '#lib/http/conditional.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { verificationErrors } from '#lib/resources/domains/errors.ts';
+import { ReservedNameError, reservedBy, reservedNamesOf } from '#lib/resources/domains/name.ts';
 import { presentDomain } from '#lib/resources/domains/present.ts';
 import type { EdgeHost } from '#lib/resources/module.ts';
 
@@ -17,7 +18,13 @@ const replyFor = (edge: EdgeHost) => (item: DomainRecord) => ok({ data: presentD
 export const create = (config: Config, db = createDb(config)) => {
   const resolver = configuredResolver(config);
   const edge = edgeHostOf(config);
-  const lookupRecords = recordsLookup(resolver, edge.edgeHostname);
+  const lookup = recordsLookup(resolver, edge.edgeHostname);
+  // A name stored before the stage kept its own host names is not verified (nor looked up): a 422 on name.
+  const reserved = reservedNamesOf(edge.edgeHostname);
+  const lookupRecords: typeof lookup = (name) => {
+    const own = reservedBy(name, reserved);
+    return own === undefined ? lookup(name) : Promise.reject(new ReservedNameError(own));
+  };
   const reply = replyFor(edge);
   return httpHandler(async (request) => {
     const options = idempotent(request);

@@ -21,7 +21,7 @@ import {
   tags,
 } from './operations.ts';
 import { parameters } from './parameters.ts';
-import { requestSchemas } from './requests.ts';
+import { requestFieldTypes, requestSchemas } from './requests.ts';
 import {
   conventionResponses,
   errorResponses,
@@ -239,7 +239,7 @@ export function buildDocument() {
           'x-scopes': scopeDescriptions,
         },
       },
-      schemas: { ...responseSchemas(), ...requestSchemas() },
+      schemas: { ...responseSchemas(), ...requestSchemas(), ...requestFieldTypes() },
       parameters: parameters(),
       requestBodies: requestBodies(),
       responses: errorResponses(),

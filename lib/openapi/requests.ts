@@ -47,6 +47,15 @@ function bodySchema(body: Body, docs: Record<string, JsonSchema>, encoding: Enco
 export const requestSchemaName = (mode: Mode, title: string, encoding: Encoding) =>
   `${mode === 'store' ? 'Store' : 'Update'}${title}${encoding === 'json' ? 'Request' : 'Form'}`;
 
+/** The field types the request bodies share (`ResourceModule['fieldTypes']`), by component name. */
+export function requestFieldTypes(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.values(resources).flatMap((module) =>
+      Object.entries('fieldTypes' in module ? module.fieldTypes : {}).map(([name, schema]) => [name, schema()]),
+    ),
+  );
+}
+
 /** Request body schemas by component name, per collection, mode and media type. */
 export function requestSchemas(): Record<string, JsonSchema> {
   return Object.fromEntries(

@@ -33,6 +33,9 @@ export type FieldDocs<Bodies extends Record<Mode, AnyBody>> = Record<
   FieldDoc
 >;
 
+/** A field's documentation that refers to a shared field type of its kind (`ResourceModule['fieldTypes']`). */
+export const fieldType = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
 /** A request body example per media type (a form sends strings). */
 export type RequestExample = Record<Encoding, Record<string, unknown>>;
 
@@ -44,6 +47,11 @@ export type ResourceModule<K extends Kind, Resource, R extends ResourceRecord> =
   /** The request bodies (store and update), each field's documentation, and an example of each body. */
   bodies: Record<Mode, AnyBody>;
   fieldDocs: Record<string, FieldDoc>;
+  /**
+   * Field types several bodies share, by component name (`SpaceName`): a field's documentation refers to one
+   * (`fieldType`), so that the document holds a long pattern, and its description, once.
+   */
+  fieldTypes?: Record<string, () => JsonSchema>;
   requestExamples: Record<Mode, RequestExample>;
   /** The resource as the API shows it (strict: the document and the contract tests read it). */
   schema: v.GenericSchema<unknown, Resource>;

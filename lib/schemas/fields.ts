@@ -1,5 +1,6 @@
 /** Field schemas shared by the request schemas; messages follow the 422 contract. */
 import * as v from 'valibot';
+import { type CharacterRule, NOT_IN_TEXT, refusedCharacters, withoutSpacesAround } from '#lib/characters.ts';
 
 export const label = (field: string) => field.replace(/_/g, ' ');
 
@@ -28,71 +29,24 @@ export function asForm<Fields extends object>(fields: Fields): Fields {
 export const encodingOf = (input: unknown): Encoding =>
   typeof input === 'object' && input !== null && formBodies.has(input) ? 'form' : 'json';
 
-/** No control characters (`\p{Cc}`): they are invisible, break logs, and are reserved in the name sort key. */
-const CONTROL_CHARACTERS = /\p{Cc}/u;
-
-/**
- * Characters a name may not hold besides control characters: they are invisible or reorder the text around
- * them, so two names that look alike could differ, or a name could display as another (`\u202E` writes what
- * follows right to left). Every format character (`\p{Cf}`: zero-width space, joiners, word joiner, BOM, soft
- * hyphen, bidi embeddings, overrides and isolates, left-to-right and right-to-left marks, tag characters,
- * invisible operators), the line and paragraph separators (U+2028, U+2029) and the Hangul fillers, letters
- * that display as nothing (U+115F, U+1160, U+3164, U+FFA0). Emoji joined by U+200D (👨‍👩‍👧) are refused
- * with them; a single emoji, with its variation selector (❤️), is not.
- */
-export const INVISIBLE_CHARACTERS = /[\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
-
-/**
- * Everything no text field may hold (control characters), and everything a name may not hold (both classes
- * above in one: a test checks it is exactly their union). Literals, not built with `new RegExp`, so that a
- * bundle that does not use them drops them.
- */
-export const NOT_IN_TEXT = CONTROL_CHARACTERS;
-export const NOT_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/u;
-
-/** Characters a regular expression's class reads as syntax: written escaped (`\]`), any other as itself. */
-const CLASS_SYNTAX = /* @__PURE__ */ new Set(['\\', ']', '[', '^', '-']);
-
-const inClass = (code: number) => {
-  const character = String.fromCodePoint(code);
-  return CLASS_SYNTAX.has(character) ? `\\${character}` : character;
-};
-
-/**
- * A regular expression character class (`[...]`, without the brackets) of the code points a rule matches, as
- * ranges of the characters themselves (`a-z`, not `\u0061-\u007A`; only `\ ] [ ^ -` escaped): the document's
- * `pattern`s state the code's rule itself, in the running Unicode version, in JSON Schema's interoperable
- * subset (individual characters, ranges, no escapes whose meaning differs between engines, no `\u{…}`), which
- * ECMA-262 with the `u` flag, Python's `re` and other engines read alike. Surrogates are no characters: left out.
- */
-export function characterClass(rule: RegExp): string {
-  const ranges: string[] = [];
-  let start = -1;
-  for (let code = 0; code <= 0x110000; code++) {
-    const matches = code < 0x110000 && (code < 0xd800 || code > 0xdfff) && rule.test(String.fromCodePoint(code));
-    if (matches && start < 0) start = code;
-    if (!matches && start >= 0) {
-      ranges.push(start === code - 1 ? inClass(start) : `${inClass(start)}-${inClass(code - 1)}`);
-      start = -1;
-    }
-  }
-  return ranges.join('');
-}
-
 export const characterCount = (value: string) => [...value].length;
 
 type TextOptions<Nullable extends boolean> = {
   encoding: Encoding;
   /** A blank value or JSON `null` means none (a domain's pages); elsewhere null is the wrong type. */
   nullable?: Nullable;
-  /** A name: no invisible or bidi control characters either. */
-  name?: boolean;
+  /**
+   * Which characters it refuses (`lib/characters.ts`): control characters (`text`, the default); in a name or a
+   * description, invisible, bidi control, private-use and blank-looking ones too (`name`); in a domain name,
+   * also an emoji's variation selector, which IDNA would drop (`hostname`).
+   */
+  characters?: CharacterRule;
 };
 
 type TextOutput<Nullable extends boolean> = Nullable extends true ? string | null : string;
 
 export const invisibleMessage = (field: string) =>
-  `The ${label(field)} field must not contain invisible or bidirectional control characters.`;
+  `The ${label(field)} field must not contain invisible, bidirectional control, private-use or blank-looking characters.`;
 
 /**
  * A single string value, trimmed; for a nullable field, null too (a blank value, or JSON `null`). Form arrays
@@ -101,7 +55,7 @@ export const invisibleMessage = (field: string) =>
  */
 export function text<Nullable extends boolean = false>(
   field: string,
-  { encoding, nullable, name = false }: TextOptions<Nullable>,
+  { encoding, nullable, characters = 'text' }: TextOptions<Nullable>,
 ): v.GenericSchema<unknown, TextOutput<Nullable>> {
   return v.pipe(
     v.unknown(),
@@ -128,11 +82,12 @@ export function text<Nullable extends boolean = false>(
         addIssue({ message: `The ${label(field)} field must be valid Unicode text.` });
         return NEVER;
       }
-      if (CONTROL_CHARACTERS.test(value)) {
+      if (NOT_IN_TEXT.test(value)) {
         addIssue({ message: `The ${label(field)} field must not contain control characters.` });
         return NEVER;
       }
-      if (name && INVISIBLE_CHARACTERS.test(value)) {
+      // A no-break space pasted around a name is trimmed, as it always was; inside one it is refused.
+      if (characters !== 'text' && refusedCharacters(withoutSpacesAround(value), characters)) {
         addIssue({ message: invisibleMessage(field) });
         return NEVER;
       }

@@ -9,6 +9,7 @@
  * Each refusal carries a reason code the HTTP layer turns into a 422 message. Pure: the one lookup is injected.
  */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { refusedCharacters } from '#lib/characters.ts';
 
 /** Why an address is no place to deliver to. */
 export type AddressRefusal = 'private_address' | 'loopback' | 'link_local' | 'multicast' | 'metadata' | 'reserved';
@@ -18,6 +19,8 @@ export type UrlRefusal =
   | AddressRefusal
   /** Not an absolute URL, or one with white space or control characters in it. */
   | 'invalid_url'
+  /** A host with a character the URL parser drops or maps away unseen (a soft hyphen, a zero-width space). */
+  | 'invisible_host'
   | 'too_long'
   /** Not `https:` (nor, on the local stack, `http:` to loopback). */
   | 'scheme'
@@ -215,6 +218,10 @@ export function checkWebhookUrl(text: string, options: UrlCheckOptions = {}): Ch
     const otherScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text);
     return refuse(otherScheme ? 'scheme' : 'invalid_url');
   }
+  // The host as written (up to the path, query or fragment; `\` is a slash in an http(s) URL): IDNA would drop
+  // a soft hyphen or a zero-width space from it, so the URL stored would call another host than the one shown.
+  const authority = text.replace(/^https?:\/\//i, '').split(/[/?#\\]/)[0] ?? '';
+  if (refusedCharacters(authority, 'hostname')) return refuse('invisible_host');
   const url = parseUrl(text);
   if (!url) return refuse('invalid_url');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('scheme');
@@ -224,13 +231,15 @@ export function checkWebhookUrl(text: string, options: UrlCheckOptions = {}): Ch
 
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const ipAddress = isIPv4(hostname) || isIPv6(hostname) ? hostname : null;
+  // `localhost.` is `localhost` (a fully qualified name): judged alike, so both get the same answer.
+  const name = hostname.replace(/\.$/, '');
   const hostRefusal = ipAddress
     ? addressRefusal(ipAddress, { loopbackAllowed: localLoopbackAllowed })
-    : nameRefusal(hostname.replace(/\.$/, ''), localLoopbackAllowed);
+    : nameRefusal(name, localLoopbackAllowed);
   if (hostRefusal) return refuse(hostRefusal);
 
   // Plain HTTP only where nothing crosses a network: the local stack calling a receiver on the same machine.
-  const loopbackHost = ipAddress ? addressRefusal(ipAddress) === 'loopback' : isLoopbackName(hostname);
+  const loopbackHost = ipAddress ? addressRefusal(ipAddress) === 'loopback' : isLoopbackName(name);
   if (url.protocol === 'http:' && !(localLoopbackAllowed && loopbackHost)) return refuse('scheme');
   return { ok: true, url, hostname, ipAddress };
 }

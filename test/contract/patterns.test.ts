@@ -1,10 +1,12 @@
 /**
  * Every `pattern` of the published documents (docs/openapi.json, and the event bus's schema) is in JSON
  * Schema's interoperable subset of regular expressions, so that tools in any language read it as we do: it
- * compiles in JavaScript (ECMA-262 with the `u` flag, as JSON Schema reads patterns) and in Python's `re` (what
- * Schemathesis, Hypothesis and Python's JSON Schema validators use; `python3`, spawned, warnings as errors),
- * and both engines agree on generated strings that match it and on the same strings with one character
- * changed. Values generated from the patterns pass the service's own request schemas
+ * holds no raw control, format or separator character (every character but printable ASCII is a `\uXXXX`
+ * escape: Prism writes patterns into headers, generators into source code), it compiles in JavaScript
+ * (ECMA-262 with the `u` flag, as JSON Schema reads patterns, and without it, as zod's generated validators
+ * write them) and in Python's `re` (what Schemathesis, Hypothesis and Python's JSON Schema validators use;
+ * `python3`, spawned, warnings as errors), and both engines agree on generated strings that match it and on the
+ * same strings with one character changed. Values generated from the patterns pass the service's own request schemas
  * (`test/unit/request-schemas.test.ts`, property-based).
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_SCHEMA_FILE, OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { matching } from '#test/support/patterns.ts';
 import { seeded } from '#test/support/seed.ts';
 
 const PYTHON = process.env.PYTHON ?? 'python3';
@@ -38,9 +41,9 @@ const distinct = [...new Set(documented.map(({ pattern }) => pattern))];
 
 /**
  * What falls outside the subset: a group that is not a plain one (`(?=`, `(?!`, `(?<=`, `(?:`, `(?<name>`…), and
- * any escape but of a character the syntax uses (`\.`, `\-`): no `\d \s \w \b` (whose meanings differ between
- * engines: Python's `\d` is any Unicode digit), no `\uXXXX`, `\u{…}`, `\xXX` or `\p{…}` (characters are
- * written as themselves).
+ * any escape but of a character the syntax uses (`\.`, `\-`) or of a BMP character by its four hex digits
+ * (`\u2028`, which JavaScript, with or without the `u` flag, and Python read alike): no `\d \s \w \b` (whose
+ * meanings differ between engines: Python's `\d` is any Unicode digit), no `\u{…}`, `\xXX` or `\p{…}`.
  */
 function outsideTheSubset(pattern: string): string[] {
   const problems: string[] = [];
@@ -48,6 +51,10 @@ function outsideTheSubset(pattern: string): string[] {
     const character = pattern[index];
     if (character === '\\') {
       const next = pattern[index + 1] ?? '';
+      if (next === 'u' && /^[0-9A-Fa-f]{4}$/.test(pattern.slice(index + 2, index + 6))) {
+        index += 5;
+        continue;
+      }
       if (!'\\^$.|?*+()[]{}-/'.includes(next) || next === '') problems.push(`the escape \\${next} at ${index}`);
       index++;
     } else if (character === '(' && pattern[index + 1] === '?') {
@@ -121,12 +128,11 @@ const TRICKY = [
 
 /** Strings the pattern matches (as tools generate them), and each with one character changed, inserted or cut. */
 function samplesOf(pattern: string, seed: number): string[] {
-  const regex = new RegExp(pattern, 'u');
-  const matching = fc.sample(fc.stringMatching(regex), { numRuns: 60, seed });
+  const matchingValues = fc.sample(matching(pattern), { numRuns: 60, seed });
   const changed = fc.sample(
     fc
       .tuple(
-        fc.constantFrom(...matching),
+        fc.constantFrom(...matchingValues),
         fc.nat(),
         fc.constantFrom(...TRICKY),
         fc.constantFrom('set', 'insert', 'cut'),
@@ -142,7 +148,7 @@ function samplesOf(pattern: string, seed: number): string[] {
     { numRuns: 120, seed: seed + 1 },
   );
   // Python's `$` also matches before a final newline (use `re.fullmatch` or `\Z` there): not compared.
-  return [...matching, ...changed, '', 'a', ' ', '0'].filter((value) => !value.endsWith('\n'));
+  return [...matchingValues, ...changed, '', 'a', ' ', '0'].filter((value) => !value.endsWith('\n'));
 }
 
 describe('the patterns of the published documents', () => {
@@ -159,6 +165,37 @@ describe('the patterns of the published documents', () => {
       .filter(({ problems }) => problems.length > 0);
     // Assess
     expect(outside).toEqual([]);
+  });
+
+  it('hold no raw control, format, separator, private-use or surrogate character: only printable ASCII', () => {
+    // Act: the plain space is printable ASCII, which headers and source code carry as it is.
+    const raw = documented
+      .map(({ where, pattern }) => ({
+        where,
+        characters: [...pattern]
+          .filter((character) => character !== ' ' && /[\p{Cc}\p{Cf}\p{Z}\p{Co}\p{Cs}\p{Cn}]/u.test(character))
+          .map((character) => `U+${character.codePointAt(0)?.toString(16).toUpperCase()}`),
+      }))
+      .filter(({ characters }) => characters.length > 0);
+    const beyondAscii = documented.filter(({ pattern }) => /[^\u0020-\u007e]/u.test(pattern));
+    // Assess
+    expect(raw).toEqual([]);
+    expect(beyondAscii.map(({ where }) => where)).toEqual([]);
+  });
+
+  it('compile in JavaScript without the u flag too, as generated validators write them (a /…/ literal)', () => {
+    // Act: as a regular expression literal in source code, the way @hey-api/openapi-ts's zod output writes it.
+    const failures = distinct.flatMap((pattern) => {
+      try {
+        new RegExp(pattern);
+        new Function(`return /${pattern.replace(/(?<!\\)\//g, '\\/')}/;`)();
+        return [];
+      } catch (error) {
+        return [{ pattern: pattern.slice(0, 80), error: (error as Error).message.slice(0, 120) }];
+      }
+    });
+    // Assess
+    expect(failures).toEqual([]);
   });
 
   it('compile in JavaScript (ECMA-262, u flag) and in Python, and both match the same strings', () => {
@@ -187,6 +224,8 @@ describe('the patterns of the published documents', () => {
     expect(outsideTheSubset('^(?!-)[a-z]+$')).toHaveLength(1);
     expect(outsideTheSubset('^(?:a|b)$')).toHaveLength(1);
     expect(outsideTheSubset('^[\\u{110BD}]$')).toHaveLength(1);
+    expect(outsideTheSubset('^[^\\u0000-\\u001F\\u2028]$')).toEqual([]);
+    expect(outsideTheSubset('^\\x00$')).toHaveLength(1);
     expect(outsideTheSubset('^\\d+$')).toHaveLength(1);
     expect(outsideTheSubset('^\\s\\S$')).toHaveLength(2);
     expect(python({ '^(?<!a)b$': ['b'], '[\\u{110BD}]': [] }).errors).toHaveProperty('[\\u{110BD}]');

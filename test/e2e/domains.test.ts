@@ -44,6 +44,7 @@ describe.concurrent('domains: store, show, update, delete', () => {
         id: 1,
         name,
         unicode_name: name,
+        idn_warning: null,
         status: 'pending',
         serving: 'pending',
         serving_error: null,

@@ -123,6 +123,7 @@ describe.concurrent.each(resources)('$path list', ({ path, other, nameOf }) => {
         : [
             'created_at',
             'id',
+            'idn_warning',
             'index_page',
             'last_checked_at',
             'name',

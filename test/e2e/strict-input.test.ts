@@ -18,7 +18,8 @@ afterAll(() => gateway.close());
 
 const SPACES = '/api/v1/spaces';
 const DOMAINS = '/api/v1/domains';
-const INVISIBLE = 'The name field must not contain invisible or bidirectional control characters.';
+const INVISIBLE =
+  'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
 const INTEGER = 'The color field must be an integer.';
 
 const json = (api: Client, method: string, path: string, body: unknown) => api.request(method, path, { json: body });

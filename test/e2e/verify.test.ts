@@ -402,6 +402,7 @@ describe('domains stored before verification existed (the old item shape)', () =
       id,
       name,
       unicode_name: name,
+      idn_warning: null,
       status: 'active',
       // Active since before records were kept, its CNAME never checked: it waits for its DNS as far as the API
       // knows, until the re-check (or the edge sync) looks.

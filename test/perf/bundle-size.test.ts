@@ -41,7 +41,9 @@ describe('bundle size', () => {
     expect(names).not.toContain('@aws-sdk/client-dynamodb');
     // Nor the settings schema: its one setting is read without valibot (lib/cold-start.ts).
     expect(names).not.toContain('valibot');
-    expect(publisher?.code.length).toBeLessThan(10_000);
+    // It presents domains, whose names it shows as a browser would (lib/idn.ts, Chromium's policy on UTS #39's
+    // script data): about 5 KB of the budget (11.6 KB in all when it came, from 6.6).
+    expect(publisher?.code.length).toBeLessThan(16_000);
   });
 
   it('bundles the code itself: the SDK and our handler, minified', () => {

@@ -8,6 +8,7 @@
  * it on every response, so every e2e and reliability request is checked.
  */
 import { readFileSync } from 'node:fs';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
@@ -40,6 +41,14 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 addFormats(ajv, ['date-time']);
 // The service's own rule for URLs (`URL.canParse`), which also accepts the non-ASCII URLs it stores.
 ajv.addFormat('uri', (value: string) => URL.canParse(value));
+// An internationalized host name (RFC 5890), as IDNA writes it: in Unicode (lower case, NFC, nothing IDNA maps
+// or drops) or in ASCII, each label one IDNA takes, in ASCII letters, digits and inner hyphens (RFC 1123).
+ajv.addFormat('idn-hostname', (value: string) => {
+  const ascii = domainToASCII(value);
+  const labels = ascii.split('.');
+  if (ascii === '' || !labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label))) return false;
+  return value === ascii || value === domainToUnicode(ascii);
+});
 // A URI reference (`Location`): absolute, or relative to the URL called.
 ajv.addFormat('uri-reference', (value: string) => URL.canParse(value, 'http://127.0.0.1/'));
 // The document's top-level fields are not JSON Schema keywords; its schemas are reached by JSON pointer.

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '#lib/http/validate.ts';
-import { storeDomainSchema, updateDomainSchema } from '#lib/resources/domains/fields.ts';
-import { normalizeDomainName } from '#lib/resources/domains/name.ts';
+import { storeDomainSchema, storeDomainSchemaFor, updateDomainSchema } from '#lib/resources/domains/fields.ts';
+import { normalizeDomainName, reservedNamesOf } from '#lib/resources/domains/name.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 
 /** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */
 const form = (fields: Record<string, unknown>) => asForm({ ...fields });
-const INVISIBLE = 'The name field must not contain invisible or bidirectional control characters.';
+const INVISIBLE =
+  'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
 
 const INVALID_NAME = 'The name field must be a valid domain name.';
 const label63 = 'a'.repeat(63);
@@ -66,6 +67,16 @@ describe('domain name normalisation', () => {
     ['a backslash', 'example.com\\'],
     ['a percent sign', 'exa%41mple.com'],
     ['invalid punycode', 'xn--.com'],
+    // Punycode labels are decoded and held to the rules of Unicode input (issue 32).
+    ['punycode that does not decode', 'xn--zz.com'],
+    ['punycode of a control character', 'xn--a.com'],
+    ['punycode of ASCII only', 'xn--abc-.com'],
+    ['punycode of a Braille blank', 'xn--ab-10y.com'],
+    ['punycode of an upper-case letter (IDNA maps it: no A-label holds one)', 'xn--bcher-2pa.de'],
+    ['punycode of a decomposed letter (not NFC)', 'xn--bucher-xyd.de'],
+    ['punycode of a combining grapheme joiner', 'xn--example-pye.org'],
+    ['a reserved label with hyphens in its third and fourth places', 'ab--cd.com'],
+    ['a combining grapheme joiner, which IDNA drops', 'exa\u034Fmple.org'],
   ])('rejects %s', (_, input) => {
     // Act / Assess
     expect(normalizeDomainName(input)).toBeNull();
@@ -126,6 +137,11 @@ describe('store domain schema', () => {
 
   it.each([
     ['a zero-width space', 'exa\u200Bmple.com'],
+    ['a combining grapheme joiner', 'exa\u034Fmple.org'],
+    ['a variation selector', 'exa\uFE0Fmple.org'],
+    ['a Mongolian free variation selector', 'exa\u180Bmple.org'],
+    ['a private-use character', 'exa\uE000mple.org'],
+    ['a Braille blank', 'exa\u2800mple.org'],
     ['a soft hyphen', 'exa\u00ADmple.com'],
     ['a zero-width joiner', 'exa\u200Dmple.com'],
     ['a word joiner', 'example\u2060.com'],
@@ -308,6 +324,40 @@ describe('store domain schema', () => {
     });
     // Assess
     expect(domain.indexPage).toBe('https://www.example.com/');
+  });
+});
+
+describe("the stage's own host names", () => {
+  /** The store as a stage whose edge host name is `edge.example.net` runs it. */
+  const stage = storeDomainSchemaFor(reservedNamesOf('edge.example.net'));
+  const reserved = (own: string) =>
+    `The name field must not be ${own} or a name under it: that is this service's own host.`;
+
+  it.each([
+    ['the edge host name', 'edge.example.net', 'edge.example.net'],
+    ['the edge host name, as pasted', 'HTTPS://Edge.Example.NET/', 'edge.example.net'],
+    ['a name under the edge host name', 'shop.edge.example.net', 'edge.example.net'],
+    ['the local edge', 'edge.localhost', 'localhost'],
+    ['a name under localhost', 'api.localhost', 'localhost'],
+    ['a CloudFront routing endpoint', 'd111111abcdef8.cloudfront.net', 'cloudfront.net'],
+    ['the API host', 'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'amazonaws.com'],
+  ])('refuses %s (422 on name)', (_, name, own) => {
+    // Act / Assess
+    expect(errorsOf(stage, { name })).toEqual({ name: [reserved(own)] });
+    expect(errorsOf(stage, form({ name }))).toEqual({ name: [reserved(own)] });
+  });
+
+  it('takes a name that only ends like one of them, or holds one inside', () => {
+    // Act / Assess
+    for (const name of ['myedge.example.net', 'edge.example.network', 'edge.example.net.example', 'notlocalhost.dev']) {
+      expect(errorsOf(stage, { name }), name).toBeNull();
+    }
+  });
+
+  it("refuses the platform's names without a stage too", () => {
+    // Act / Assess
+    expect(errorsOf(storeDomainSchema, { name: 'edge.localhost' })).toEqual({ name: [reserved('localhost')] });
+    expect(errorsOf(storeDomainSchema, { name: 'edge.example.net' })).toBeNull();
   });
 });
 

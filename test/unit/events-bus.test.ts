@@ -24,6 +24,7 @@ const domain = {
   id: 4,
   name: 'xn--bcher-kva.de',
   unicode_name: 'bücher.de',
+  idn_warning: null,
   status: 'active',
   verification: { type: 'TXT', name: '_ds-challenge.xn--bcher-kva.de', value: 'k3Yp0q9d6Zb1m8Xc2Vt7Ln4Rw5Hs0Ja1' },
   verified_at: at,

@@ -27,6 +27,13 @@ describe('a page', () => {
     expect(parsePage('x.example')).toEqual({ problem: 'invalid' });
   });
 
+  it('is refused with a character in its host that the URL parser would drop unseen, kept elsewhere', () => {
+    // Act / Assess: `https://exa\u00ADmple.com/` would be stored as `https://example.com/`.
+    expect(parsePage('https://exa\u00ADmple.com/')).toEqual({ problem: 'invisible' });
+    expect(parsePage('https://exa\u034Fmple.com/')).toEqual({ problem: 'invisible' });
+    expect(parsePage('https://x.example/a\u00ADb')).toEqual({ href: 'https://x.example/a%C2%ADb' });
+  });
+
   it('stored before pages were normalized is shown as its href', () => {
     // Act / Assess
     for (const [older, href] of Object.entries(OLDER)) expect(storedPage(older), older).toBe(href);

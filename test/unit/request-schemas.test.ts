@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { NOT_IN_NAMES, refusedCharacters } from '#lib/characters.ts';
 import { parseBody } from '#lib/http/body.ts';
 import {
   DOMAIN_READ_ONLY,
@@ -12,7 +13,7 @@ import {
   updateDomainBody,
   updateDomainSchema,
 } from '#lib/resources/domains/fields.ts';
-import { domainNamePattern } from '#lib/resources/domains/name.ts';
+import { domainNameFormsPattern, domainNamePattern } from '#lib/resources/domains/name.ts';
 import { pagePattern } from '#lib/resources/domains/pages.ts';
 import { domainSchema } from '#lib/resources/domains/schema.ts';
 import {
@@ -24,9 +25,12 @@ import {
   updateSpaceSchema,
 } from '#lib/resources/spaces/fields.ts';
 import { spaceSchema } from '#lib/resources/spaces/schema.ts';
-import { asForm, characterClass, encodingOf, NOT_IN_NAMES } from '#lib/schemas/fields.ts';
+import { asForm, encodingOf } from '#lib/schemas/fields.ts';
+import { characterClass } from '#lib/schemas/patterns.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
-import { document } from '#test/support/openapi.ts';
+import { refusedBeyondBmp } from '#test/support/fuzz/valid-values.ts';
+import { document, resolveRef } from '#test/support/openapi.ts';
+import { matching } from '#test/support/patterns.ts';
 
 /** Every Unicode scalar value (code points but surrogates), as one-character strings. */
 function* everyCharacter(): Generator<string> {
@@ -77,22 +81,36 @@ describe('read-only fields', () => {
 });
 
 describe("the document's patterns state the code's rules", () => {
-  it('forbids in names exactly the characters the code refuses (every code point)', () => {
-    // Prepare
+  it('forbids in names exactly the characters the code refuses in the BMP, and lets every other through (every code point)', () => {
+    // Prepare: beyond the BMP no escape is read alike by JavaScript and Python: the description says what is refused.
     const pattern = new RegExp(spaceNamePattern(), 'u');
     const mismatches: string[] = [];
     // Act
     for (const character of everyCharacter()) {
-      const refused = NOT_IN_NAMES.test(character);
+      const refused = (character.codePointAt(0) as number) <= 0xffff && NOT_IN_NAMES.test(character);
       if (pattern.test(`a${character}b`) === refused) mismatches.push(character.codePointAt(0)?.toString(16) ?? '');
     }
     // Assess
     expect(mismatches).toEqual([]);
   });
 
+  it('states the emoji presentation sequences a name may hold, as the code takes them', () => {
+    // Prepare
+    const pattern = new RegExp(spaceNamePattern(), 'u');
+    // Act / Assess
+    for (const name of ['Team \u2764\uFE0F', '\u263A\uFE0E', '1\uFE0F\u20E3', '\u{1F3F3}\uFE0F']) {
+      expect(pattern.test(name), name).toBe(true);
+      expect(refusedCharacters(name, 'name'), name).toBe(false);
+    }
+    for (const name of ['\uFE0F', 'Team\uFE0F', 'a\uFE0F\uFE0Fb', '1\uFE0F', 'Marketing\u034F']) {
+      expect(pattern.test(name), name).toBe(false);
+      expect(refusedCharacters(name, 'name'), name).toBe(true);
+    }
+  });
+
   it('refuses, in a space name, each character of the class the schema refuses, and only those', () => {
     // Prepare: every character of the class, and a sample of the others (a schema run per code point is slow).
-    const refused = new RegExp(`[${characterClass(NOT_IN_NAMES)}]`, 'u');
+    const refused = NOT_IN_NAMES;
     const sample = [...everyCharacter()].filter((character, index) => refused.test(character) || index % 97 === 0);
     // Act
     const disagreements = sample.filter(
@@ -100,19 +118,21 @@ describe("the document's patterns state the code's rules", () => {
     );
     // Assess
     expect(sample.length).toBeGreaterThan(11_000);
+    expect(new RegExp(`^[${characterClass(NOT_IN_NAMES)}]$`, 'u').test('\u034F')).toBe(true);
     expect(disagreements.map((character) => character.codePointAt(0)?.toString(16))).toEqual([]);
   });
 
-  it('states a space name as the code takes it: not blank, nothing to trim, at most 32 characters', () => {
+  it('states a space name as the code takes it: not blank, spaces around it trimmed, at most 32 characters', () => {
     // Prepare
     const pattern = new RegExp(spaceNamePattern(), 'u');
     // Act / Assess
-    for (const name of ['Marketing', 'a', 'Big Team', '🚀', 'x'.repeat(32)]) {
+    for (const name of ['Marketing', 'a', 'Big Team', '🚀', 'x'.repeat(32), ' a', 'a ', '\u00A0a\u3000']) {
       expect(pattern.test(name), name).toBe(true);
       expect(errorsOf(storeSpaceSchema, { name }), name).toBeNull();
     }
-    for (const name of ['', ' ', ' a', 'a ', '\u00A0a', 'a\u200Bb', 'a\tb']) {
+    for (const name of ['', ' ', '\u00A0', 'a\u00A0b', 'a\u200Bb', 'a\tb', '\uFEFFa', 'a\u2028']) {
       expect(pattern.test(name), JSON.stringify(name)).toBe(false);
+      expect(errorsOf(storeSpaceSchema, { name }), JSON.stringify(name)).not.toBeNull();
     }
   });
 
@@ -147,12 +167,14 @@ describe("the document's patterns state the code's rules", () => {
     );
   });
 
-  it('describes the canonical name: the code also tolerates spaces, a scheme and a trailing slash around it', () => {
+  it('takes, by its forms pattern, what the code tolerates: spaces, a scheme and a trailing slash around a name', () => {
     // Prepare
-    const pattern = new RegExp(domainNamePattern(), 'u');
+    const stored = new RegExp(domainNamePattern(), 'u');
+    const forms = new RegExp(domainNameFormsPattern(), 'u');
     // Act / Assess
-    for (const name of [' example.com ', 'https://example.com/', 'HTTP://Example.com']) {
-      expect(pattern.test(name), name).toBe(false);
+    for (const name of [' example.com ', 'https://example.com/', 'HTTP://Example.com', 'https://Example.com/']) {
+      expect(stored.test(name), name).toBe(false);
+      expect(forms.test(name), name).toBe(true);
       expect(errorsOf(storeDomainSchema, { name }), name).toBeNull();
     }
   });
@@ -164,9 +186,16 @@ describe("the document's patterns state the code's rules", () => {
     for (const name of ['example.com', 'a-b.example', 'ab-cd.example', `${'a'.repeat(63)}.com`]) {
       expect(pattern.test(name), name).toBe(true);
     }
-    for (const name of ['bücher.de', 'xn--bcher-kva.de', '例え.jp', 'example.1a']) {
+    const forms = new RegExp(domainNameFormsPattern(), 'u');
+    for (const name of ['bücher.de', 'xn--bcher-kva.de', '例え.jp', 'example.1a', 'BÜCHER.de', 'shop\u3002example']) {
       expect(pattern.test(name), name).toBe(false);
+      expect(forms.test(name), name).toBe(true);
       expect(errorsOf(storeDomainSchema, { name }), name).toBeNull();
+    }
+    // Refused by every form: what the service refuses because of a character (IDNA decides the rest).
+    for (const name of ['exa\u034Fmple.org', 'exa\u00ADmple.org', 'a b.com', 'a/b.com', 'example.com:443']) {
+      expect(forms.test(name), name).toBe(false);
+      expect(errorsOf(storeDomainSchema, { name }), name).not.toBeNull();
     }
     for (const name of [
       'exa\u200Bmple.com',
@@ -209,7 +238,9 @@ describe("the document's patterns state the code's rules", () => {
 
 /** A JSON Schema of the document's request bodies, as far as they go. */
 type Schema = {
+  $ref?: string;
   type?: string;
+  format?: string;
   const?: unknown;
   anyOf?: Schema[];
   pattern?: string;
@@ -221,16 +252,26 @@ type Schema = {
   required?: string[];
 };
 
-/** Values of a schema as a tool generates them: strings from the pattern itself (fast-check's stringMatching). */
+/**
+ * Values of a schema as a tool generates them: strings from the pattern itself (fast-check's stringMatching),
+ * but for what the descriptions say: beyond the BMP, what names refuse; the domain name's loose forms pattern and
+ * `idn-hostname`, whose names IDNA decides, by examples of the forms.
+ */
 function generated(schema: Schema): fc.Arbitrary<unknown> {
+  if (schema.$ref) return generated(resolveRef<Schema>(schema).value);
   if ('const' in schema) return fc.constant(schema.const);
+  if (schema.pattern === domainNameFormsPattern()) return fc.constantFrom(' Bücher.example ', 'https://Example.com/');
+  if (schema.format === 'idn-hostname') return fc.constantFrom('bücher.example', '例え.jp', 'пример.рф');
   if (schema.anyOf) return fc.oneof(...schema.anyOf.map(generated));
   if (schema.type === 'null') return fc.constant(null);
   if (schema.type === 'integer') return fc.integer({ min: schema.minimum ?? -100, max: schema.maximum ?? 100 });
   if (schema.type === 'string') {
-    const base = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern, 'u')) : fc.string();
+    const base = schema.pattern ? matching(schema.pattern) : fc.string();
     return base.filter(
-      (value) => [...value].length >= (schema.minLength ?? 0) && [...value].length <= (schema.maxLength ?? 1000),
+      (value) =>
+        [...value].length >= (schema.minLength ?? 0) &&
+        [...value].length <= (schema.maxLength ?? 1000) &&
+        !refusedBeyondBmp(value),
     );
   }
   if (schema.type === 'object') {

@@ -8,7 +8,8 @@ import { errorsOf } from '#test/support/fixtures.ts';
 /** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */
 const form = (fields: Record<string, unknown>) => asForm({ ...fields });
 
-const INVISIBLE = 'The name field must not contain invisible or bidirectional control characters.';
+const INVISIBLE =
+  'The name field must not contain invisible, bidirectional control, private-use or blank-looking characters.';
 
 describe('store space schema', () => {
   it('trims the name and defaults the color to 1, in either encoding', () => {
@@ -120,6 +121,18 @@ describe('store space schema', () => {
     ['a paragraph separator', 'a\u2029b'],
     ['a Hangul filler', '\u3164'],
     ['a halfwidth Hangul filler', 'a\uFFA0'],
+    // Default-ignorable, private-use and blank-looking characters (issue 32): each made two names look alike.
+    ['a combining grapheme joiner', 'Marketing\u034F'],
+    ['a variation selector alone', '\uFE0F'],
+    ['a variation selector after a letter', 'Team\uFE0F'],
+    ['a variation selector-1', 'a\uFE00b'],
+    ['a Khmer inherent vowel', 'a\u17B5b'],
+    ['a Mongolian free variation selector', 'a\u180Bb'],
+    ['a private-use character', 'a\uE000b'],
+    ['a private-use character beyond the BMP', 'a\u{F0000}b'],
+    ['a Braille blank', '\u2800'],
+    ['a no-break space inside', 'Big\u00A0Team'],
+    ['an en space', 'Big\u2002Team'],
   ])('rejects a name with %s, as a form or as JSON', (_, name) => {
     // Act / Assess
     expect(errorsOf(storeSpaceSchema, form({ name }))).toEqual({ name: [INVISIBLE] });
@@ -129,12 +142,20 @@ describe('store space schema', () => {
   it.each([
     ['an emoji with its variation selector', '❤️ Team'],
     ['a flag', '🇫🇷 Équipe'],
-    ['a no-break space inside', 'Big\u00A0Team'],
+    ['a text-style emoji', '\u263A\uFE0E Team'],
+    ['a keycap', '1\uFE0F\u20E3 First'],
+    ['an ideographic space inside', '東京\u3000支社'],
     ['combining marks', 'Cafe\u0301'],
     ['right-to-left letters', 'فريق'],
   ])('accepts a name with %s', (_, name) => {
     // Act / Assess
     expect(validate(storeSpaceSchema, { name }).name).toBe(name);
+  });
+
+  it('trims no-break spaces around a name, as spaces, though it refuses them inside', () => {
+    // Act / Assess
+    expect(validate(storeSpaceSchema, { name: '\u00A0Team\u202F ' }).name).toBe('Team');
+    expect(errorsOf(storeSpaceSchema, { name: '\u00A0Big\u00A0Team' })).toEqual({ name: [INVISIBLE] });
   });
 
   it('counts characters, not UTF-16 units, against the 32 limit', () => {

@@ -294,6 +294,11 @@ describe('webhook URLs', () => {
     ['an mDNS name', 'https://printer.local/hook', 'internal_name'],
     ['an EC2 internal name', 'https://ip-10-0-0-1.ec2.internal/hook', 'internal_name'],
     ['a home network name', 'https://nas.home.arpa/hook', 'internal_name'],
+    // The URL parser would drop these from the host, so the URL called would not be the URL shown (issue 32).
+    ['a soft hyphen in the host', 'https://hooks.exam\u00ADple.com/hook', 'invisible_host'],
+    ['a zero-width space in the host', 'https://hooks\u200B.example.com/hook', 'invisible_host'],
+    ['a combining grapheme joiner in the host', 'https://hooks.exa\u034Fmple.com/hook', 'invisible_host'],
+    ['a variation selector in the host', 'https://hooks.example.com\uFE0F:8443/hook', 'invisible_host'],
   ])('refuses %s (%s): %s', (_, url, reason) => {
     // Act / Assess
     expect(checkWebhookUrl(url)).toEqual({ ok: false, reason });
@@ -326,6 +331,18 @@ describe('webhook URLs on the local stack (loopback allowed)', () => {
   ])('still refuses %s: %s', (url, reason) => {
     // Act / Assess
     expect(checkWebhookUrl(url, local)).toEqual({ ok: false, reason });
+  });
+
+  it('takes localhost with its trailing dot as it takes localhost (one answer for both)', () => {
+    // Act / Assess
+    expect(checkWebhookUrl('http://localhost.:9000/hook', local)).toMatchObject({ ok: true, ipAddress: null });
+    expect(checkWebhookUrl('http://api.localhost.:9000/hook', local)).toMatchObject({ ok: true });
+    expect(checkWebhookUrl('http://localhost.:9000/hook')).toEqual({ ok: false, reason: 'loopback' });
+  });
+
+  it('keeps, in a path or query, what it refuses in a host: the URL encodes it there, dropping nothing', () => {
+    // Act / Assess
+    expect(checkWebhookUrl('https://hooks.example.com/a\u00ADb?c=\u200B', local)).toMatchObject({ ok: true });
   });
 
   it('is the only place http:// to loopback is taken', () => {

@@ -9,6 +9,7 @@ import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { type HttpError, ServiceUnavailableError, ValidationError } from '#lib/errors.ts';
 import { loopMessage } from '#lib/schemas/fields.ts';
 import { apiNameOf } from './fields.ts';
+import { ReservedNameError, reservedMessage } from './name.ts';
 
 /** Why pages that parse are still refused: the edge keeps both in one value of at most 1 KB. */
 const pagesTooLargeMessage = (bytes: number, maxBytes: number) =>
@@ -49,6 +50,7 @@ export function verificationErrors(error: unknown): HttpError | null {
   // A verification record that is missing or holds other values: a 422 on `verification`.
   if (error instanceof VerificationMismatch)
     return ValidationError.field('verification', mismatchMessage(error.mismatch));
+  if (error instanceof ReservedNameError) return ValidationError.field('name', reservedMessage(error.own));
   // DNS did not answer a lookup the request needs: try again shortly.
   if (error instanceof DnsUnavailableError) return new ServiceUnavailableError(error.retryAfterSeconds);
   return null;

@@ -7,7 +7,7 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { type FieldDocs, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
-import { domainName, domainNameDoc } from './name.ts';
+import { domainName, domainNameDoc, domainNameType, PLATFORM_DOMAINS } from './name.ts';
 import { pageDoc, pageUrl } from './pages.ts';
 import type { Domain } from './schema.ts';
 
@@ -32,6 +32,7 @@ export const DOMAIN_READ_ONLY = /* @__PURE__ */ readOnlyFields<Domain, 'index_pa
   'id',
   'name',
   'unicode_name',
+  'idn_warning',
   'status',
   'serving',
   'serving_error',
@@ -43,17 +44,24 @@ export const DOMAIN_READ_ONLY = /* @__PURE__ */ readOnlyFields<Domain, 'index_pa
   'updated_at',
 ]);
 
-/** A missing name is required; missing pages are none. */
-export const storeDomainBody = /* @__PURE__ */ requestBody({
-  name: /* @__PURE__ */ required(domainName),
-  index_page: /* @__PURE__ */ optional(/* @__PURE__ */ pageUrl('index_page'), null),
-  not_found_page: /* @__PURE__ */ optional(/* @__PURE__ */ pageUrl('not_found_page'), null),
-});
+/**
+ * A missing name is required; missing pages are none. `reserved`: the names no customer may hold, the stage's
+ * own (`reservedNamesOf`, with its edge host name); the platform's without one.
+ */
+const storeBody = (reserved: readonly string[]) =>
+  requestBody({
+    name: required((encoding) => domainName(encoding, reserved)),
+    index_page: optional(pageUrl('index_page'), null),
+    not_found_page: optional(pageUrl('not_found_page'), null),
+  });
+
+export const storeDomainBody = /* @__PURE__ */ storeBody(PLATFORM_DOMAINS);
 
 /** The body as the data layer takes it (a page on the domain itself is its rule: `PageLoopError`). */
-export const storeDomainSchema = /* @__PURE__ */ mapped(storeDomainBody, (body) =>
-  storedFields(domainStoredNames, body),
-);
+export const storeDomainSchemaFor = (reserved: readonly string[]) =>
+  mapped(storeBody(reserved), (body) => storedFields(domainStoredNames, body));
+
+export const storeDomainSchema = /* @__PURE__ */ storeDomainSchemaFor(PLATFORM_DOMAINS);
 
 /**
  * The name is not accepted on update: it never changes (a form's is ignored, JSON's is a 422). Absent pages
@@ -70,6 +78,9 @@ export const updateDomainBody = /* @__PURE__ */ requestBody(
 export const updateDomainSchema = /* @__PURE__ */ mapped(updateDomainBody, (body) =>
   storedFields(domainStoredNames, body),
 );
+
+/** The field types the bodies share, by component name. */
+export const domainFieldTypes = { DomainName: domainNameType };
 
 export const domainFieldDocs: FieldDocs<{ store: typeof storeDomainBody; update: typeof updateDomainBody }> = {
   name: domainNameDoc,

@@ -1,7 +1,13 @@
 /** Domains: a name the owner proves by DNS, with the pages its visitors are redirected to. */
 import type { DomainRecord } from '#lib/data/domains.ts';
 import type { ResourceModule } from '../module.ts';
-import { domainFieldDocs, domainRequestExamples, storeDomainBody, updateDomainBody } from './fields.ts';
+import {
+  domainFieldDocs,
+  domainFieldTypes,
+  domainRequestExamples,
+  storeDomainBody,
+  updateDomainBody,
+} from './fields.ts';
 import { presentDomain } from './present.ts';
 import { type Domain, domainExample, domainSchema, storedDomainExample } from './schema.ts';
 
@@ -11,6 +17,7 @@ export const domains = {
   description: 'A domain name, with an optional index page and an optional 404 page.',
   bodies: { store: storeDomainBody, update: updateDomainBody },
   fieldDocs: domainFieldDocs,
+  fieldTypes: domainFieldTypes,
   requestExamples: domainRequestExamples,
   schema: domainSchema,
   examples: { shown: domainExample, stored: storedDomainExample },

@@ -17,6 +17,7 @@ const pageProblems: Record<PageProblem, string> = {
   invalid: 'be a valid http or https URL',
   spaces: 'not contain spaces',
   credentials: 'not contain a user name or password',
+  invisible: 'name its host without invisible characters (the URL parser would drop them)',
 };
 
 /**
@@ -56,7 +57,8 @@ export function pagePattern(): string {
 export const pageDoc = (what: string, mode: Mode, encoding: Encoding): JsonSchema => ({
   description:
     `Absolute http or https URL ${what}, parsed as the URL standard does (WHATWG): refused (422 on the field) ` +
-    'when it does not parse, holds a space or a control character, or carries a user name or password. It is ' +
+    'when it does not parse, holds a space or a control character, carries a user name or password, or holds ' +
+    'in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is ' +
     "stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters " +
     `percent-encoded, \`https://example.com\` as \`https://example.com/\`. At most ${PAGE_URL_MAX} characters as ` +
     `sent; in that form a domain's two pages may take ${PAGES_MAX_BYTES} bytes together (the edge keeps both in one ` +

@@ -2,7 +2,7 @@
 import type { DomainRecord } from '#lib/data/domains.ts';
 import { type Serving, type ServingFailure, servingOf } from '#lib/domain-status.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
-import { unicodeName } from '#lib/idn.ts';
+import { displayName } from '#lib/idn.ts';
 import { storedPage } from '#lib/urls.ts';
 import { verificationName } from '#lib/verification.ts';
 import { type EdgeHost, shownFields } from '../module.ts';
@@ -52,10 +52,16 @@ function servingFields(item: DomainRecord, edge: EdgeHost): Pick<Domain, 'servin
   };
 }
 
+/** The name as a browser shows it, and why a label stays in punycode (`lib/idn.ts`). */
+function nameFields(name: string): Pick<Domain, 'unicode_name' | 'idn_warning'> {
+  const { unicodeName, idnWarning } = displayName(name);
+  return { unicode_name: unicodeName, idn_warning: idnWarning };
+}
+
 export const presentDomain = (item: DomainRecord, edge: EdgeHost): Domain => ({
   id: item.id,
   name: item.name,
-  unicode_name: unicodeName(item.name),
+  ...nameFields(item.name),
   status: item.status,
   ...servingFields(item, edge),
   records: recordsOf(item, edge),

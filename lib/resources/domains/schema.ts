@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { PAGES_MAX_BYTES } from '#lib/edge/record.ts';
+import { IDN_WARNINGS } from '#lib/idn-display.ts';
 import { id, nullable, text, timestamp, url } from '#lib/schemas/values.ts';
 import { DNS_NAME_MAX, VERIFICATION_PREFIX, verificationName } from '#lib/verification.ts';
 
@@ -23,7 +24,21 @@ export const domainSchema = v.strictObject({
   ),
   unicode_name: text(
     DNS_NAME_MAX,
-    'The name in Unicode (`bücher.de` for `xn--bcher-kva.de`); for ASCII names, the name.',
+    'The name as a browser shows it: in Unicode (`bücher.de` for `xn--bcher-kva.de`), but a label that could ' +
+      'pass for another name stays in punycode, as browsers show it (`idn_warning` says why); for ASCII names, ' +
+      'the name.',
+  ),
+  idn_warning: nullable(
+    v.picklist(IDN_WARNINGS),
+    'Why `unicode_name` shows a label in punycode rather than in Unicode, or null when it shows every label in ' +
+      'Unicode (and for ASCII names). Decided as Chromium decides what its address bar shows, on UTS #39: ' +
+      '`mixed_scripts`: letters of scripts that may not mix (Latin with Cyrillic, as in `exаmple.com` with a ' +
+      'Cyrillic `а`; only Chinese, Japanese and Korean mix with ASCII Latin); `whole_script_confusable`: letters ' +
+      'of one script that all look like Latin ones (`аррӏе.com`, Cyrillic), under a TLD not of that script; ' +
+      '`mixed_numbers`: digits of two numbering systems; `restricted_characters`: a character that is no letter, ' +
+      'mark or digit of a script in common modern use (an emoji, a symbol, a historic script), or a combining mark ' +
+      'repeated; `invalid_punycode`: a punycode label that does not decode to a name IDNA takes (stored before ' +
+      'such labels were refused). The name is still stored and served as it is: only how it is shown differs.',
   ),
   status: v.pipe(
     v.picklist(['pending', 'active']),
@@ -126,6 +141,7 @@ export const domainExample: Domain = {
   id: 4,
   name: 'example.com',
   unicode_name: 'example.com',
+  idn_warning: null,
   status: 'active',
   serving: 'active',
   serving_error: null,

@@ -7,15 +7,15 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { type Encoding, integerBetween, maxCharacters, notEmpty, text } from '#lib/schemas/fields.ts';
-import { forbidden, NAME_CHARACTERS, unchanged } from '#lib/schemas/patterns.ts';
+import { NAME_CHARACTERS, nameClasses, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
-import { type FieldDocs, mapped, type RequestExample, readOnlyFields } from '../module.ts';
+import { type FieldDocs, fieldType, mapped, type RequestExample, readOnlyFields } from '../module.ts';
 import { COLORS, SPACE_NAME_MAX } from './limits.ts';
 import type { Space } from './schema.ts';
 
-/** Trimmed, not empty, at most 32 characters; no control, invisible or bidi control characters. */
+/** Trimmed, not empty, at most 32 characters; none of the characters names may not hold (`lib/characters.ts`). */
 const name = (encoding: Encoding) =>
-  v.pipe(text('name', { encoding, name: true }), notEmpty('name'), maxCharacters('name', SPACE_NAME_MAX));
+  v.pipe(text('name', { encoding, characters: 'name' }), notEmpty('name'), maxCharacters('name', SPACE_NAME_MAX));
 
 const color = (encoding: Encoding) => integerBetween('color', COLORS.min, COLORS.max, encoding);
 
@@ -46,13 +46,13 @@ export const updateSpaceBody = /* @__PURE__ */ requestBody(
 export const updateSpaceSchema = updateSpaceBody.schema;
 
 /**
- * A space's name: no control or invisible character anywhere, and no blank one (what the service trims, the
- * `\s` of ECMA-262, listed) at either end.
+ * A space's name: no character names may not hold anywhere (`nameUnit`), not blank, and spaces around it
+ * (which the service trims).
  */
 export function spaceNamePattern(): string {
-  const { names, blank } = forbidden();
-  const edge = `[^${names}${blank}]`;
-  return `^${edge}([^${names}]*${edge})?$`;
+  const edge = `(${nameUnit({ edge: true })})`;
+  const spaces = `[${nameClasses().spaces}]*`;
+  return `^${spaces}${edge}((${nameUnit()})*${edge})?${spaces}$`;
 }
 
 const colorDoc = (mode: Mode, encoding: Encoding): JsonSchema =>
@@ -73,14 +73,22 @@ const colorDoc = (mode: Mode, encoding: Encoding): JsonSchema =>
         examples: ['3'],
       };
 
-export const spaceFieldDocs: FieldDocs<{ store: typeof storeSpaceBody; update: typeof updateSpaceBody }> = {
-  name: (mode) => ({
+/** A space's name, as every body that sets it takes it (one component: its pattern is long). */
+export const spaceFieldTypes = {
+  SpaceName: (): JsonSchema => ({
     type: 'string',
     minLength: 1,
     maxLength: SPACE_NAME_MAX,
     pattern: spaceNamePattern(),
-    description: `Unique per owner, ignoring case. Spaces around it are trimmed (and not counted). ${NAME_CHARACTERS}${unchanged(mode)}`,
+    description: `A space's name: at most ${SPACE_NAME_MAX} characters. ${NAME_CHARACTERS}`,
     examples: ['Marketing'],
+  }),
+};
+
+export const spaceFieldDocs: FieldDocs<{ store: typeof storeSpaceBody; update: typeof updateSpaceBody }> = {
+  name: (mode) => ({
+    ...fieldType('SpaceName'),
+    description: `Unique per owner, ignoring case. Spaces around it are trimmed (and not counted).${unchanged(mode)}`,
   }),
   color: colorDoc,
 };

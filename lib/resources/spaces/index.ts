@@ -1,7 +1,7 @@
 /** Spaces: a named container with a color code from 1 to 6. */
 import type { SpaceRecord } from '#lib/data/spaces.ts';
 import type { ResourceModule } from '../module.ts';
-import { spaceFieldDocs, spaceRequestExamples, storeSpaceBody, updateSpaceBody } from './fields.ts';
+import { spaceFieldDocs, spaceFieldTypes, spaceRequestExamples, storeSpaceBody, updateSpaceBody } from './fields.ts';
 import { presentSpace } from './present.ts';
 import { type Space, spaceExample, spaceSchema } from './schema.ts';
 
@@ -11,6 +11,7 @@ export const spaces = {
   description: 'A named container with a color code.',
   bodies: { store: storeSpaceBody, update: updateSpaceBody },
   fieldDocs: spaceFieldDocs,
+  fieldTypes: spaceFieldTypes,
   requestExamples: spaceRequestExamples,
   schema: spaceSchema,
   examples: { shown: spaceExample, stored: spaceExample },

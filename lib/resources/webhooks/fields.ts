@@ -7,20 +7,12 @@
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { eventTypes, kinds } from '#lib/kinds.ts';
-import {
-  characterClass,
-  characterCount,
-  type Encoding,
-  label,
-  maxCharacters,
-  NOT_IN_TEXT,
-  text,
-} from '#lib/schemas/fields.ts';
-import { unchanged } from '#lib/schemas/patterns.ts';
+import { characterCount, type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
+import { NAME_CHARACTERS, nameClasses, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
 import { checkWebhookUrl, type UrlRefusal, WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import { ALL_EVENTS, EVENT_PATTERNS_MAX, isEventPattern } from '#lib/webhooks/event-patterns.ts';
-import { type FieldDocs, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
+import { type FieldDocs, fieldType, mapped, type RequestExample, readOnlyFields, storedFields } from '../module.ts';
 import { webhookStoredNames } from './names.ts';
 import type { Webhook } from './schema.ts';
 
@@ -35,6 +27,7 @@ export const WEBHOOK_READ_ONLY = /* @__PURE__ */ readOnlyFields<
 /** What each refusal of a URL answers: `The url field must <this>.` */
 const urlProblems: Record<UrlRefusal, string> = {
   invalid_url: 'be an absolute https URL without spaces',
+  invisible_host: 'name its host without invisible characters (the URL parser would drop them)',
   too_long: `not be longer than ${WEBHOOK_URL_MAX_LENGTH} characters`,
   scheme: 'use https (http only to this machine, on the local stack)',
   credentials: 'not contain a user name or password',
@@ -132,8 +125,12 @@ const enabled = (encoding: Encoding) =>
     }),
   );
 
+/** A note, held to the characters of names (`lib/characters.ts`): it is shown beside them. */
 const description = (encoding: Encoding) =>
-  v.pipe(text('description', { encoding, nullable: true }), maxCharacters('description', DESCRIPTION_MAX));
+  v.pipe(
+    text('description', { encoding, nullable: true, characters: 'name' }),
+    maxCharacters('description', DESCRIPTION_MAX),
+  );
 
 /**
  * The bodies for the stack's URL rules (the local stack lets a webhook call this machine over `http://`; the
@@ -170,13 +167,18 @@ export function webhookSchemas(rules: UrlRules) {
 
 const familyList = () => kinds.map((kind) => `\`${kind}.*\``).join(', ');
 
-/** A description as the document states it: one line of at most 255 characters. */
-export const descriptionPattern = () => `^[^${characterClass(NOT_IN_TEXT)}]*$`;
-const descriptionText = (): JsonSchema => ({
-  type: 'string',
-  maxLength: DESCRIPTION_MAX,
-  pattern: descriptionPattern(),
-});
+/** A description as the document states it: of the characters a name may hold (`nameUnit`), spaces around it. */
+export const descriptionPattern = () => `^[${nameClasses().spaces}]*(${nameUnit()})*[${nameClasses().spaces}]*$`;
+/** A description, as every body that sets it takes it (one component: its pattern is long). */
+export const webhookFieldTypes = {
+  WebhookDescription: (): JsonSchema => ({
+    type: 'string',
+    maxLength: DESCRIPTION_MAX,
+    pattern: descriptionPattern(),
+    description: `A note of at most ${DESCRIPTION_MAX} characters, held to the characters of names. ${NAME_CHARACTERS}`,
+  }),
+};
+const descriptionText = () => fieldType('WebhookDescription');
 
 export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
   url: (mode): JsonSchema => ({
@@ -186,7 +188,8 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
     pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
     description:
       'Where deliveries are POSTed: an absolute `https://` URL (the local stack also takes `http://` to this ' +
-      'machine) without a user name or password, whose host is a public name or address. Refused (422) when its ' +
+      'machine) without a user name or password, whose host is a public name or address, without a character ' +
+      'the URL parser would drop from it unseen (a soft hyphen, a zero-width space). Refused (422) when its ' +
       'host is, or resolves to, a private, loopback, link-local, multicast, metadata or reserved address ' +
       '(10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, ::1, fc00::/7, fe80::/10…), and checked again at every ' +
       `delivery (DNS can change). Redirects are not followed.${unchanged(mode)}`,
@@ -226,7 +229,7 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
         },
   description: (mode, encoding): JsonSchema => ({
     ...(encoding === 'json' ? { anyOf: [descriptionText(), { type: 'null' as const }] } : descriptionText()),
-    description: `A note for you, at most ${DESCRIPTION_MAX} characters, on one line (no control characters: no new line, no tab); spaces around it are trimmed; empty${encoding === 'json' ? ' or null' : ''} for none.${unchanged(mode)}`,
+    description: `A note for you, at most ${DESCRIPTION_MAX} characters, on one line (no new line, no tab); spaces around it are trimmed; empty${encoding === 'json' ? ' or null' : ''} for none. It holds what a name may hold (see \`WebhookDescription\`).${unchanged(mode)}`,
     examples: ['Our CRM'],
   }),
 };

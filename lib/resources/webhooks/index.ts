@@ -2,7 +2,7 @@
 import type { WebhookRecord } from '#lib/data/webhooks.ts';
 import { singleSchema } from '#lib/schemas/responses.ts';
 import type { ResourceModule } from '../module.ts';
-import { webhookBodies, webhookFieldDocs, webhookRequestExamples } from './fields.ts';
+import { webhookBodies, webhookFieldDocs, webhookFieldTypes, webhookRequestExamples } from './fields.ts';
 import { presentWebhook } from './present.ts';
 import {
   deliveryListSchema,
@@ -22,6 +22,7 @@ export const webhooks = {
     "An endpoint that is sent the owner's changes as they happen: signed (Standard Webhooks), retried for more than 24 hours until it answers 2xx.",
   bodies: webhookBodies({}),
   fieldDocs: webhookFieldDocs,
+  fieldTypes: webhookFieldTypes,
   requestExamples: webhookRequestExamples,
   schema: webhookSchema,
   examples: { shown: webhookExample, stored: storedWebhookExample },

@@ -28,9 +28,10 @@ export const collectionOf = (segment: string | undefined): Collection | undefine
 export const LONGEST_DOMAIN = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(47)].join('.');
 
 /**
- * Forms the descriptions say a domain store takes beyond the patterns: an IDN in Unicode or punycode, a last
- * label that starts with a digit, a page without a path, in Unicode, or on an IP address. Each must be taken
- * (and stored in its canonical form).
+ * Forms the descriptions say a domain store takes beyond the stored form's pattern: an IDN in Unicode or
+ * punycode, a last label that starts with a digit, a name as pasted (a scheme, a slash, spaces, upper case, an
+ * ideographic full stop), a mixed-script name (stored, shown in punycode); a page without a path, in Unicode,
+ * or on an IP address. Each must be taken (and stored in its canonical form).
  */
 export const tolerated = {
   name: fc.constantFrom(
@@ -40,6 +41,10 @@ export const tolerated = {
     'ελληνικά.example',
     'shop.1a',
     ' Padded.example ',
+    'https://Example.com/',
+    'HTTP://Bücher.Example',
+    'shop\u3002example',
+    'ex\u0430mple.com',
   ),
   page: fc.constantFrom(
     'https://www.example.org',

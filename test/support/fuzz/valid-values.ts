@@ -4,29 +4,50 @@
  * valid values), and checked against the schema by ajv, the document's own judge.
  */
 import fc from 'fast-check';
-import { domainNamePattern } from '#lib/resources/domains/name.ts';
+import { NOT_IN_NAMES, refusedCharacters } from '#lib/characters.ts';
+import { domainNameFormsPattern, domainNamePattern } from '#lib/resources/domains/name.ts';
 import { PAGE_URL_MAX, pagePattern } from '#lib/resources/domains/pages.ts';
 import { spaceNamePattern } from '#lib/resources/spaces/fields.ts';
 import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
 import { DESCRIPTION_MAX, descriptionPattern } from '#lib/resources/webhooks/fields.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
-import { characterClass, NOT_IN_NAMES, NOT_IN_TEXT } from '#lib/schemas/fields.ts';
+import { characterClass } from '#lib/schemas/patterns.ts';
 import { WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
 import type { Schema } from '#test/support/fuzz/operations.ts';
-import { LONGEST_DOMAIN } from '#test/support/fuzz/resources.ts';
+import { LONGEST_DOMAIN, tolerated } from '#test/support/fuzz/resources.ts';
 import { PRIVATE_LABEL } from '#test/support/fuzz/webhook-urls.ts';
 import { resolveRef, schemaErrors } from '#test/support/openapi.ts';
+import { matching } from '#test/support/patterns.ts';
 
-/** Characters a name must not hold (controls, invisible and bidi controls), each one the service's class refuses. */
+/**
+ * Characters a name must not hold (controls, invisible and bidi controls, default-ignorable, private-use and
+ * blank-looking ones), each one the document's class lists (the BMP's: the patterns cannot list the others).
+ */
 export const FORBIDDEN_IN_NAMES = (() => {
   const pattern = new RegExp(`[${characterClass(NOT_IN_NAMES)}]`, 'u');
-  return [0x00, 0x09, 0x1b, 0x7f, 0x85, 0xad, 0x061c, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2028]
-    .concat([0x202a, 0x202e, 0x2060, 0x2066, 0x2069, 0x3164, 0xfeff, 0xffa0, 0xfff9, 0xe0001, 0xe0041])
+  return [0x00, 0x09, 0x1b, 0x7f, 0x85, 0xa0, 0xad, 0x034f, 0x061c, 0x17b5, 0x180b, 0x180e, 0x200b, 0x200c]
+    .concat([0x200d, 0x200e, 0x200f, 0x2028, 0x202a, 0x202e, 0x2060, 0x2066, 0x2069, 0x2800, 0x3164, 0xe000])
+    .concat([0xfe00, 0xfe0f, 0xfeff, 0xffa0, 0xfff9, 0xe0001, 0xe0041])
     .map((code) => String.fromCodePoint(code))
     .filter((character) => pattern.test(character));
 })();
 
-const withoutForbidden = (value: string) => [...value].every((character) => !NOT_IN_NAMES.test(character));
+const withoutForbidden = (value: string) => !refusedCharacters(value, 'name');
+
+/**
+ * Whether a value holds, beyond the BMP, what the descriptions say names refuse and the patterns cannot list
+ * (private-use, tag and format characters, a presentation selector after a character that is no emoji): values
+ * generated from a pattern that do are left out, as the description refuses them.
+ */
+export const refusedBeyondBmp = (value: string) => {
+  const characters = [...value];
+  return characters.some(
+    (character, index) =>
+      (character.codePointAt(0) as number) > 0xffff &&
+      (NOT_IN_NAMES.test(character) ||
+        (/^[\uFE0E\uFE0F]$/u.test(characters[index + 1] ?? '') && !/^\p{Extended_Pictographic}$/u.test(character))),
+  );
+};
 const count = (value: string) => [...value].length;
 
 /** Valid space names: ASCII words, any Unicode text (emoji, right-to-left, combining marks) the rules allow. */
@@ -66,6 +87,9 @@ const domainName = fc.oneof(
   { weight: 9, arbitrary: domainLabels },
   { weight: 1, arbitrary: fc.constant(LONGEST_DOMAIN) },
 );
+
+/** Internationalized host names as IDNA writes them in Unicode (lower case, NFC): the document's `idn-hostname`. */
+const idnHostname = fc.constantFrom('bücher.example', '例え.jp', 'пример.рф', 'ελληνικά.example', 'münchen.example');
 
 /** Valid pages: http(s) URLs as they are stored (their href), with a path, query or fragment, or the longest. */
 const pageUrl = fc.oneof(
@@ -202,7 +226,13 @@ const webhookUrl = fc
  * `stringMatching`), besides the curated ones: every value a pattern allows must be taken.
  */
 const fromPattern = (pattern: string, curated: fc.Arbitrary<string>) =>
-  fc.oneof({ weight: 3, arbitrary: curated }, { weight: 2, arbitrary: fc.stringMatching(new RegExp(pattern, 'u')) });
+  fc.oneof(
+    { weight: 3, arbitrary: curated },
+    {
+      weight: 2,
+      arbitrary: matching(pattern).filter((value) => !refusedBeyondBmp(value)),
+    },
+  );
 
 /** Generators for the patterns the document states, by the pattern itself. */
 /**
@@ -227,18 +257,18 @@ const freeText = (min: number, max: number) =>
     )
     .filter((value) => count(value) >= min && count(value) <= max);
 
-/** A note on one line, as a webhook's description holds it: free text without control characters. */
-const note = freeText(0, DESCRIPTION_MAX).filter((value) => !NOT_IN_TEXT.test(value));
+/** A note on one line, as a webhook's description holds it: free text of the characters a name may hold. */
+const note = freeText(0, DESCRIPTION_MAX).filter(withoutForbidden);
 
 const byPattern: Record<string, fc.Arbitrary<string>> = {
   [spaceNamePattern()]: fromPattern(spaceNamePattern(), spaceName),
   [domainNamePattern()]: fromPattern(domainNamePattern(), domainName),
   [pagePattern()]: fromPattern(pagePattern(), pageUrl),
   [WEBHOOK_URL_PATTERN]: webhookUrl,
-  // A webhook's description: one line (no control characters), at most its length.
-  [descriptionPattern()]: fromPattern(descriptionPattern(), note).filter(
-    (value) => count(value) <= DESCRIPTION_MAX && !NOT_IN_TEXT.test(value),
-  ),
+  // A webhook's description: one line of the characters a name may hold, at most its length.
+  [descriptionPattern()]: fromPattern(descriptionPattern(), note).filter((value) => count(value) <= DESCRIPTION_MAX),
+  // The forms of a domain name the description says are taken beyond the stored one (the pattern is loose).
+  [domainNameFormsPattern()]: tolerated.name,
   [FEED_CURSOR_PATTERN]: fc.constantFrom('0', '000000000000'),
   '^[1-6]?$': fc.constantFrom('', '1', '2', '3', '4', '5', '6'),
 };
@@ -276,6 +306,7 @@ export function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
       if (schema.pattern !== undefined && !known) throw new Error(`No generator for the pattern ${schema.pattern}`);
       if (known) return known;
       if (schema.format === 'uri') return pageUrl;
+      if (schema.format === 'idn-hostname') return idnHostname;
       return freeText(schema.minLength ?? 0, schema.maxLength ?? 40);
     }
     case 'object': {
