@@ -20,7 +20,7 @@ const floors = {
   ground: [
     '^lib/(kinds|table|log|integers|characters|punycode|idn|idn-display|urls|retry|verification|domain-records|domain-status)[.]ts$',
     '^lib/settings/',
-    '^lib/auth/(api-key|expiry|scopes)[.]ts$',
+    '^lib/auth/(api-key|expiry|scopes|request-key)[.]ts$',
     '^lib/edge/record[.]ts$',
     '^lib/webhooks/(signature|schedule|address|event-patterns|failures)[.]ts$',
   ],

@@ -3,7 +3,8 @@
  *   keys create --owner <ownerId> [--name <label>] [--scopes <s,…>] [--expires-in <N>d | --expires-at <date>]
  *                                                    prints the new key alone on the last line
  *   keys list --owner <ownerId> [--json]             prefix, label, scopes, created, expires, last used, state
- *   keys rotate <prefix> [--grace <N>h]              a new key (last line); the old one expires after the grace
+ *   keys rotate <prefix> [--grace <N>h] [--scopes <fewer>]
+ *                                                    a new key (last line); the old one expires after the grace
  *   keys revoke <prefix>
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
@@ -28,16 +29,26 @@ const USAGE = `Usage:
   npm run --silent keys -- create --owner <ownerId> [--name <label>] [--scopes <scope,…>]
                                   [--expires-in <N>d|<N>h | --expires-at <ISO date>] ${TABLE}
   npm run --silent keys -- list --owner <ownerId> [--json] ${TABLE}
-  npm run --silent keys -- rotate <prefix> [--grace <N>h] [--expires-in <N>d | --expires-at <ISO date>] ${TABLE}
+  npm run --silent keys -- rotate <prefix> [--grace <N>h] [--scopes <scope,…>]
+                                  [--expires-in <N>d | --expires-at <ISO date>] ${TABLE}
   npm run --silent keys -- revoke <prefix> ${TABLE}
 
 Scopes: ${allScopes.join(', ')} (default: all; <collection>:* is both of a collection's).
+A key holds exactly the scopes it is given; \`list\` shows what each key holds. Keys made before this release
+hold what they did: one made before scopes existed, or made with exactly domains:*,spaces:* (the
+default before webhooks), holds the webhooks' scopes too. Such a key made after webhooks came and before this
+release cannot be told apart: to drop the webhooks' scopes, rotate it with --scopes domains:*,spaces:* --grace 0s.
 A new key is printed alone on the last line, once. A rotated key keeps working for the grace (default 24h).
+
+Webhooks: a key may store or redirect a webhook only to events it could read itself (domain.* needs
+domains:read; * every read scope). Deliveries follow the key's rotation line: after \`rotate\` they go on under
+the new key (and its scopes, if --scopes narrowed them); once the line's newest key is revoked or expired, the
+webhook is disabled at its next event (disabled_reason key_revoked, key_expired) until a key enables it again.
 
 Options:
   --owner <ownerId>        the keys' owner (create, list)
   --name <label>           a label for the new key (create)
-  --scopes <scope,…>       what the key may do (create; a rotated key keeps its scopes)
+  --scopes <scope,…>       what the key may do (create); rotate: some of the old key's (default: all of them)
   --expires-in <N>d|<N>h   lifetime of the new key (create, rotate; also m, s); or --expires-at <ISO date>
   --grace <N>h             how long a rotated key keeps working (rotate; default 24h)
   --json                   the list as JSON (list)
@@ -96,7 +107,7 @@ async function main() {
   let graceSeconds: number | undefined;
   try {
     if (values.scopes !== undefined) {
-      if (command !== 'create') fail('--scopes is only for create (a rotated key keeps its scopes).');
+      if (command !== 'create' && command !== 'rotate') fail('--scopes is for create and rotate.');
       scopes = parseScopes(values.scopes);
     }
     expiresAt = expiryFrom(expiry);
@@ -141,6 +152,7 @@ async function main() {
       try {
         const rotated = await rotateApiKey(db, prefix(), {
           ...(graceSeconds === undefined ? {} : { graceSeconds }),
+          ...(scopes === undefined ? {} : { scopes }),
           ...(expiresAt === undefined ? {} : { expiresAt }),
         });
         const { previous, record } = rotated;
@@ -163,6 +175,9 @@ async function main() {
         ? "the stage's authorizerCacheTtl in infra/stages.ts"
         : 'AUTH_CACHE_TTL_SECONDS of npm start, 60 s by default';
       console.log(`Revoked ${revoked}. It is refused within the authorizer cache period (${period}).`);
+      console.log(
+        'Webhooks it directed are disabled at their next event (disabled_reason key_revoked), unless a newer key of its rotation carries them.',
+      );
       return;
     }
   }

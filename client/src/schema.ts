@@ -545,8 +545,8 @@ export interface components {
       enabled: boolean;
       /** @description A note for you, or null. */
       description: string | null;
-      /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row (a `webhook.disabled` event says so). Null while enabled. */
-      disabled_reason: ('owner' | 'failing') | null;
+      /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row; `key_revoked` or `key_expired`, the API key that last stored, redirected or enabled it (the newest key of its rotation) was revoked or expired, found at its next event (a `webhook.disabled` event says so but for `owner`). Enable it again with a key that may read its events. Null while enabled. */
+      disabled_reason: ('owner' | 'failing' | 'key_revoked' | 'key_expired') | null;
       /**
        * Format: date-time
        * @description When the webhook was stored, ISO 8601 in UTC.
@@ -602,8 +602,8 @@ export interface components {
       enabled: boolean;
       /** @description A note for you, or null. */
       description: string | null;
-      /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row (a `webhook.disabled` event says so). Null while enabled. */
-      disabled_reason: ('owner' | 'failing') | null;
+      /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row; `key_revoked` or `key_expired`, the API key that last stored, redirected or enabled it (the newest key of its rotation) was revoked or expired, found at its next event (a `webhook.disabled` event says so but for `owner`). Enable it again with a key that may read its events. Null while enabled. */
+      disabled_reason: ('owner' | 'failing' | 'key_revoked' | 'key_expired') | null;
       /**
        * Format: date-time
        * @description When the webhook was stored, ISO 8601 in UTC.
@@ -895,8 +895,8 @@ export interface components {
         enabled: boolean;
         /** @description A note for you, or null. */
         description: string | null;
-        /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row (a `webhook.disabled` event says so). Null while enabled. */
-        disabled_reason: ('owner' | 'failing') | null;
+        /** @description Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a row; `key_revoked` or `key_expired`, the API key that last stored, redirected or enabled it (the newest key of its rotation) was revoked or expired, found at its next event (a `webhook.disabled` event says so but for `owner`). Enable it again with a key that may read its events. Null while enabled. */
+        disabled_reason: ('owner' | 'failing' | 'key_revoked' | 'key_expired') | null;
         /**
          * Format: date-time
          * @description When the webhook was stored, ISO 8601 in UTC.
@@ -1062,7 +1062,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: every event.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads (`["domain.*"]` for `domains:read`); refused (422) for a key that reads none.
        * @example [
        *       "domain.*"
        *     ]
@@ -1104,7 +1104,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: every event. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads (`["domain.*"]` for `domains:read`); refused (422) for a key that reads none. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
        * @example domain.*,space.created
        */
       events?:
@@ -1146,7 +1146,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: unchanged.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way.
        * @example [
        *       "domain.*"
        *     ]
@@ -1185,7 +1185,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Absent: unchanged. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
        * @example domain.*,space.created
        */
       events?:

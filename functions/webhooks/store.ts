@@ -1,3 +1,4 @@
+import { requestKeyOf } from '#lib/auth/request-key.ts';
 import { atColdStart } from '#lib/config.ts';
 import { storeWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
 import { createDb } from '#lib/dynamodb.ts';
@@ -11,6 +12,7 @@ import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
 import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { presentWithSecret } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { subscribedPatterns } from '#lib/webhooks/event-patterns.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 /** The only answer that shows the secret (a retry with the same Idempotency-Key gets it again). */
@@ -23,8 +25,11 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
   const resolve = resolveOf(config);
   return httpHandler(async (request) => {
     const input = validate(schemas.store, bodyOf(request));
-    await assertDeliverable(input.name, rules, resolve);
-    return answer(await storeWebhook(db, request.owner, input, idempotent(request)), replyFor(request));
+    // Only events the key could read in the feed (absent: all it may read), checked before DNS is asked.
+    const key = requestKeyOf(request.event.requestContext?.authorizer);
+    const webhook = { ...input, events: subscribedPatterns(input.events, key.scopes) };
+    await assertDeliverable(webhook.name, rules, resolve);
+    return answer(await storeWebhook(db, request.owner, webhook, key, idempotent(request)), replyFor(request));
   }, webhookErrors);
 };
 

@@ -1,3 +1,4 @@
+import { requestKeyOf } from '#lib/auth/request-key.ts';
 import { atColdStart } from '#lib/config.ts';
 import { showWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
 import { createDb } from '#lib/dynamodb.ts';
@@ -7,6 +8,7 @@ import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
 import { validateChanges } from '#lib/http/validate.ts';
 import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
+import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
 import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { presentWebhook } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
@@ -30,8 +32,10 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
         throw error;
       });
     }
-    return answer(await updateWebhook(db, request.owner, id, changes, writeOptions(request)), reply);
-  });
+    // A change that directs the webhook (URL, events, enabling) must name only events the key could read.
+    const key = requestKeyOf(request.event.requestContext?.authorizer);
+    return answer(await updateWebhook(db, request.owner, id, changes, key, writeOptions(request)), reply);
+  }, webhookErrors);
 };
 
 /** Its settings' loader: the shared ones and the webhooks' own (`lib/webhooks/settings.ts`). */

@@ -20,6 +20,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/events-bus.ts';
+import type { TableAction } from '#lib/routes.ts';
 import { DEFAULT_RETRY_DELAYS } from '#lib/webhooks/schedule.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
@@ -27,6 +28,12 @@ import { deadLetterQueue } from './dead-letters.ts';
 
 /** The fan-out Lambda: its handler under `functions/`, and its name after the stack's. */
 export const webhookFanoutFunction = { name: 'webhook-fanout', handler: 'webhooks/fanout' } as const;
+/**
+ * The fan-out's DynamoDB actions: the owner's webhooks (Query), the key line behind each (GetItem of its keys'
+ * prefix items), and disabling a webhook whose key ended (GetItem of it and of the feed head; PutItem and
+ * UpdateItem in its change's transaction). `test/integration/webhook-functions.test.ts` records them.
+ */
+export const webhookFanoutActions: readonly TableAction[] = ['Query', 'GetItem', 'PutItem', 'UpdateItem'];
 /** The delivery Lambda: its handler under `functions/`, and its name after the stack's. */
 export const webhookDeliverFunction = { name: 'webhook-deliver', handler: 'webhooks/deliver' } as const;
 
@@ -127,14 +134,16 @@ export class WebhookDelivery extends Construct {
       alarms,
     });
 
-    // One Query of the owner's webhooks on the table (never the index), then SendMessageBatch (sqs:SendMessage).
+    // One Query of the owner's webhooks on the table (never the index), the key lines behind them (GetItem), a
+    // webhook whose key ended disabled (a change: GetItem of it and the feed head, a transaction of Put and Update
+    // items), then SendMessageBatch (sqs:SendMessage).
     this.fanout = new ApiFunction(this, 'fanout', {
       handler: webhookFanoutFunction.handler,
       functionName: `${name}-${webhookFanoutFunction.name}`,
       description: 'Webhooks: each bus event to one delivery job per webhook of its owner that wants it',
       config,
       deadLetterQueue: this.fanoutDeadLetters,
-    }).useTable(table, ['Query'], { index: false });
+    }).useTable(table, webhookFanoutActions, { index: false });
     this.fanout.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
     this.fanout.addToRolePolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),

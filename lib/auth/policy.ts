@@ -46,15 +46,17 @@ export function policyFor(methodArn: string, granted: readonly Scope[]): PolicyD
 }
 
 /**
- * The whole answer. The context reaches every function as `requestContext.authorizer`: the owner, and the
- * scopes (`scopesContext`).
+ * The whole answer. The context reaches every function as `requestContext.authorizer`: the owner, the scopes
+ * (`scopesContext`) and the key's rotation line (`keyLineage`, the prefix of its line's first key: what a webhook
+ * records of the key that directs it, `lib/auth/request-key.ts`).
  */
 export const authorizerResult = (
   methodArn: string,
   owner: string,
   granted: readonly Scope[],
+  lineage: string,
 ): APIGatewayAuthorizerResult => ({
   principalId: owner,
   policyDocument: policyFor(methodArn, granted),
-  context: { ownerId: owner, scopes: scopesContext(granted) },
+  context: { ownerId: owner, scopes: scopesContext(granted), keyLineage: lineage },
 });

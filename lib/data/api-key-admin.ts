@@ -4,11 +4,11 @@
  */
 import { BatchGetCommand, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import { allScopes, storedScopes } from '#lib/auth/scopes.ts';
+import { allScopes, SCOPE_CATALOGUE, storedScopes } from '#lib/auth/scopes.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import type { Scope } from '#lib/kinds.ts';
 import { again, noWait, retrying } from '#lib/retry.ts';
-import { type KeyState, keyState, type StoredKey } from './api-keys.ts';
+import { type KeyState, keyState, lineageOf, type StoredKey } from './api-keys.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey, ownerPartition } from './keys.ts';
 import { paginateQuery } from './query.ts';
 import { type Parts, transactDecided } from './transaction.ts';
@@ -18,7 +18,12 @@ export type ApiKeyRecord = {
   prefix: string;
   owner: string;
   label: string;
+  /** What the key holds (`storedScopes`: as stored, upgraded on read by the catalogue it was written under). */
   scopes: Scope[];
+  /** The scope catalogue it was written under; null: written before the marker, read by the legacy rule. */
+  scopeCatalogue: number | null;
+  /** The prefix of the first key of its rotation line (its own, if it was not made by a rotation). */
+  lineage: string;
   createdAt: string;
   /** Null: never expires. */
   expiresAt: string | null;
@@ -39,7 +44,9 @@ function recordOf(item: StoredKey, now: Date, lastUsedAt = item.lastUsedAt): Api
     prefix: item.prefix,
     owner: item.owner,
     label: item.label ?? '',
-    scopes: storedScopes(item.scopes),
+    scopes: storedScopes(item),
+    scopeCatalogue: typeof item.scopeCatalogue === 'number' ? item.scopeCatalogue : null,
+    lineage: lineageOf(item),
     createdAt: item.createdAt,
     expiresAt: item.expiresAt ?? null,
     lastUsedAt: lastUsedAt ?? null,
@@ -56,9 +63,11 @@ export type CreateKeyOptions = {
   now?: Date;
 };
 
+/** A new key's item: as created, or made by a rotation (then with its line). */
+type NewKeyOptions = CreateKeyOptions & { lineage?: string };
+
 const fresh = 'attribute_not_exists(pk)';
 
-/** The three Puts of a new key, each refused if its item exists (a prefix collision). */
 /** A new key's three items, as named parts: by hash, by display prefix, and in the owner's listing. */
 function putKey(db: Db, hash: string, item: StoredKey): Parts {
   const { owner, prefix } = item;
@@ -72,7 +81,11 @@ function putKey(db: Db, hash: string, item: StoredKey): Parts {
   };
 }
 
-function newKeyItem(owner: string, label: string, key: string, options: CreateKeyOptions): StoredKey {
+/**
+ * A new key's attributes, on each of its three items: its scopes exactly as given, with the catalogue version
+ * they were given under (`SCOPE_CATALOGUE`), so that a later catalogue's rule knows what they meant.
+ */
+function newKeyItem(owner: string, label: string, key: string, options: NewKeyOptions): StoredKey {
   const scopes = options.scopes ?? allScopes;
   if (scopes.length === 0 || scopes.some((scope) => !allScopes.includes(scope))) {
     throw new Error(`Invalid scopes ${JSON.stringify(scopes)}`);
@@ -84,6 +97,8 @@ function newKeyItem(owner: string, label: string, key: string, options: CreateKe
     createdAt: (options.now ?? new Date()).toISOString(),
     revoked: false,
     scopes: [...scopes],
+    scopeCatalogue: SCOPE_CATALOGUE,
+    ...(options.lineage ? { lineage: options.lineage } : {}),
     ...(options.expiresAt ? { expiresAt: new Date(options.expiresAt).toISOString() } : {}),
   };
 }
@@ -202,7 +217,7 @@ export async function revokeApiKey(db: Db, prefix: string): Promise<boolean> {
 export class ApiKeyStateError extends Error {
   override name = 'ApiKeyStateError';
   constructor(
-    readonly reason: 'not-found' | KeyState,
+    readonly reason: 'not-found' | 'wider' | KeyState,
     message: string,
   ) {
     super(message);
@@ -217,21 +232,41 @@ export type RotateOptions = {
    * (from its creation to its expiry) from now, or none if the old one had none.
    */
   expiresAt?: string | null;
+  /**
+   * The new key's scopes: some of the old key's (a rotation may narrow a key, never widen it: a wider key is a
+   * new key). Default: the old key's, as it holds them (`storedScopes`).
+   */
+  scopes?: readonly Scope[];
   now?: Date;
 };
 
 const MAX_ROTATE_ATTEMPTS = 5;
 
+/** The new key's scopes: the old key's, or fewer of them; more is refused. */
+function rotatedScopes(prefix: string, held: readonly Scope[], asked: readonly Scope[] | undefined): Scope[] {
+  if (asked === undefined) return [...held];
+  const beyond = asked.filter((scope) => !held.includes(scope));
+  if (beyond.length > 0) {
+    throw new ApiKeyStateError(
+      'wider',
+      `Key ${prefix} holds ${held.join(', ')}: a rotated key may hold fewer scopes, not ${beyond.join(', ')} (create a new key for those).`,
+    );
+  }
+  return [...asked];
+}
+
 /**
- * Rotates an active key: a new key with the same owner, label and scopes, and the old one expiring after the
- * grace (or sooner, if it already expires sooner). One transaction writes the new key's three items and
- * sets the old key's expiry on its three, on the condition that the old key is still as read (not revoked,
- * same expiry): a concurrent revoke or rotation makes it read again.
+ * Rotates an active key: a new key with the same owner, label and scopes (or fewer, `scopes`), in the same
+ * rotation line, and the old one expiring after the grace (or sooner, if it already expires sooner). One
+ * transaction writes the new key's three items, sets the old key's expiry on its three, and makes the new key
+ * its line's newest (`head` on the line's first key), on the condition that the old key is still as read (not
+ * revoked, same expiry): a concurrent revoke or rotation makes it read again. The new key stores what the old
+ * one holds, under today's catalogue: a key read by the legacy rule rotates into one that means the same.
  */
 export async function rotateApiKey(
   db: Db,
   prefix: string,
-  { graceSeconds = DEFAULT_GRACE_SECONDS, expiresAt, now = new Date() }: RotateOptions = {},
+  { graceSeconds = DEFAULT_GRACE_SECONDS, expiresAt, scopes, now = new Date() }: RotateOptions = {},
 ): Promise<{ key: string; record: ApiKeyRecord; previous: ApiKeyRecord }> {
   if (!Number.isFinite(graceSeconds) || graceSeconds < 0) throw new Error(`Invalid grace ${graceSeconds}`);
   return retrying(
@@ -253,24 +288,42 @@ export async function rotateApiKey(
           : (expiresAt ?? undefined);
 
       const key = generateApiKey();
+      const lineage = lineageOf(old);
       const item = newKeyItem(old.owner, old.label ?? '', key, {
-        scopes: storedScopes(old.scopes),
+        scopes: rotatedScopes(prefix, storedScopes(old), scopes),
         expiresAt: newExpiresAt,
+        lineage,
         now,
       });
+      const firstOfLine = lineage === old.prefix;
       const unchanged = old.expiresAt === undefined ? 'attribute_not_exists(expiresAt)' : 'expiresAt = :seen';
       const expire = updateKeyItems(old, 'old', (Key) => ({
         TableName: db.tableName,
         Key,
-        UpdateExpression: 'SET expiresAt = :expires',
+        // The line's first key holds its head on its items (one update per item in a transaction).
+        UpdateExpression: firstOfLine ? 'SET expiresAt = :expires, head = :head' : 'SET expiresAt = :expires',
         ConditionExpression: `attribute_exists(pk) AND NOT revoked = :true AND ${unchanged}`,
         ExpressionAttributeValues: {
           ':expires': oldExpiresAt,
           ':true': true,
+          ...(firstOfLine ? { ':head': item.prefix } : {}),
           ...(old.expiresAt === undefined ? {} : { ':seen': old.expiresAt }),
         },
       }));
-      const failed = await transactDecided(db, { ...putKey(db, hashApiKey(key), item), ...expire });
+      const head: Parts = firstOfLine
+        ? {}
+        : {
+            lineHead: {
+              Update: {
+                TableName: db.tableName,
+                Key: apiKeyPrefixKey(lineage),
+                UpdateExpression: 'SET head = :head',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':head': item.prefix },
+              },
+            },
+          };
+      const failed = await transactDecided(db, { ...putKey(db, hashApiKey(key), item), ...expire, ...head });
       // Either the new key's prefix collided (draw another) or the old key changed meanwhile (read it again).
       if (failed) return again;
       return { key, record: recordOf(item, now), previous: recordOf({ ...old, expiresAt: oldExpiresAt }, now) };

@@ -6,8 +6,15 @@
  * - the prefix item (`APIKEYPREFIX#<prefix>`), by which the key tool revokes and rotates;
  * - the owner's listing item (`OWNER#<owner>`, `APIKEY#<prefix>`).
  * Each holds owner, label, prefix, createdAt, revoked, and since scopes and expiry: `scopes` (a list) and
- * `expiresAt` (an ISO instant, absent: never). Items written before them have neither and keep working with
- * every scope and no expiry; nothing is migrated.
+ * `expiresAt` (an ISO instant, absent: never); since the scope catalogue had versions, `scopeCatalogue` (the
+ * version it was written under: `storedScopes` reads the scopes by it). Items written before have none of them
+ * and keep working by the legacy rule (`lib/auth/scopes.ts`) with no expiry; nothing is migrated.
+ *
+ * Rotation lines: a key made by rotation stores `lineage`, the prefix of the first key of its line (a key without
+ * it is the first of its own); the first key's items store `head`, the prefix of the line's newest key (absent:
+ * itself). A webhook records the line of the key that directed it (`lib/data/webhooks.ts`), and deliveries go on
+ * while the line's newest key is active and reads them (`lineState`), so a rotation's old key expiring after its
+ * grace stops none of them.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,7 +23,7 @@ import { isExpired } from '#lib/auth/expiry.ts';
 import { storedScopes } from '#lib/auth/scopes.ts';
 import type { Db } from '#lib/dynamodb.ts';
 import type { Scope } from '#lib/kinds.ts';
-import { apiKeyKey } from './keys.ts';
+import { apiKeyKey, apiKeyPrefixKey } from './keys.ts';
 
 export type KeyState = 'active' | 'expired' | 'revoked';
 
@@ -28,7 +35,12 @@ export type StoredKey = {
   createdAt: string;
   revoked?: boolean;
   scopes?: unknown;
+  scopeCatalogue?: number;
   expiresAt?: string;
+  /** The prefix of the first key of its rotation line (absent: this key's own). */
+  lineage?: string;
+  /** On the first key of a line: the prefix of its newest key (absent: this one). */
+  head?: string;
   lastUsedAt?: string;
   hash?: string;
 };
@@ -48,7 +60,7 @@ export const keyState = (item: Pick<StoredKey, 'revoked' | 'expiresAt'>, now: Da
 
 /** Why a key is refused; `prefix` is known for a key that exists. */
 export type KeyLookup =
-  | { found: true; owner: string; prefix: string; scopes: Scope[]; lastUsedAt?: string }
+  | { found: true; owner: string; prefix: string; lineage: string; scopes: Scope[]; lastUsedAt?: string }
   | { found: false; reason: 'unknown' | 'revoked' | 'expired'; prefix?: string };
 
 /** The key with this hash, if it may be used now. One strongly consistent GetItem. */
@@ -61,7 +73,40 @@ export async function lookUpKey(db: Db, hash: string, now: Date = new Date()): P
   const state = keyState(item, now);
   if (state !== 'active') return { found: false, reason: state, prefix: item.prefix };
   const lastUsed = item.lastUsedAt === undefined ? {} : { lastUsedAt: item.lastUsedAt };
-  return { found: true, owner: item.owner, prefix: item.prefix, scopes: storedScopes(item.scopes), ...lastUsed };
+  return {
+    found: true,
+    owner: item.owner,
+    prefix: item.prefix,
+    lineage: lineageOf(item),
+    scopes: storedScopes(item),
+    ...lastUsed,
+  };
+}
+
+/** The rotation line a key belongs to: the prefix of its first key. */
+export const lineageOf = (item: Pick<StoredKey, 'prefix' | 'lineage'>): string => item.lineage ?? item.prefix;
+
+/** A rotation line as its newest key has it now: active with its scopes, or ended (revoked, expired). */
+export type LineState = { state: 'active'; scopes: Scope[] } | { state: 'revoked' | 'expired' };
+
+const keyByPrefixItem = async (db: Db, prefix: string): Promise<StoredKey | undefined> =>
+  (
+    await db.client.send(
+      new GetCommand({ TableName: db.tableName, Key: apiKeyPrefixKey(prefix), ConsistentRead: true }),
+    )
+  ).Item as StoredKey | undefined;
+
+/**
+ * The state of a rotation line, by its newest key: one strongly consistent GetItem of the first key's prefix
+ * item, and one more of the newest key's when the line was rotated. A line whose key cannot be found (keys are
+ * never deleted) is read as revoked: fail closed.
+ */
+export async function lineState(db: Db, lineage: string, now: Date = new Date()): Promise<LineState> {
+  const first = await keyByPrefixItem(db, lineage);
+  const newest = first?.head && first.head !== lineage ? await keyByPrefixItem(db, first.head) : first;
+  if (!newest) return { state: 'revoked' };
+  const state = keyState(newest, now);
+  return state === 'active' ? { state, scopes: storedScopes(newest) } : { state };
 }
 
 /** Who holds this key, or null for an unknown, revoked or expired key. */

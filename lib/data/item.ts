@@ -66,19 +66,21 @@ export function bookkeepingAttributes(owner: string, id: number, bookkeeping: Bo
 }
 
 /**
- * The record an event carries: the resource without what only the data layer keeps (bookkeeping) or what the
- * API never shows after it is given (a webhook's signing secrets), since events are a stored format for 30
- * days and go on the bus.
+ * The record an event carries: the resource without what only the data layer keeps (bookkeeping, the key
+ * line a webhook is held to) or what the API never shows after it is given (a webhook's signing secrets), since
+ * events are a stored format for 30 days and go on the bus.
  */
 export function eventRecordOf(record: ResourceRecord): ResourceRecord {
   const {
     nextCheckAt: _due,
     failingSince: _failing,
     secrets: _secrets,
+    keyLineage: _key,
     ...published
   } = record as ResourceRecord & {
     failingSince?: unknown;
     secrets?: unknown;
+    keyLineage?: unknown;
   };
   return published;
 }

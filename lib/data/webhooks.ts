@@ -5,8 +5,17 @@
  * rotation and never carried by events (`item.ts`). Every write is a change (`changes.ts`): versioned, with
  * its event, idempotent with a key. What deliveries find (a run of failures) is bookkeeping, not a change;
  * five days of failures disable the webhook, which is a change (`webhook.disabled`).
+ *
+ * A webhook records the rotation line of the key that last directed it (`keyLineage`: stored it, changed its URL
+ * or events, or enabled it), and that key must be able to read every event it subscribes to then
+ * (`assertReadable`); deliveries are held to what the line's newest key may still read (`lib/webhook-dispatch.ts`),
+ * and the webhook is disabled once that key is revoked or expired (`disableForKey`). A webhook stored before
+ * keys were recorded has no `keyLineage`: it delivers what it subscribes to, as it did, until a key directs it.
  */
+import { isDeepStrictEqual } from 'node:util';
+import type { RequestKey } from '#lib/auth/request-key.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { assertReadable } from '#lib/webhooks/event-patterns.ts';
 import { newSigningSecret } from '#lib/webhooks/signature.ts';
 import type { WriteOptions } from './changes.ts';
 import { deleteRecord, getRecord, insertRecord, setBookkeeping, unchangedRecord, updateRecord } from './collection.ts';
@@ -25,6 +34,10 @@ export const DEFAULT_WEBHOOKS_PER_OWNER = 10;
 /** How long a secret rotated out still signs deliveries, beside the new one. */
 export const ROTATED_SECRET_VALID_MS = 24 * 3600 * 1000;
 
+export type DisabledReason = 'owner' | 'failing' | KeyEnded;
+/** Why a webhook's key can no longer direct it. */
+export type KeyEnded = 'key_revoked' | 'key_expired';
+
 /** A signing secret, and until when it signs (absent: the current one). */
 export type SigningSecret = { value: string; expiresAt?: string };
 
@@ -39,8 +52,13 @@ export type WebhookRecord = ResourceRecord & {
   enabledAt: string;
   /** When it was last disabled (absent while enabled, or never). */
   disabledAt?: string;
-  /** Why it is disabled: by its owner, or by failing for 5 days in a row. */
-  disabledReason?: 'owner' | 'failing';
+  /**
+   * Why it is disabled: by its owner; by failing for 5 days in a row; or because the key that directed it (its
+   * rotation line's newest key) was revoked or expired.
+   */
+  disabledReason?: DisabledReason;
+  /** The rotation line of the key that last directed it (absent: stored before keys were recorded). */
+  keyLineage?: string;
   /** The current secret first. */
   secrets: SigningSecret[];
   /** Bookkeeping: when its current run of failed deliveries began (absent: the last one succeeded). */
@@ -86,13 +104,21 @@ export const signingSecrets = (webhook: WebhookRecord, now: Date): string[] =>
 
 const quotaOf = (db: Db) => db.maxWebhooksPerOwner ?? DEFAULT_WEBHOOKS_PER_OWNER;
 
-/** Stores a webhook with a new secret; the answer is the only time the secret is shown. */
+/** The record's `keyLineage` for a key (none for one whose line the request did not carry). */
+const lineageOf = (key: RequestKey) => (key.lineage === null ? {} : { keyLineage: key.lineage });
+
+/**
+ * Stores a webhook with a new secret, directed by `key`: it may subscribe only to events the key could read,
+ * and records the key's line. The answer is the only time the secret is shown.
+ */
 export async function storeWebhook(
   db: Db,
   owner: string,
   webhook: NewWebhook,
+  key: RequestKey,
   options?: WriteOptions,
 ): Promise<Written<WebhookRecord>> {
+  assertReadable(webhook.events, key.scopes);
   const secret = newSigningSecret();
   return await insertRecord<WebhookRecord>(
     db,
@@ -101,6 +127,7 @@ export async function storeWebhook(
     {},
     (id, now) => ({
       ...webhook,
+      ...lineageOf(key),
       id,
       enabledAt: now,
       // Stored disabled: by its owner, from the start (it delivers nothing until enabled).
@@ -125,15 +152,23 @@ function withEnabled(current: WebhookRecord, enabled: boolean | undefined, now: 
     : { ...rest, enabled: false, disabledAt: now, disabledReason: 'owner' };
 }
 
+/** Whether a change sends the webhook's events elsewhere, to other events, or starts them again. */
+const directs = (current: WebhookRecord, next: WebhookRecord) =>
+  next.name !== current.name || !isDeepStrictEqual(next.events, current.events) || (next.enabled && !current.enabled);
+
 /**
  * Updates a webhook (`updateRecord`: read, then one transaction with the event, conditional on the version read).
- * Enabling it again starts it afresh: it delivers the events from then on, its failures forgotten.
+ * Enabling it again starts it afresh: it delivers the events from then on, its failures forgotten. A change that
+ * directs it (a new URL, new events, enabling it) is the key's: the key must be able to read every event the
+ * webhook then subscribes to (`EventsBeyondKey` otherwise, nothing written), and its line is recorded. Any other
+ * change (a description, disabling) keeps the key it had.
  */
 export async function updateWebhook(
   db: Db,
   owner: string,
   id: number,
   changes: WebhookChanges,
+  key: RequestKey,
   options: WriteOptions = {},
 ): Promise<Written<WebhookRecord>> {
   const present = (Object.keys(changes) as (keyof WebhookChanges)[]).filter((field) => changes[field] !== undefined);
@@ -148,7 +183,10 @@ export async function updateWebhook(
         present.filter((field) => field !== 'enabled').map((field) => [field, changes[field]]),
       );
       const next = withEnabled({ ...current, ...set }, changes.enabled, now);
-      return { record: { ...next, updatedAt: now } };
+      if (!directs(current, next)) return { record: { ...next, updatedAt: now } };
+      assertReadable(next.events, key.scopes, changes.events === undefined ? 'webhook' : 'sent');
+      const { keyLineage: _previous, ...rest } = next;
+      return { record: { ...rest, ...lineageOf(key), updatedAt: now } };
     },
     options,
   );
@@ -216,6 +254,27 @@ export async function disableFailing(db: Db, owner: string, id: number, failingS
     if (!current.enabled || current.failingSince !== failingSince) return { record: current };
     return {
       record: { ...current, enabled: false, disabledAt: now, disabledReason: 'failing', updatedAt: now },
+      type: 'webhook.disabled',
+    };
+  }).catch(nullWhenGone);
+}
+
+/**
+ * Disables a webhook whose key has ended: its rotation line's newest key was revoked or expired. A change with its
+ * `webhook.disabled` event, the reason on the resource. Nothing when it is disabled already, or a key has
+ * directed it since (another line), or it was deleted meanwhile.
+ */
+export async function disableForKey(
+  db: Db,
+  owner: string,
+  id: number,
+  lineage: string,
+  reason: KeyEnded,
+): Promise<void> {
+  await updateRecord<WebhookRecord>(db, owner, kind, id, (current, now) => {
+    if (!current.enabled || current.keyLineage !== lineage) return { record: current };
+    return {
+      record: { ...current, enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now },
       type: 'webhook.disabled',
     };
   }).catch(nullWhenGone);

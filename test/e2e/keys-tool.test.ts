@@ -4,8 +4,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { config } from '#test/support/database.ts';
-import { startTestGateway } from '#test/support/http.ts';
+import type { ApiKeyRecord } from '#lib/data/api-key-admin.ts';
+import { routes } from '#lib/routes.ts';
+import { config, db } from '#test/support/database.ts';
+import { type Client, startTestGateway } from '#test/support/http.ts';
+import { putOldShapeKey } from '#test/support/keys.ts';
 import { keyClient, UNAUTHENTICATED } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -40,6 +43,21 @@ async function keysFailing(...args: string[]) {
     }),
   );
 }
+
+const FOUR = 'domains:read,domains:write,spaces:read,spaces:write';
+const ALL = `${FOUR},webhooks:read,webhooks:write`;
+
+/** Every method of every webhook route, on an id (the gateway answers before any handler runs). */
+const webhookCalls = () =>
+  routes
+    .filter((route) => route.collection === 'webhooks')
+    .flatMap((route) =>
+      route.methods.map((method) => ({
+        name: `${method} ${route.path}`,
+        send: (api: Client) =>
+          api.request(method, route.path.replace('{id}', '1'), method === 'GET' ? {} : { json: {} }),
+      })),
+    );
 
 /** The list's rows as objects, by the header's column names. */
 function rows(lines: string[]): Record<string, string>[] {
@@ -167,5 +185,101 @@ describe('key tool (scripts/keys.ts)', () => {
     expect(unknown.message).toBe('No key with prefix dsk_nothere1.');
     for (const failure of [scope, expiresIn, past, grace, unknown]) expect(failure.code).toBe(2);
     expect(listed.stdout.trim()).toBe('No keys.');
+  });
+
+  it("gives a key made with --scopes 'domains:*,spaces:*' exactly those four: 403 on every webhook route", {
+    timeout: 120_000,
+  }, async () => {
+    // Prepare
+    const owner = `tool-${randomUUID()}`;
+    // Act
+    const created = await keys('create', '--owner', owner, '--scopes', 'domains:*,spaces:*');
+    const api = keyClient(gateway, created.lines.at(-1) as string);
+    const replies = await Promise.all(webhookCalls().map(async (call) => [call.name, (await call.send(api)).status]));
+    const space = await api.post('/api/v1/spaces', { name: 'Still a spaces key' });
+    const [row] = rows((await keys('list', '--owner', owner)).lines);
+    // Assess
+    expect(created.lines.at(-3)).toMatch(
+      new RegExp(
+        `^Created key dsk_\\S+… for owner ${owner}: domains:read, domains:write, spaces:read, spaces:write; never expires\\.$`,
+      ),
+    );
+    expect(replies).toEqual(webhookCalls().map((call) => [call.name, 403]));
+    expect(space.status).toBe(201);
+    expect(row?.scopes).toBe(FOUR);
+  });
+
+  it('reads keys stored in the old shapes as before: no scopes, or the four old ones without the marker, hold webhooks too', {
+    timeout: 120_000,
+  }, async () => {
+    // Prepare: as the key tool wrote them before scopes, and from scopes until the catalogue's marker.
+    const owner = `tool-${randomUUID()}`;
+    const unscoped = await putOldShapeKey(db, owner, 'before scopes');
+    const four = await putOldShapeKey(db, owner, 'four, unmarked', { scopes: FOUR.split(',') });
+    // Act
+    const replies = [];
+    for (const { key } of [unscoped, four]) {
+      const api = keyClient(gateway, key);
+      replies.push((await api.get('/api/v1/webhooks')).status, (await api.post('/api/v1/webhooks', {})).status);
+    }
+    const listed = rows((await keys('list', '--owner', owner)).lines);
+    // Assess: served (200), and a store reaches its validation (422), not the gateway's 403.
+    expect(replies).toEqual([200, 422, 200, 422]);
+    expect(listed.map((row) => [row.label, row.scopes])).toEqual([
+      ['before scopes', ALL],
+      ['four, unmarked', ALL],
+    ]);
+  });
+
+  it('rotates a key into one that means the same, marked; --scopes narrows it, never widens it', {
+    timeout: 180_000,
+  }, async () => {
+    // Prepare: a key made today with the four scopes (marked), one of the old shape with them (unmarked).
+    const owner = `tool-${randomUUID()}`;
+    await keys('create', '--owner', owner, '--name', 'marked', '--scopes', 'domains:*,spaces:*');
+    const unmarked = await putOldShapeKey(db, owner, 'unmarked', { scopes: FOUR.split(',') });
+    const marked = rows((await keys('list', '--owner', owner)).lines).find((row) => row.label === 'marked');
+    // Act
+    const fromMarked = await keys('rotate', marked?.prefix as string, '--grace', '0s');
+    const fromUnmarked = await keys('rotate', unmarked.prefix, '--grace', '0s');
+    const markedKey = keyClient(gateway, fromMarked.lines.at(-1) as string);
+    const unmarkedKey = keyClient(gateway, fromUnmarked.lines.at(-1) as string);
+    const replies = [
+      (await markedKey.get('/api/v1/webhooks')).status,
+      (await unmarkedKey.get('/api/v1/webhooks')).status,
+    ];
+    const listed = JSON.parse((await keys('list', '--owner', owner, '--json')).stdout) as ApiKeyRecord[];
+    const successor = listed.find((record) => record.label === 'unmarked' && record.state === 'active');
+    const narrowed = await keys(
+      'rotate',
+      successor?.prefix as string,
+      '--grace',
+      '0s',
+      '--scopes',
+      'domains:*,spaces:*',
+    );
+    const widened = await keysFailing(
+      'rotate',
+      narrowed.lines.at(-1)?.slice(0, 12) as string,
+      '--scopes',
+      'webhooks:read',
+    );
+    // Assess: the rotated keys hold what the old ones held, stored under today's catalogue, in the old one's line.
+    expect(fromMarked.lines.at(-2)).toContain(`(${FOUR.replaceAll(',', ', ')}; never expires)`);
+    expect(fromUnmarked.lines.at(-2)).toContain(`(${ALL.replaceAll(',', ', ')}; never expires)`);
+    expect(replies).toEqual([403, 200]);
+    const active = listed.filter((record) => record.state === 'active');
+    expect(active.map((record) => [record.label, record.scopes.join(','), record.scopeCatalogue])).toEqual([
+      ['marked', FOUR, 2],
+      ['unmarked', ALL, 2],
+    ]);
+    expect(listed.find((record) => record.prefix === unmarked.prefix)?.scopeCatalogue).toBeNull();
+    expect(successor?.lineage).toBe(unmarked.prefix);
+    expect(narrowed.lines.at(-2)).toContain(`(${FOUR.replaceAll(',', ', ')}; never expires)`);
+    expect((await keyClient(gateway, narrowed.lines.at(-1) as string).get('/api/v1/webhooks')).status).toBe(403);
+    expect(widened.code).toBe(2);
+    expect(widened.message).toMatch(
+      /a rotated key may hold fewer scopes, not webhooks:read \(create a new key for those\)\.$/,
+    );
   });
 });

@@ -15,6 +15,7 @@ import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, storeOldShapeDomain } from '#test/support/domains.ts';
 import { newClient as newOwnerClient, startTestGateway } from '#test/support/http.ts';
+import { UNRECORDED_KEY } from '#test/support/keys.ts';
 import { checked, invalid, newClient } from './helpers.ts';
 
 const INVISIBLE = (field: string) =>
@@ -223,12 +224,17 @@ describe('items stored before these rules', () => {
     const api = checked(await newOwnerClient(gateway, owner));
     const space = (await storeSpace(db, owner, { name: 'Marketing\u034F', color: 2 })).result;
     const webhook = (
-      await storeWebhook(db, owner, {
-        name: `https://${publicHost()}/hook`,
-        events: ['*'],
-        enabled: true,
-        description: 'Invoice \u202Efdp.exe',
-      })
+      await storeWebhook(
+        db,
+        owner,
+        {
+          name: `https://${publicHost()}/hook`,
+          events: ['*'],
+          enabled: true,
+          description: 'Invoice \u202Efdp.exe',
+        },
+        UNRECORDED_KEY,
+      )
     ).result;
     const domainId = await storeOldShapeDomain(db, owner, 'xn--a.com');
     // Act / Assess: a space.

@@ -143,13 +143,13 @@ describe('scopes', () => {
 
   it('the authorizer passes the key’s scopes in its context, and a policy of exactly its routes', async () => {
     // Prepare
-    const { key, owner } = await clientWith(gateway, ['domains:read', 'spaces:write']);
+    const { key, owner, prefix } = await clientWith(gateway, ['domains:read', 'spaces:write']);
     const authorize = await loadFunction<AuthorizerHandler>(authorizerHandler, config, db);
     // Act
     const result = await authorize(directAuthorizerEvent(key), lambdaContext(authorizerHandler));
     // Assess
     expect(result.principalId).toBe(owner);
-    expect(result.context).toEqual({ ownerId: owner, scopes: 'domains:read,spaces:write' });
+    expect(result.context).toEqual({ ownerId: owner, scopes: 'domains:read,spaces:write', keyLineage: prefix });
     const arn = (method: string, path: string) => `arn:aws:execute-api:local:000000000000:local/prod/${method}${path}`;
     expect(policyAllows(result, arn('GET', '/api/v1/domains/3'))).toBe(true);
     expect(policyAllows(result, arn('DELETE', '/api/v1/spaces/3'))).toBe(true);

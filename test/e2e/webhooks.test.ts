@@ -10,6 +10,7 @@ import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { type Client, clientFor, newClient, type Reply } from '#test/support/http.ts';
+import { putOldShapeKey } from '#test/support/keys.ts';
 import {
   closedPort,
   type ReceivedRequest,
@@ -165,24 +166,29 @@ describe('the resource', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
-  it('needs webhooks:read to read and webhooks:write to write; an "all" key has both', async () => {
+  it('needs webhooks:read to read and webhooks:write to write; an "all" key has both, a key made today without them neither', async () => {
     // Prepare
     const { id } = await subscribe();
     const keyWith = async (scopes: string[]) =>
       clientFor(stack.gateway, (await createApiKey(db, client.owner, 'scoped', { scopes: scopes as never })).key);
     const reader = await keyWith(['webhooks:read']);
     const spacesOnly = await keyWith(['spaces:read', 'spaces:write']);
-    // A key stored before webhooks with every scope there was then (the key tool's default).
-    const allOfOld = await keyWith(['domains:read', 'domains:write', 'spaces:read', 'spaces:write']);
+    const four = ['domains:read', 'domains:write', 'spaces:read', 'spaces:write'];
+    // Made today with every scope there was before webhooks: exactly those.
+    const fourToday = await keyWith(four);
+    // Stored before webhooks with every scope there was then (the key tool's default), without the marker.
+    const allOfOld = clientFor(stack.gateway, (await putOldShapeKey(db, client.owner, 'old', { scopes: four })).key);
     // Act
     const read = await reader.get(`/api/v1/webhooks/${id}/deliveries`);
     const write = await reader.request('PATCH', `/api/v1/webhooks/${id}`, { json: { enabled: false } });
     const none = await spacesOnly.get('/api/v1/webhooks');
+    const today = await fourToday.request('PATCH', `/api/v1/webhooks/${id}`, { json: { description: 'new key' } });
     const old = await allOfOld.request('PATCH', `/api/v1/webhooks/${id}`, { json: { description: 'old key' } });
     // Assess
     expect(read.status).toBe(200);
     expect(write.status).toBe(403);
     expect(none.status).toBe(403);
+    expect(today.status).toBe(403);
     expect(old.status).toBe(200);
     expect((await client.get('/api/v1/webhooks')).status).toBe(200);
   });

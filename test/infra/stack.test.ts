@@ -77,8 +77,9 @@ const expectedTableActions: Record<string, string[]> = {
   'edge-sync': ['GetItem', 'PutItem', 'UpdateItem'],
   // Query on the due-check index only (below): `recheckDomain` is an `updateItem` that may release a guard.
   'recheck-domains': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
-  // The owner's webhooks, one Query on the table (below: not the index).
-  'webhook-fanout': ['Query'],
+  // The owner's webhooks, one Query on the table (below: not the index); the key line behind each (GetItem); a
+  // webhook whose key ended disabled (a change: Put and Update).
+  'webhook-fanout': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
   // The webhook read, the attempt recorded, the run of failures kept; a disabling is a change (Put and Update).
   'webhook-deliver': ['GetItem', 'PutItem', 'UpdateItem'],
 };
@@ -1631,7 +1632,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(MAX_VISIBILITY_MS + VISIBILITY_MARGIN_MS).toBe(SQS_MAX_VISIBILITY_MS);
     });
 
-    it('lets the fan-out only query the table and send to the queue, and the delivery only its table actions and the queue', () => {
+    it('lets the fan-out only its table actions (the webhooks, their keys, a disabling) and send to the queue, and the delivery only its table actions and the queue', () => {
       // Prepare
       const grants = (name: string) => s.grants(roleOf(s.functions.get(name) ?? {}));
       const table = [JSON.stringify(getAtt(tableId()))];
@@ -1640,7 +1641,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         Object.fromEntries(Object.entries(grants(name)).filter(([action]) => /^(dynamodb|sqs):/.test(action)));
       // Assess: no index, no other queue action; the dead letters are the fan-out's own (Lambda's asynchronous ones)
       expect(own(FANOUT)).toEqual({
+        'dynamodb:GetItem': table,
+        'dynamodb:PutItem': table,
         'dynamodb:Query': table,
+        'dynamodb:UpdateItem': table,
         'sqs:SendMessage': [...queue, JSON.stringify(getAtt(queueNamed('webhook-fanout-dead-letters')))].sort(),
       });
       expect(own(DELIVER)).toEqual({

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import { allScopes } from '#lib/auth/scopes.ts';
+import { allScopes, SCOPE_CATALOGUE } from '#lib/auth/scopes.ts';
 import {
   type ApiKeyStateError,
   createApiKey,
@@ -10,7 +10,7 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from '#lib/data/api-key-admin.ts';
-import { lookUpKey, ownerOfKey, recordKeyUse } from '#lib/data/api-keys.ts';
+import { lineState, lookUpKey, ownerOfKey, recordKeyUse } from '#lib/data/api-keys.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
 import { db } from '#test/support/database.ts';
 import { putOldShapeKey, secondsFromNow } from '#test/support/keys.ts';
@@ -42,23 +42,39 @@ describe.concurrent('api keys data module', () => {
     expect(JSON.stringify(Item)).not.toContain(key);
   });
 
-  it('gives a new key every scope and no expiry by default, on all three items', async () => {
+  it('gives a new key every scope and no expiry by default, with today’s scope catalogue, on all three items', async () => {
     // Prepare
     const owner = newOwner();
     // Act
     const { key, record } = await createApiKey(db, owner, 'default');
     // Assess
-    expect(record).toMatchObject({ scopes: [...allScopes], expiresAt: null, lastUsedAt: null });
+    expect(record).toMatchObject({ scopes: [...allScopes], expiresAt: null, lastUsedAt: null, scopeCatalogue: 2 });
     for (const item of await itemsOf(key, owner)) {
       expect(item?.scopes).toEqual([...allScopes]);
+      expect(item?.scopeCatalogue).toBe(SCOPE_CATALOGUE);
       expect(item).not.toHaveProperty('expiresAt');
+      expect(item).not.toHaveProperty('lineage');
     }
     expect(await lookUpKey(db, hashApiKey(key))).toEqual({
       found: true,
       owner,
       prefix: displayPrefix(key),
+      lineage: displayPrefix(key),
       scopes: [...allScopes],
     });
+  });
+
+  it('gives a new key given the four scopes there were before webhooks exactly those, marked so on all three items', async () => {
+    // Prepare
+    const owner = newOwner();
+    const four = ['domains:read', 'domains:write', 'spaces:read', 'spaces:write'] as const;
+    // Act
+    const { key, record } = await createApiKey(db, owner, 'no webhooks', { scopes: four });
+    // Assess
+    expect(record.scopes).toEqual(four);
+    for (const item of await itemsOf(key, owner)) expect(item).toMatchObject({ scopes: four, scopeCatalogue: 2 });
+    expect(await lookUpKey(db, hashApiKey(key))).toMatchObject({ found: true, scopes: four });
+    expect((await listApiKeys(db, owner))[0]?.scopes).toEqual(four);
   });
 
   it('stores the scopes and expiry it is given on all three items', async () => {
@@ -144,6 +160,8 @@ describe.concurrent('api keys data module', () => {
       owner,
       label: 'used',
       scopes: [...allScopes],
+      scopeCatalogue: SCOPE_CATALOGUE,
+      lineage: used.record.prefix,
       createdAt: used.record.createdAt,
       expiresAt: null,
       lastUsedAt: usedAt.toISOString(),
@@ -238,9 +256,16 @@ describe.concurrent('keys written before scopes and expiry', () => {
     const recorded = await recordKeyUse(db, hashApiKey(key));
     const [record] = await listApiKeys(db, owner);
     // Assess
-    expect(found).toEqual({ found: true, owner, prefix, scopes: [...allScopes] });
+    expect(found).toEqual({ found: true, owner, prefix, lineage: prefix, scopes: [...allScopes] });
     expect(recorded).toBe(true);
-    expect(record).toMatchObject({ prefix, label: 'legacy', scopes: [...allScopes], expiresAt: null, state: 'active' });
+    expect(record).toMatchObject({
+      prefix,
+      label: 'legacy',
+      scopes: [...allScopes],
+      scopeCatalogue: null,
+      expiresAt: null,
+      state: 'active',
+    });
     expect(record?.lastUsedAt).toMatch(/^\d{4}-/);
   });
 
@@ -353,5 +378,91 @@ describe.concurrent('rotation', () => {
     const expiries = new Set((await itemsOf(old.key, owner)).map((item) => item?.expiresAt));
     expect(expiries.size).toBe(1);
     expect(rotated.map((result) => result.previous.expiresAt)).toContain([...expiries][0]);
+  });
+});
+
+describe.concurrent('rotation lines and scopes', () => {
+  it('keeps the line: the new key stores its line, the first key its newest, and the line follows each rotation', async () => {
+    // Prepare
+    const owner = newOwner();
+    const first = await createApiKey(db, owner, 'line', { scopes: ['spaces:read', 'webhooks:write'] });
+    const now = new Date();
+    // Act
+    const second = await rotateApiKey(db, first.record.prefix, { graceSeconds: 60, now });
+    const third = await rotateApiKey(db, second.record.prefix, { graceSeconds: 60, now });
+    // Assess: every key of the line names the first; the first's items name the newest.
+    for (const rotated of [second, third]) {
+      expect(rotated.record).toMatchObject({ lineage: first.record.prefix, scopeCatalogue: SCOPE_CATALOGUE });
+      for (const item of await itemsOf(rotated.key, owner)) expect(item?.lineage).toBe(first.record.prefix);
+      expect(await lookUpKey(db, hashApiKey(rotated.key))).toMatchObject({ lineage: first.record.prefix });
+    }
+    expect((await getItem(apiKeyPrefixKey(first.record.prefix)))?.head).toBe(third.record.prefix);
+    // The line is as its newest key: active, with its scopes, past both graces.
+    const later = new Date(now.getTime() + 120_000);
+    expect(await lookUpKey(db, hashApiKey(first.key), later)).toMatchObject({ reason: 'expired' });
+    expect(await lineState(db, first.record.prefix, later)).toEqual({
+      state: 'active',
+      scopes: ['spaces:read', 'webhooks:write'],
+    });
+  });
+
+  it('ends the line when its newest key is revoked or expires, not when an older one is', async () => {
+    // Prepare
+    const owner = newOwner();
+    const first = await createApiKey(db, owner, 'a');
+    const second = await rotateApiKey(db, first.record.prefix, { graceSeconds: 3_600 });
+    const lone = await createApiKey(db, owner, 'b', { expiresAt: secondsFromNow(60).toISOString() });
+    // Act
+    await revokeApiKey(db, first.record.prefix);
+    const afterOldRevoked = await lineState(db, first.record.prefix);
+    await revokeApiKey(db, second.record.prefix);
+    // Assess
+    expect(afterOldRevoked.state).toBe('active');
+    expect(await lineState(db, first.record.prefix)).toEqual({ state: 'revoked' });
+    expect(await lineState(db, lone.record.prefix, secondsFromNow(120))).toEqual({ state: 'expired' });
+    expect(await lineState(db, 'dsk_nothere1')).toEqual({ state: 'revoked' });
+  });
+
+  it('may narrow a key on rotation, never widen it', async () => {
+    // Prepare
+    const owner = newOwner();
+    const old = await createApiKey(db, owner, 'wide', { scopes: ['domains:read', 'spaces:read', 'spaces:write'] });
+    // Act
+    const narrowed = await rotateApiKey(db, old.record.prefix, { scopes: ['spaces:read'] });
+    const widened = await rotateApiKey(db, narrowed.record.prefix, { scopes: ['spaces:read', 'webhooks:read'] }).then(
+      () => 'rotated',
+      (error: ApiKeyStateError) => `${error.reason}: ${error.message}`,
+    );
+    // Assess
+    expect(narrowed.record.scopes).toEqual(['spaces:read']);
+    expect(await lookUpKey(db, hashApiKey(narrowed.key))).toMatchObject({ found: true, scopes: ['spaces:read'] });
+    expect(widened).toBe(
+      `wider: Key ${narrowed.record.prefix} holds spaces:read: a rotated key may hold fewer scopes, not webhooks:read (create a new key for those).`,
+    );
+    expect(await listApiKeys(db, owner)).toHaveLength(2);
+  });
+
+  it('rotates a key read by the legacy rule into one that means the same, marked, and one of today’s into the same', async () => {
+    // Prepare: a key of the old shape (no scopes: every scope), and the four old scopes written without a marker.
+    const owner = newOwner();
+    const unscoped = await putOldShapeKey(db, owner, 'before scopes');
+    const four = await putOldShapeKey(db, owner, 'four, unmarked', {
+      scopes: ['domains:read', 'domains:write', 'spaces:read', 'spaces:write'],
+    });
+    const today = await createApiKey(db, owner, 'four, today', {
+      scopes: ['domains:read', 'domains:write', 'spaces:read', 'spaces:write'],
+    });
+    // Act
+    const rotated = await Promise.all(
+      [unscoped.prefix, four.prefix, today.record.prefix].map((p) => rotateApiKey(db, p)),
+    );
+    // Assess
+    const [fromUnscoped, fromFour, fromToday] = rotated;
+    expect(fromUnscoped?.record.scopes).toEqual([...allScopes]);
+    expect(fromFour?.record.scopes).toEqual([...allScopes]);
+    expect(fromToday?.record.scopes).toEqual(['domains:read', 'domains:write', 'spaces:read', 'spaces:write']);
+    for (const { key } of rotated) {
+      for (const item of await itemsOf(key, owner)) expect(item?.scopeCatalogue).toBe(SCOPE_CATALOGUE);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { listEvents } from '#lib/data/events.ts';
 import { showWebhook, storeWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
 import { attemptDelivery, type DeliveredEvent, type DispatchDeps, enabledAt, fanOut } from '#lib/webhook-dispatch.ts';
 import { db } from '#test/support/database.ts';
+import { UNRECORDED_KEY } from '#test/support/keys.ts';
 import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const DAY = 24 * 3_600_000;
@@ -31,12 +32,17 @@ const eventAt = (createdAt: string, type = 'space.created'): DeliveredEvent => (
 });
 
 async function webhook(fields: Partial<Pick<WebhookRecord, 'events' | 'enabled'>> = {}): Promise<WebhookRecord> {
-  const { result } = await storeWebhook(db, owner, {
-    name: receiver.url(),
-    events: fields.events ?? ['*'],
-    enabled: fields.enabled ?? true,
-    description: null,
-  });
+  const { result } = await storeWebhook(
+    db,
+    owner,
+    {
+      name: receiver.url(),
+      events: fields.events ?? ['*'],
+      enabled: fields.enabled ?? true,
+      description: null,
+    },
+    UNRECORDED_KEY,
+  );
   return result;
 }
 
@@ -66,7 +72,7 @@ describe('the fan-out', () => {
     // Prepare
     const before = new Date(Date.now() - 60_000).toISOString();
     const stored = await webhook();
-    const { result: disabled } = await updateWebhook(db, owner, stored.id, { enabled: false });
+    const { result: disabled } = await updateWebhook(db, owner, stored.id, { enabled: false }, UNRECORDED_KEY);
     const whileDisabled = new Date().toISOString();
     // Assess
     expect(enabledAt(stored, before)).toBe(false);
@@ -112,7 +118,7 @@ describe('an attempt', () => {
     // Prepare: the event was due before its owner disabled the webhook.
     const hook = await webhook();
     const event = eventAt(new Date().toISOString());
-    await updateWebhook(db, owner, hook.id, { enabled: false });
+    await updateWebhook(db, owner, hook.id, { enabled: false }, UNRECORDED_KEY);
     // Act
     const outcome = await attemptDelivery(depsAt({ now: new Date() }), {
       owner,

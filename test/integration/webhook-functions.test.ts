@@ -10,10 +10,16 @@ import type { SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { create as createDeliver } from '#functions/webhooks/deliver.ts';
 import { create as createFanout } from '#functions/webhooks/fanout.ts';
-import { storeWebhook } from '#lib/data/webhooks.ts';
+import { webhookFanoutActions, webhookFanoutFunction } from '#infra/constructs/webhook-delivery.ts';
+import { ActionRecorder } from '#infra/local/dynamodb-recorder.ts';
+import { invoke } from '#infra/local/lambda.ts';
+import { createApiKey, revokeApiKey } from '#lib/data/api-key-admin.ts';
+import { showWebhook, storeWebhook } from '#lib/data/webhooks.ts';
 import { EVENT_SCHEMA_VERSION } from '#lib/events-bus.ts';
+import type { Scope } from '#lib/kinds.ts';
 import type { DeliveryJob } from '#lib/webhook-dispatch.ts';
 import { config, db } from '#test/support/database.ts';
+import { UNRECORDED_KEY } from '#test/support/keys.ts';
 import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
 const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries';
@@ -48,7 +54,12 @@ const event = (type = 'space.created') => ({
 });
 
 async function webhook(events: string[]) {
-  const { result } = await storeWebhook(db, owner, { name: receiver.url(), events, enabled: true, description: null });
+  const { result } = await storeWebhook(
+    db,
+    owner,
+    { name: receiver.url(), events, enabled: true, description: null },
+    UNRECORDED_KEY,
+  );
   return result;
 }
 
@@ -72,6 +83,35 @@ describe('the fan-out function', () => {
       { owner, webhookId: wanted.id, event: change, attempt: 1 },
     ]);
     expect(calls[0]?.input.QueueUrl).toBe(QUEUE_URL);
+  });
+
+  it('queues nothing for a webhook whose key was revoked, disables it, and issues only the actions it is granted', async () => {
+    // Prepare: two webhooks directed by keys of the owner's, one of which is then revoked.
+    const kept = await createApiKey(db, owner, 'kept', { scopes: ['spaces:read', 'webhooks:write'] });
+    const revoked = await createApiKey(db, owner, 'revoked');
+    const keyOf = (record: { prefix: string; scopes: Scope[] }) => ({ lineage: record.prefix, scopes: record.scopes });
+    const hook = (key: ReturnType<typeof keyOf>) =>
+      storeWebhook(db, owner, { name: receiver.url(), events: ['space.*'], enabled: true, description: null }, key);
+    const live = (await hook(keyOf(kept.record))).result;
+    const dead = (await hook(keyOf(revoked.record))).result;
+    await revokeApiKey(db, revoked.record.prefix);
+    const { sqs, calls } = recordingSqs();
+    const fanout = createFanout(settings, db, sqs);
+    const recorder = new ActionRecorder();
+    const detach = recorder.attach(db.client.middlewareStack as never);
+    // Act
+    const change = event();
+    const result = await invoke(webhookFanoutFunction.name, () =>
+      fanout({ detail: { schema_version: EVENT_SCHEMA_VERSION, owner, ...change } as never }),
+    ).finally(detach);
+    // Assess
+    expect(result).toEqual({ jobs: 1 });
+    const entries = calls[0]?.input.Entries as { MessageBody: string }[];
+    expect(entries.map((entry) => JSON.parse(entry.MessageBody).webhookId)).toEqual([live.id]);
+    expect(await showWebhook(db, owner, dead.id)).toMatchObject({ enabled: false, disabledReason: 'key_revoked' });
+    expect([...(recorder.actions.get(webhookFanoutFunction.name) ?? [])].sort()).toEqual(
+      [...webhookFanoutActions].sort(),
+    );
   });
 
   it('fails at cold start without its queue', () => {
@@ -136,6 +176,33 @@ describe('the delivery function', () => {
         'is longer than the longest delay, 10h',
       );
     }
+  });
+
+  it('drops a pending job of a webhook disabled because its key ended, without sending it', async () => {
+    // Prepare: a job queued while the key was valid; the fan-out of a later event found it revoked.
+    const key = await createApiKey(db, owner, 'ended');
+    const { result: hook } = await storeWebhook(
+      db,
+      owner,
+      { name: receiver.url(), events: ['*'], enabled: true, description: null },
+      { lineage: key.record.prefix, scopes: key.record.scopes },
+    );
+    await revokeApiKey(db, key.record.prefix);
+    await createFanout(
+      settings,
+      db,
+      recordingSqs().sqs,
+    )({
+      detail: { schema_version: EVENT_SCHEMA_VERSION, owner, ...event() } as never,
+    });
+    const { sqs, calls } = recordingSqs();
+    const deliver = createDeliver(settings, db, sqs);
+    // Act
+    const result = await deliver({ Records: [record({ owner, webhookId: hook.id, event: event(), attempt: 2 }, 2)] });
+    // Assess
+    expect(result.batchItemFailures).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(receiver.connections).toBe(0);
   });
 
   it('drops the job of a deleted webhook without sending it', async () => {

@@ -16,8 +16,11 @@ import {
   lambdaContext,
   loadFunction,
 } from '#infra/local/lambda.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
+import type { RequestKey } from '#lib/auth/request-key.ts';
+import { createApiKey, rotateApiKey } from '#lib/data/api-key-admin.ts';
+import { storeWebhook } from '#lib/data/webhooks.ts';
 import { authorizerHandler as authorizerName } from '#lib/routes.ts';
+import { fanOut } from '#lib/webhook-dispatch.ts';
 import { config, db } from '#test/support/database.ts';
 
 const owner = `owner-${randomUUID()}`;
@@ -232,5 +235,43 @@ describe('DynamoDB round trips per operation', () => {
       expect(third.roundTrips).toBe(1);
       expect(third.scanned).toBe(10);
     });
+  });
+});
+
+describe('DynamoDB round trips of a fan-out', () => {
+  const event = () => ({ id: '000000000001', type: 'space.created', created_at: new Date().toISOString(), data: {} });
+  const hooks = async (by: string, key: RequestKey, count: number) => {
+    for (let index = 0; index < count; index++) {
+      await storeWebhook(
+        db,
+        by,
+        { name: `https://hooks.example.com/${index}`, events: ['space.*'], enabled: true, description: null },
+        key,
+      );
+    }
+  };
+
+  it('queries the webhooks, then reads each key line behind them once, whatever the number of its webhooks', async () => {
+    // Prepare: five webhooks of one key, one of the old shape (no key); and another owner's, of a rotated key.
+    const single = `owner-${randomUUID()}`;
+    const one = (await createApiKey(db, single, 'hooks')).record;
+    await hooks(single, { lineage: one.prefix, scopes: one.scopes }, 5);
+    await hooks(single, { lineage: null, scopes: one.scopes }, 1);
+    const rotatedOwner = `owner-${randomUUID()}`;
+    const first = (await createApiKey(db, rotatedOwner, 'hooks')).record;
+    await hooks(rotatedOwner, { lineage: first.prefix, scopes: first.scopes }, 2);
+    await rotateApiKey(db, first.prefix);
+    // Act
+    recorder.reset();
+    const jobs = await fanOut(db, single, event());
+    const plain = { commands: recorder.commands(), rounds: recorder.rounds };
+    recorder.reset();
+    const rotatedJobs = await fanOut(db, rotatedOwner, event());
+    const rotated = { commands: recorder.commands(), rounds: recorder.rounds };
+    // Assess: the key line's first key's prefix item; a rotated line's newest key's after it.
+    expect(jobs).toHaveLength(6);
+    expect(plain).toEqual({ commands: ['Query', 'GetItem'], rounds: 2 });
+    expect(rotatedJobs).toHaveLength(2);
+    expect(rotated).toEqual({ commands: ['Query', 'GetItem', 'GetItem'], rounds: 3 });
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { policyAllows } from '#infra/local/lambda.ts';
 import { expiryFrom, isExpired, parseDuration, parseGrace } from '#lib/auth/expiry.ts';
 import { authorizerResult, policyFor, stageArn } from '#lib/auth/policy.ts';
-import { allScopes, parseScopes, storedScopes } from '#lib/auth/scopes.ts';
+import { allScopes, parseScopes, SCOPE_CATALOGUE, scopeReleases, storedScopes } from '#lib/auth/scopes.ts';
 import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale } from '#lib/data/api-keys.ts';
 import type { Scope } from '#lib/kinds.ts';
 import { anyRead, type RouteScope, routes } from '#lib/routes.ts';
@@ -21,7 +21,7 @@ const requests = routes.flatMap((route) =>
 );
 
 const resultFor = (scopes: readonly Scope[], arn = methodArn('GET', '/api/v1/spaces')) =>
-  authorizerResult(arn, 'acme', scopes);
+  authorizerResult(arn, 'acme', scopes, 'dsk_AbCdEfGh');
 
 /** Whether these scopes cover a route's scope: the change feed's (`*:read`) is covered by any read scope. */
 const covers = (scopes: readonly Scope[], scope: RouteScope) =>
@@ -97,12 +97,16 @@ describe('the authorizer policy', () => {
     expect(policyAllows(both, methodArn('GET', '/api/v1/spaces'))).toBe(false);
   });
 
-  it('passes the owner and the scopes, comma-separated, in the context', () => {
+  it('passes the owner, the scopes, comma-separated, and the key’s rotation line in the context', () => {
     // Act
     const result = resultFor(['domains:read', 'spaces:write']);
     // Assess
     expect(result.principalId).toBe('acme');
-    expect(result.context).toEqual({ ownerId: 'acme', scopes: 'domains:read,spaces:write' });
+    expect(result.context).toEqual({
+      ownerId: 'acme',
+      scopes: 'domains:read,spaces:write',
+      keyLineage: 'dsk_AbCdEfGh',
+    });
   });
 
   it('reads the stage ARN off any method ARN, and refuses a malformed one', () => {
@@ -141,36 +145,71 @@ describe('--scopes', () => {
 });
 
 describe('stored scopes', () => {
+  const fourOld: Scope[] = ['domains:read', 'domains:write', 'spaces:read', 'spaces:write'];
+
   it('gives a key stored before scopes existed every scope', () => {
     // Act / Assess
-    expect(storedScopes(undefined)).toEqual([...allScopes]);
+    expect(storedScopes({})).toEqual([...allScopes]);
   });
 
   it('keeps the known scopes of a stored list, in order, and grants nothing for an unknown one', () => {
     // Act / Assess
-    expect(storedScopes(['spaces:read', 'domains:read'])).toEqual(['domains:read', 'spaces:read']);
-    expect(storedScopes(['folders:read', 'spaces:write'])).toEqual(['spaces:write']);
-    expect(storedScopes([])).toEqual([]);
+    expect(storedScopes({ scopes: ['spaces:read', 'domains:read'] })).toEqual(['domains:read', 'spaces:read']);
+    expect(storedScopes({ scopes: ['folders:read', 'spaces:write'] })).toEqual(['spaces:write']);
+    expect(storedScopes({ scopes: [] })).toEqual([]);
   });
 
-  it("gives a key stored with every scope there was before webhooks the webhooks' scopes too, and no other key", () => {
+  it("gives a key stored without a marker with every scope there was before webhooks the webhooks' scopes too, and no other key", () => {
     // Act / Assess: the key tool's default then, in any order.
-    expect(storedScopes(['domains:read', 'domains:write', 'spaces:read', 'spaces:write'])).toEqual([...allScopes]);
-    expect(storedScopes(['spaces:write', 'spaces:read', 'domains:write', 'domains:read'])).toEqual([...allScopes]);
+    expect(storedScopes({ scopes: fourOld })).toEqual([...allScopes]);
+    expect(storedScopes({ scopes: ['spaces:write', 'spaces:read', 'domains:write', 'domains:read'] })).toEqual([
+      ...allScopes,
+    ]);
     expect(allScopes).toContain('webhooks:write');
     // Fewer than all of them is a choice: kept as it is.
-    expect(storedScopes(['domains:read', 'spaces:read', 'spaces:write'])).toEqual([
+    expect(storedScopes({ scopes: ['domains:read', 'spaces:read', 'spaces:write'] })).toEqual([
       'domains:read',
       'spaces:read',
       'spaces:write',
     ]);
-    expect(storedScopes(['domains:read', 'domains:write', 'spaces:read', 'spaces:write', 'webhooks:read'])).toEqual([
-      'domains:read',
-      'domains:write',
-      'spaces:read',
-      'spaces:write',
-      'webhooks:read',
-    ]);
+    // A webhooks scope says it was written after webhooks came: nothing is added.
+    expect(storedScopes({ scopes: [...fourOld, 'webhooks:read'] })).toEqual([...fourOld, 'webhooks:read']);
+    // A scope this version does not know: not a key of the old catalogue, nothing is added.
+    expect(storedScopes({ scopes: [...fourOld, 'folders:read'] })).toEqual(fourOld);
+  });
+
+  it('gives a key written under today’s catalogue exactly what it stores, the four old scopes included', () => {
+    // Act / Assess: the marker decides, not the set of scopes.
+    expect(SCOPE_CATALOGUE).toBe(2);
+    expect(storedScopes({ scopes: fourOld, scopeCatalogue: SCOPE_CATALOGUE })).toEqual(fourOld);
+    expect(storedScopes({ scopes: ['spaces:read'], scopeCatalogue: 2 })).toEqual(['spaces:read']);
+    expect(storedScopes({ scopes: [...allScopes], scopeCatalogue: 2 })).toEqual([...allScopes]);
+    // Marked but no list (no key is written so): nothing.
+    expect(storedScopes({ scopeCatalogue: 2 })).toEqual([]);
+    // A newer catalogue's marker is read as this one's; its unknown scopes grant nothing.
+    expect(storedScopes({ scopes: [...fourOld, 'tags:read'], scopeCatalogue: 3 })).toEqual(fourOld);
+  });
+
+  it('upgrades a key marked with an older catalogue by each later release’s rule', () => {
+    // Act / Assess: catalogue 1 had domains and spaces; webhooks came in 2 for keys that held all of 1's.
+    expect(scopeReleases.webhooks).toEqual({ catalogue: 2, existingKeys: 'every-scope-holders' });
+    expect(storedScopes({ scopes: fourOld, scopeCatalogue: 1 })).toEqual([...allScopes]);
+    expect(storedScopes({ scopes: ['domains:read'], scopeCatalogue: 1 })).toEqual(['domains:read']);
+  });
+
+  it('declares each collection’s release, the first being 1 and each later one naming who gets its scopes', () => {
+    // Assess: versions run 1..SCOPE_CATALOGUE without a gap, so every key's upgrade path is defined.
+    const versions = new Set(Object.values(scopeReleases).map((release) => release.catalogue));
+    expect([...versions].sort()).toEqual(Array.from({ length: SCOPE_CATALOGUE }, (_, index) => index + 1));
+    for (const release of Object.values(scopeReleases)) {
+      expect(release.catalogue === 1 || 'existingKeys' in release).toBe(true);
+    }
+    // The versions are history: unmarked items were written under 1 (domains, spaces) or 2 (webhooks too).
+    const at = (version: number) =>
+      Object.entries(scopeReleases)
+        .filter(([, release]) => release.catalogue === version)
+        .map(([collection]) => collection);
+    expect([at(1), at(2)]).toEqual([['domains', 'spaces'], ['webhooks']]);
   });
 });
 

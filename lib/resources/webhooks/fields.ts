@@ -134,12 +134,14 @@ const description = (encoding: Encoding) =>
 
 /**
  * The bodies for the stack's URL rules (the local stack lets a webhook call this machine over `http://`; the
- * document shows AWS's). Store: a URL is required; absent events are every event, absent enabled is true.
+ * document shows AWS's). Store: a URL is required; absent events are every event the key may read, absent
+ * enabled is true.
  */
 export function webhookBodies(rules: UrlRules) {
   const store = requestBody({
     url: required(url(rules)),
-    events: optional(events, [ALL_EVENTS]),
+    // Absent: every event the key may read (`subscribedPatterns`, which needs the key: the store's handler).
+    events: optional(events),
     enabled: optional(enabled, true),
     description: optional(description, null),
   });
@@ -202,8 +204,12 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
     };
     const what =
       `The event types to deliver: exact types (\`space.created\`), a kind's family (${familyList()}), or \`*\` ` +
-      `for every event; at most ${EVENT_PATTERNS_MAX}, duplicates dropped. ` +
-      (mode === 'store' ? 'Absent: every event.' : 'Absent: unchanged.');
+      `for every event; at most ${EVENT_PATTERNS_MAX}, duplicates dropped. Only events the key could read in the ` +
+      'feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read ' +
+      'scope; others are refused (422 on `events`, naming the missing scopes). ' +
+      (mode === 'store'
+        ? 'Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads (`["domain.*"]` for `domains:read`); refused (422) for a key that reads none.'
+        : 'Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way.');
     return encoding === 'json'
       ? { type: 'array', items, minItems: 1, maxItems: EVENT_PATTERNS_MAX, description: what, examples: [['domain.*']] }
       : {

@@ -25,9 +25,11 @@ export const webhookSchema = v.strictObject({
   enabled: v.pipe(v.boolean(), v.description('Whether events are delivered.')),
   description: nullable(text(255, 'A note for you.'), 'A note for you, or null.'),
   disabled_reason: nullable(
-    v.picklist(['owner', 'failing']),
+    v.picklist(['owner', 'failing', 'key_revoked', 'key_expired']),
     'Why the webhook is disabled: `owner`, you disabled it; `failing`, every delivery failed for 5 days in a ' +
-      'row (a `webhook.disabled` event says so). Null while enabled.',
+      'row; `key_revoked` or `key_expired`, the API key that last stored, redirected or enabled it (the newest ' +
+      'key of its rotation) was revoked or expired, found at its next event (a `webhook.disabled` event says so ' +
+      'but for `owner`). Enable it again with a key that may read its events. Null while enabled.',
   ),
   created_at: timestamp('When the webhook was stored'),
   updated_at: timestamp('When the webhook last changed'),
