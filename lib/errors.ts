@@ -6,6 +6,12 @@
  */
 import type { ErrorBody, ValidationErrorBody } from '#lib/schemas/responses.ts';
 
+/**
+ * The largest request body the API reads. Stated here, beside the one 413 message that names it: the
+ * handlers' 413 and API Gateway's own (REQUEST_TOO_LARGE, past its 10 MB payload limit) say the same words.
+ */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 type CatalogueEntry = {
   status: number;
   /** The generic message of the kind; an error class may say more (e.g. which body limit). */
@@ -38,7 +44,7 @@ export const errorCatalogue = {
   },
   /** `If-Match` does not match the stored version, or `If-None-Match` does (or is `*`) on a change. */
   preconditionFailed: { status: 412, message: 'The resource has been modified.' },
-  payloadTooLarge: { status: 413, message: 'The request body is too large.' },
+  payloadTooLarge: { status: 413, message: `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.` },
   unsupportedMediaType: { status: 415, message: 'Unsupported Media Type.' },
   validationFailed: { status: 422, message: 'The given data was invalid.' },
   tooManyRequests: { status: 429, message: 'Too Many Requests.', retryAfter: 1 },
@@ -139,8 +145,8 @@ export class BadRequestError extends HttpError {
 }
 
 export class PayloadTooLargeError extends HttpError {
-  constructor(limitBytes: number) {
-    super(...kindArgs('payloadTooLarge', `The request body must not be larger than ${limitBytes / 1024} KiB.`));
+  constructor() {
+    super(...kindArgs('payloadTooLarge'));
   }
 }
 

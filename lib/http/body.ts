@@ -2,12 +2,12 @@
  * Request body parsing: form-encoded or JSON, size-capped, into a prototype-free record. A form's record is
  * marked as such (`asForm`), so the request schemas read it by the form rules, and a JSON body by the strict ones.
  */
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
+import { BadRequestError, MAX_BODY_BYTES, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
@@ -63,7 +63,7 @@ function parseJson(text: string): Fields {
 export function parseBody(body: string | null, isBase64Encoded: boolean, contentType: string | undefined): Fields {
   if (body === null || body === '') return Object.create(null);
   const bytes = Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
-  if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError();
   const decoded = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
   // A byte order mark before the body is read past, as RFC 8259 §8.1 lets a JSON parser do (and a form alike).
   const text = decoded.startsWith(BYTE_ORDER_MARK) ? decoded.slice(1) : decoded;

@@ -74,7 +74,7 @@ const errors = {
   ),
   PayloadTooLarge: thrown(
     `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
-    new PayloadTooLargeError(MAX_BODY_BYTES),
+    new PayloadTooLargeError(),
   ),
   UnsupportedMediaType: thrown(
     'The body is neither `application/x-www-form-urlencoded` nor `application/json`.',
