@@ -72,10 +72,7 @@ const errors = {
       '`If-None-Match` names the current one, or is `*` (the resource exists). Nothing was changed.',
     new PreconditionFailedError(),
   ),
-  PayloadTooLarge: thrown(
-    `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
-    new PayloadTooLargeError(),
-  ),
+  PayloadTooLarge: thrown(`The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, new PayloadTooLargeError()),
   UnsupportedMediaType: thrown(
     'The body is neither `application/x-www-form-urlencoded` nor `application/json`.',
     new UnsupportedMediaTypeError(),
