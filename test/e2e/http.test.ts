@@ -272,6 +272,44 @@ describe.concurrent('request bodies', () => {
     expect((await api.get('/api/v1/spaces')).body.meta.total).toBe(0);
   });
 
+  it.each([
+    [
+      'a JSON body',
+      'application/json',
+      (bytes: Buffer) => Buffer.concat([Buffer.from('{"name":"Caf'), bytes, Buffer.from('"}')]),
+    ],
+    [
+      'a form body',
+      'application/x-www-form-urlencoded',
+      (bytes: Buffer) => Buffer.concat([Buffer.from('name=Caf'), bytes]),
+    ],
+  ])(
+    'answers 400 for raw bytes that are not UTF-8 in %s, storing nothing (as for the same bytes percent-encoded)',
+    async (_, contentType, bodyWith) => {
+      // Prepare: a stray continuation byte, a truncated sequence, an encoded surrogate, an overlong "/"
+      const api = await client();
+      const invalid = [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]].map((bytes) => Buffer.from(bytes));
+      // Act
+      const replies = await Promise.all(
+        invalid.map((bytes) =>
+          api.request('POST', '/api/v1/spaces', { body: bodyWith(bytes), headers: { 'Content-Type': contentType } }),
+        ),
+      );
+      const valid = await api.request('POST', '/api/v1/spaces', {
+        body: bodyWith(Buffer.from('é')),
+        headers: { 'Content-Type': `${contentType}; charset=UTF-8` },
+      });
+      // Assess
+      for (const reply of replies) {
+        expect(reply.status, reply.text).toBe(400);
+        expect(reply.body).toEqual({ message: 'The request body is not valid UTF-8.', status: 400 });
+      }
+      expect(valid.status, valid.text).toBe(201);
+      expect(valid.body.data.name).toBe('Café');
+      expect((await api.get('/api/v1/spaces')).body.meta.total).toBe(1);
+    },
+  );
+
   it('never answers 500 to odd bodies', async () => {
     // Prepare
     const api = await client();
