@@ -192,7 +192,8 @@ export class ConflictError extends HttpError {
 
 /** DynamoDB is throttling or unavailable after the SDK's own retries: the client should retry later. */
 export class ServiceUnavailableError extends HttpError {
-  constructor(retryAfterSeconds?: number) {
-    super(...kindArgs('serviceUnavailable', undefined, retryAfterSeconds));
+  /** `message`: what was unavailable, when saying it helps the client (DNS, say); the kind's by default. */
+  constructor(retryAfterSeconds?: number, message?: string) {
+    super(...kindArgs('serviceUnavailable', message, retryAfterSeconds));
   }
 }

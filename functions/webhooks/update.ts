@@ -7,6 +7,7 @@ import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
 import { validateChanges } from '#lib/http/validate.ts';
 import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
+import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
 import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
 import { presentWebhook } from '#lib/resources/webhooks/present.ts';
 import { resolveOf } from '#lib/webhooks/delivery.ts';
@@ -31,7 +32,7 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
       });
     }
     return answer(await updateWebhook(db, request.owner, id, changes, writeOptions(request)), reply);
-  });
+  }, webhookErrors);
 };
 
 /** Its settings' loader: the shared ones and the webhooks' own (`lib/webhooks/settings.ts`). */

@@ -12,6 +12,7 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
+import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import {
   type CheckedUrl,
@@ -63,9 +64,22 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 4 * 1_024;
 export const RESPONSE_EXCERPT_MAX_CHARS = 256;
 
-/** The system resolver, every address of the host, in the order it prefers them. */
-export const systemResolve: Resolve = async (hostname) =>
-  (await lookup(hostname, { all: true, order: 'verbatim' })).map(({ address }) => address);
+/** `getaddrinfo`'s answers for a name without addresses: it does not exist, or has no A or AAAA record. */
+const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA']);
+
+/**
+ * The system resolver, every address of the host, in the order it prefers them; none for a name without
+ * addresses. A lookup that got no answer (`EAI_AGAIN`: a timeout, SERVFAIL) throws `DnsUnavailableError`.
+ */
+export const systemResolve: Resolve = async (hostname) => {
+  try {
+    return (await lookup(hostname, { all: true, order: 'verbatim' })).map(({ address }) => address);
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code);
+    if (NO_ADDRESS.has(code)) return [];
+    throw new DnsUnavailableError(code, hostname, { cause: error });
+  }
+};
 
 /**
  * How a function learns a webhook host's addresses: the DNS servers `DNS_RESOLVER` names (a test's, the local

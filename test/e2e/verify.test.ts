@@ -262,7 +262,12 @@ describe('DNS that gives no answer: 503 with Retry-After, nothing changed', () =
     const elapsed = Date.now() - started;
     // Assess
     expect(reply.status, reply.text).toBe(503);
-    expect(reply.body).toEqual({ message: 'Service temporarily unavailable. Please retry.', status: 503 });
+    // It says DNS was the trouble, and which resolver was asked (the one DNS_RESOLVER names)
+    const said =
+      mode === 'silent'
+        ? `DNS could not be reached: the DNS resolver at ${dns.address} did not answer the lookup of ${domain.verification.name}. Please retry.`
+        : `DNS could not answer: the DNS resolver at ${dns.address} answered SERVFAIL to the lookup of ${domain.verification.name}. Please retry.`;
+    expect(reply.body).toEqual({ message: said, status: 503 });
     expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(elapsed).toBeLessThan(5_000);
     expect((await api.get(`${DOMAINS}/${domain.id}`)).body.data).toEqual(domain);

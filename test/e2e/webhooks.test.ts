@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
-import { type Client, clientFor, newClient, type Reply } from '#test/support/http.ts';
+import { configWithDns } from '#test/support/domains.ts';
+import { type Client, clientFor, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import {
   closedPort,
   type ReceivedRequest,
@@ -243,6 +244,43 @@ describe('what a store refuses (422, on the field)', () => {
       'The url field must name a host that resolves to a public address.',
     ]);
     expect((await client.get('/api/v1/webhooks')).body.data).toEqual([]);
+  });
+
+  it('answers 503 with Retry-After, naming the resolver, when DNS does not answer for the host; nothing changes', async () => {
+    // Prepare: the same functions with 200 ms DNS tries, and a host whose server never answers (or fails)
+    const impatient = await startTestGateway({
+      config: { ...stack.config, ...configWithDns(dns, { DNS_TIMEOUT_MS: '200' }) },
+    });
+    const silent = `silent-${randomUUID().slice(0, 8)}.hooks.example.net`;
+    const failing = `servfail-${randomUUID().slice(0, 8)}.hooks.example.net`;
+    dns.setMode(silent, 'silent');
+    dns.setMode(failing, 'servfail');
+    try {
+      const owner = await newClient(impatient);
+      const { id } = await subscribe({}, owner);
+      // Act
+      const started = Date.now();
+      const stored = await storeWebhook({ url: `https://${silent}/hook` }, owner);
+      const elapsed = Date.now() - started;
+      const updated = await owner.request('PATCH', `/api/v1/webhooks/${id}`, { json: { url: `https://${failing}/` } });
+      // Assess
+      expect(stored.status, stored.text).toBe(503);
+      expect(stored.body).toEqual({
+        message: `DNS could not be reached: the DNS resolver at ${dns.address} did not answer the lookup of ${silent}. Please retry.`,
+        status: 503,
+      });
+      expect(Number(stored.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(elapsed).toBeLessThan(2_000);
+      expect(updated.status, updated.text).toBe(503);
+      expect(updated.body.message).toBe(
+        `DNS could not answer: the DNS resolver at ${dns.address} answered SERVFAIL to the lookup of ${failing}. Please retry.`,
+      );
+      expect(Number(updated.headers.get('retry-after'))).toBeGreaterThan(0);
+      const listed = (await owner.get('/api/v1/webhooks')).body.data;
+      expect(listed.map((webhook: { url: string }) => webhook.url)).toEqual([receiver.url()]);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('refuses loopback, by address or by a name resolving to it, where the stack does not allow it (AWS)', async () => {

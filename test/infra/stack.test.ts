@@ -491,7 +491,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(api.Properties.BinaryMediaTypes).toEqual([...BODY_MEDIA_TYPES]);
       expect([...BODY_MEDIA_TYPES].sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
       // Proxy integrations convert nothing: the function gets the body and isBase64Encoded as API Gateway has them
-      for (const { props } of proxied()) expect((props.Integration as Record<string, unknown>).ContentHandling).toBeUndefined();
+      for (const { props } of proxied())
+        expect((props.Integration as Record<string, unknown>).ContentHandling).toBeUndefined();
     });
 
     it('puts the REQUEST authorizer on every method that calls a function, keyed on the Authorization header', () => {

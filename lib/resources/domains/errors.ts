@@ -5,8 +5,8 @@
  * errors every kind shares (`lib/http/domain-errors.ts`).
  */
 import { type Mismatch, PageLoopError, PagesTooLarge, VerificationMismatch } from '#lib/data/errors.ts';
-import { DnsUnavailableError } from '#lib/dns/errors.ts';
-import { type HttpError, ServiceUnavailableError, ValidationError } from '#lib/errors.ts';
+import { type HttpError, ValidationError } from '#lib/errors.ts';
+import { dnsErrors } from '#lib/http/dns-errors.ts';
 import { loopMessage } from '#lib/schemas/fields.ts';
 import { apiNameOf } from './fields.ts';
 
@@ -50,6 +50,5 @@ export function verificationErrors(error: unknown): HttpError | null {
   if (error instanceof VerificationMismatch)
     return ValidationError.field('verification', mismatchMessage(error.mismatch));
   // DNS did not answer a lookup the request needs: try again shortly.
-  if (error instanceof DnsUnavailableError) return new ServiceUnavailableError(error.retryAfterSeconds);
-  return null;
+  return dnsErrors(error);
 }
