@@ -93,8 +93,12 @@ const kindArgs = (kind: ErrorKind, message?: string, retryAfter?: number) =>
 export type FieldErrors = Record<string, string[]>;
 
 export class ValidationError extends HttpError {
-  constructor(readonly errors: FieldErrors) {
-    super(...kindArgs('validationFailed', Object.values(errors)[0]?.[0]));
+  /** `message`: the first field's first message unless said otherwise (how many more fields, say). */
+  constructor(
+    readonly errors: FieldErrors,
+    message?: string,
+  ) {
+    super(...kindArgs('validationFailed', message ?? Object.values(errors)[0]?.[0]));
   }
 
   static field(field: string, message: string): ValidationError {
