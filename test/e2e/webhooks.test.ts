@@ -416,6 +416,30 @@ describe('deliveries', () => {
     expect(attempts[1]).toMatchObject({ error: null, response_excerpt: 'try later', event_type: 'space.created' });
   });
 
+  it('are delivered once to a receiver that answers 200 and then sends its body slowly: no duplicate', async () => {
+    // Prepare: the status line at once, then a byte a second, never ending
+    const { id } = await subscribe({ events: ['space.created'] });
+    receiver.respondWith((response) => {
+      response.writeHead(200);
+      const timer = setInterval(() => response.write('.'), 1_000);
+      response.write('.');
+      response.on('close', () => clearInterval(timer));
+    });
+    // Act
+    await client.post('/api/v1/spaces', { name: 'Slow body' });
+    const attempts = await eventually(
+      async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
+      (data: unknown[]) => data.length >= 1,
+      15_000,
+    );
+    await settle(1_500);
+    // Assess: one attempt, a success, within the delivery timeout; the event was sent once
+    expect(attempts[0]).toMatchObject({ succeeded: true, status_code: 200, error: null, attempt: 1 });
+    expect(attempts[0].duration_ms).toBeLessThan(5_000);
+    expect(receiver.requests).toHaveLength(1);
+    expect((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data).toHaveLength(1);
+  });
+
   it('say why when no answer came: a refused connection', async () => {
     // Prepare
     const port = await closedPort();
