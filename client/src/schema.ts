@@ -523,7 +523,7 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description When the domain last changed, ISO 8601 in UTC.
+       * @description When the domain as shown here last changed, whoever changed it: an update of its pages, a verification or check that recorded what it found (`last_checked_at`, `records`), the edge (`serving`), a return to pending. It moves with the ETag, and with each `domain.updated` or `domain.verified` event, ISO 8601 in UTC.
        */
       updated_at: string;
     };
@@ -851,7 +851,7 @@ export interface components {
         created_at: string;
         /**
          * Format: date-time
-         * @description When the domain last changed, ISO 8601 in UTC.
+         * @description When the domain as shown here last changed, whoever changed it: an update of its pages, a verification or check that recorded what it found (`last_checked_at`, `records`), the edge (`serving`), a return to pending. It moves with the ETag, and with each `domain.updated` or `domain.verified` event, ISO 8601 in UTC.
          */
         updated_at: string;
       };
@@ -1503,7 +1503,7 @@ export interface components {
         };
       };
     };
-    /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+    /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
     ServiceUnavailable: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
@@ -1998,7 +1998,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2345,7 +2345,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2750,7 +2750,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3045,7 +3045,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3355,7 +3355,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3660,7 +3660,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -4044,7 +4044,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -4296,7 +4296,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];

@@ -280,10 +280,13 @@ export function updateRecord<R extends ResourceRecord>(
     plan: (current, now) => {
       const read = versionOf(current);
       assertVersion(options.ifMatch, read, options.ifNoneMatch);
-      const next = apply(current, now.toISOString());
+      const at = now.toISOString();
+      const next = apply(current, at);
       // A change that changes nothing (the values it sets are the ones the record has) writes nothing.
       if (next.parts === undefined && unchangedBy(current, next.record)) return { unchanged: true, result: current };
-      const record = { ...next.record, version: read + 1 };
+      // A new version is a new representation, whoever made it (the owner, a check, the edge): its ETag, its
+      // event and its `updated_at` move together.
+      const record = { ...next.record, updatedAt: at, version: read + 1 };
       const unchanged = versionCondition(read);
       return {
         parts: {

@@ -262,7 +262,6 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
           nextCheckAt: nextCheckAt({ ...next, verifiedAt }, now),
           status: 'active',
           verifiedAt,
-          updatedAt: active ? current.updatedAt : now,
         },
         type: active ? 'domain.updated' : 'domain.verified',
         parts: { activeName: holdGuard(db, domainNameGuardKey(current.name), owner, kind, id) },
@@ -274,9 +273,8 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
 
 /**
  * Records what a check found, changing nothing else the client set. `last_checked_at` and `records` are part
- * of the domain as the API shows it, so this is a change like any other: version + 1 (a new ETag) and a
- * `domain.updated` event (the feed's last event of a domain is its current state). `updatedAt` stays: it
- * tells when the client last changed the domain, as before versions existed.
+ * of the domain as the API shows it, so this is a change like any other: version + 1 (a new ETag), a new
+ * `updated_at` and a `domain.updated` event (the feed's last event of a domain is its current state).
  */
 const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
   updateRecord<DomainRecord>(db, owner, kind, id, (current, now) => ({ record: checked(current, check, now) }));
@@ -349,7 +347,8 @@ const servingAttributes = (serving: Serving) =>
 
 /**
  * Records whether the edge serves an active domain (the edge sync, after it applied the domain): a change
- * with its `domain.updated` when the state (or its failure) differs, nothing otherwise.
+ * (a new version and `updated_at`) with its `domain.updated` when the state (or its failure) differs, nothing
+ * otherwise.
  */
 export async function recordServing(db: Db, owner: string, id: number, serving: Serving): Promise<void> {
   const item = await showDomain(db, owner, id).catch(nullWhenGone);

@@ -151,14 +151,17 @@ describe('the lifecycle: pending, then active once the TXT record is there', () 
     const api = await owner();
     const domain = await store(api, newName());
     publish(dns, domain);
-    const first = (await verify(api, domain.id)).body.data;
+    const firstReply = await verify(api, domain.id);
+    const first = firstReply.body.data;
     // Act
     const again = await verify(api, domain.id);
     // Assess
     expect(again.status, again.text).toBe(200);
     expect(again.body.data).toMatchObject({ status: 'active', verified_at: first.verified_at });
     expect(again.body.data.last_checked_at > first.last_checked_at).toBe(true);
-    expect(again.body.data.updated_at).toBe(first.updated_at);
+    // What the check found changed the domain as shown: its updated_at moves with its ETag
+    expect(again.body.data.updated_at).toBe(again.body.data.last_checked_at);
+    expect(again.headers.get('etag')).not.toBe(firstReply.headers.get('etag'));
   });
 
   it('keeps an active domain active when its record is gone, and says so (422)', async () => {
@@ -199,7 +202,9 @@ describe('a record that does not prove the domain: 422 saying what was expected 
       verified_at: null,
       last_checked_at: expect.stringMatching(ISO_UTC),
     });
-    expect(shown.updated_at).toBe(domain.updated_at);
+    // The failed check is recorded (last_checked_at, records): a change, so updated_at moves with it
+    expect(shown.updated_at).toBe(shown.last_checked_at);
+    expect(shown.updated_at > domain.updated_at).toBe(true);
   });
 
   it('a name with other records but no TXT (NODATA)', async () => {
