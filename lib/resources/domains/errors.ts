@@ -4,10 +4,16 @@
  * can meet them give theirs to their handler (`httpHandler(…, pageErrors)`); the middleware asks them after the
  * errors every kind shares (`lib/http/domain-errors.ts`).
  */
-import { type Mismatch, PageLoopError, PagesTooLarge, VerificationMismatch } from '#lib/data/errors.ts';
+import {
+  type Mismatch,
+  PageLoopError,
+  PageOnOwnDomain,
+  PagesTooLarge,
+  VerificationMismatch,
+} from '#lib/data/errors.ts';
 import { type HttpError, ValidationError } from '#lib/errors.ts';
 import { dnsErrors } from '#lib/http/dns-errors.ts';
-import { loopMessage } from '#lib/schemas/fields.ts';
+import { label, loopMessage } from '#lib/schemas/fields.ts';
 import { apiNameOf } from './fields.ts';
 
 /** Why pages that parse are still refused: the edge keeps both in one value of at most 1 KB. */
@@ -30,8 +36,22 @@ export function mismatchMessage({ name, expected, found }: Mismatch): string {
   return `${wanted}, found ${shown}${more}.`;
 }
 
+/** A page on another of the owner's active domains: a redirect to a redirect, a loop if that one points back. */
+const ownDomainMessage = (field: string, host: string) =>
+  `The ${label(field)} must not point to ${host}, another of your active domains: its visitors would be ` +
+  'redirected again (in a loop, if its pages point back here).';
+
+function ownDomainErrors({ pages }: PageOnOwnDomain): ValidationError {
+  const byField = pages.map(({ attribute, host }) => {
+    const field = apiNameOf(attribute);
+    return [field, [ownDomainMessage(field, host)]];
+  });
+  return new ValidationError(Object.fromEntries(byField));
+}
+
 /** What a store or an update of pages may meet. */
 export function pageErrors(error: unknown): HttpError | null {
+  if (error instanceof PageOnOwnDomain) return ownDomainErrors(error);
   if (error instanceof PageLoopError) {
     const fields = error.attributes.map(apiNameOf);
     return new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
@@ -49,6 +69,8 @@ export function verificationErrors(error: unknown): HttpError | null {
   // A verification record that is missing or holds other values: a 422 on `verification`.
   if (error instanceof VerificationMismatch)
     return ValidationError.field('verification', mismatchMessage(error.mismatch));
+  // Becoming active, a page would be on another of the owner's active domains: 422 on that page.
+  if (error instanceof PageOnOwnDomain) return ownDomainErrors(error);
   // DNS did not answer a lookup the request needs: try again shortly.
   return dnsErrors(error);
 }
