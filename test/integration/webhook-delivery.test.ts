@@ -11,6 +11,7 @@ import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { domainExample } from '#lib/resources/domains/schema.ts';
 import type { Resolve } from '#lib/webhooks/address.ts';
 import { type DeliveryRequest, deliver, EXCERPT_WAIT_MS, excerptOf, systemResolve } from '#lib/webhooks/delivery.ts';
 import { messageIdOf, newSigningSecret, webhookHeaders } from '#lib/webhooks/signature.ts';
@@ -18,11 +19,12 @@ import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts'
 import { makeCertificates } from '#test/support/tls-certificates.ts';
 import { closedPort, startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
+/** A whole event, as the feed lists it: the receiver checks every body against the webhook schema. */
 const EVENT = {
   id: '000000000042',
   type: 'domain.verified',
   created_at: '2026-11-25T10:00:00.000Z',
-  data: { id: 7, name: 'xn--bcher-kva.de', unicode_name: 'bücher.de', status: 'active' },
+  data: { ...domainExample, id: 7, name: 'xn--bcher-kva.de', unicode_name: 'bücher.de', status: 'active' },
 };
 const BODY = JSON.stringify(EVENT);
 
@@ -601,5 +603,18 @@ describe('over TLS', () => {
     } finally {
       await impostor.close();
     }
+  });
+});
+
+describe('the test receiver', () => {
+  it('fails its close when a body it got is off the webhook schema: the bus’s envelope is', async () => {
+    // Prepare: the bus's detail (schema_version, owner) is not what a webhook is sent
+    const envelope = await startReceiver();
+    const busDetail = JSON.stringify({ schema_version: 1, owner: 'acme', ...EVENT });
+    // Act
+    await fetch(envelope.url(), { method: 'POST', body: busDetail, headers: { 'content-type': 'application/json' } });
+    // Assess
+    expect(envelope.offSchema).toHaveLength(1);
+    await expect(envelope.close()).rejects.toThrow(/off docs\/events\/webhook\.v1\.schema\.json/);
   });
 });

@@ -12,6 +12,7 @@ import { create as createDeliver } from '#functions/webhooks/deliver.ts';
 import { create as createFanout } from '#functions/webhooks/fanout.ts';
 import { storeWebhook } from '#lib/data/webhooks.ts';
 import { EVENT_SCHEMA_VERSION } from '#lib/events-bus.ts';
+import { spaceExample } from '#lib/resources/spaces/schema.ts';
 import type { DeliveryJob } from '#lib/webhook-dispatch.ts';
 import { config, db } from '#test/support/database.ts';
 import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -44,7 +45,7 @@ const event = (type = 'space.created') => ({
   id: '000000000007',
   type,
   created_at: new Date().toISOString(),
-  data: { id: 1, name: 'Marketing', color: 1 },
+  data: { ...spaceExample, id: 1, color: 1 },
 });
 
 async function webhook(events: string[]) {
