@@ -4463,7 +4463,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Delivered: a 2xx answer within 10 s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt. */
+      /** @description Delivered: a 2xx status line within 10 s, whatever the body does after it. Nothing more is sent for this event. The body is read for at most 1 s after the status and 4 KiB; its first 256 characters are kept with the attempt. */
       '2XX': {
         headers: {
           [name: string]: unknown;
@@ -4509,7 +4509,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Delivered: a 2xx answer within 10 s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt. */
+      /** @description Delivered: a 2xx status line within 10 s, whatever the body does after it. Nothing more is sent for this event. The body is read for at most 1 s after the status and 4 KiB; its first 256 characters are kept with the attempt. */
       '2XX': {
         headers: {
           [name: string]: unknown;
