@@ -6,6 +6,12 @@
  */
 import type { ErrorBody, ValidationErrorBody } from '#lib/schemas/responses.ts';
 
+/**
+ * The largest request body the API reads. Stated here, beside the one 413 message that names it: the
+ * handlers' 413 and API Gateway's own (REQUEST_TOO_LARGE, past its 10 MB payload limit) say the same words.
+ */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 type CatalogueEntry = {
   status: number;
   /** The generic message of the kind; an error class may say more (e.g. which body limit). */
@@ -38,7 +44,7 @@ export const errorCatalogue = {
   },
   /** `If-Match` does not match the stored version, or `If-None-Match` does (or is `*`) on a change. */
   preconditionFailed: { status: 412, message: 'The resource has been modified.' },
-  payloadTooLarge: { status: 413, message: 'The request body is too large.' },
+  payloadTooLarge: { status: 413, message: `The request body must not be larger than ${MAX_BODY_BYTES / 1024} KiB.` },
   unsupportedMediaType: { status: 415, message: 'Unsupported Media Type.' },
   validationFailed: { status: 422, message: 'The given data was invalid.' },
   tooManyRequests: { status: 429, message: 'Too Many Requests.', retryAfter: 1 },
@@ -87,8 +93,12 @@ const kindArgs = (kind: ErrorKind, message?: string, retryAfter?: number) =>
 export type FieldErrors = Record<string, string[]>;
 
 export class ValidationError extends HttpError {
-  constructor(readonly errors: FieldErrors) {
-    super(...kindArgs('validationFailed', Object.values(errors)[0]?.[0]));
+  /** `message`: the first field's first message unless said otherwise (how many more fields, say). */
+  constructor(
+    readonly errors: FieldErrors,
+    message?: string,
+  ) {
+    super(...kindArgs('validationFailed', message ?? Object.values(errors)[0]?.[0]));
   }
 
   static field(field: string, message: string): ValidationError {
@@ -139,8 +149,8 @@ export class BadRequestError extends HttpError {
 }
 
 export class PayloadTooLargeError extends HttpError {
-  constructor(limitBytes: number) {
-    super(...kindArgs('payloadTooLarge', `The request body must not be larger than ${limitBytes / 1024} KiB.`));
+  constructor() {
+    super(...kindArgs('payloadTooLarge'));
   }
 }
 
@@ -186,7 +196,8 @@ export class ConflictError extends HttpError {
 
 /** DynamoDB is throttling or unavailable after the SDK's own retries: the client should retry later. */
 export class ServiceUnavailableError extends HttpError {
-  constructor(retryAfterSeconds?: number) {
-    super(...kindArgs('serviceUnavailable', undefined, retryAfterSeconds));
+  /** `message`: what was unavailable, when saying it helps the client (DNS, say); the kind's by default. */
+  constructor(retryAfterSeconds?: number, message?: string) {
+    super(...kindArgs('serviceUnavailable', message, retryAfterSeconds));
   }
 }

@@ -91,7 +91,8 @@ function spec(collection: Collection, action: Action): RouteSpec {
     case 'store':
       // UpdateItem allocates the id, GetItem reads the feed head (and an Idempotency-Key's record); the
       // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the
-      // feed head. A domain's transaction also checks that no active domain holds the name (ConditionCheck).
+      // feed head. A domain's transaction also checks that no active domain holds the name, and that no page
+      // is on another of the owner's active domains (ConditionCheck).
       return {
         methods: ['POST'],
         item: false,
@@ -106,14 +107,17 @@ function spec(collection: Collection, action: Action): RouteSpec {
     case 'update':
       // GetItem reads the item and the feed head; the transaction Puts the item (if its version is the one
       // read) and its event and Updates the feed head; renaming a space also moves its
-      // name guard (Delete the old one, Put the new one). Domain names never change.
+      // name guard (Delete the old one, Put the new one). Domain names never change; a domain's new page is
+      // checked not to be on another of the owner's active domains (ConditionCheck on that name's guard).
       return {
         methods: ['PUT', 'PATCH'],
         item: true,
         actions:
           collection === 'spaces'
             ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']
-            : ['GetItem', 'PutItem', 'UpdateItem'],
+            : collection === 'domains'
+              ? ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem']
+              : ['GetItem', 'PutItem', 'UpdateItem'],
       };
     case 'destroy':
       // GetItem reads the item and the feed head; the transaction Deletes the item and its guards, Puts the
@@ -122,8 +126,10 @@ function spec(collection: Collection, action: Action): RouteSpec {
     case 'verify':
       // GetItem reads the domain and the feed head (and an Idempotency-Key's record); the transaction Puts the
       // global name guard, the item and its event (and the record) and Updates the feed head; a check that
-      // found no match is the same change without the guard. DNS_RESOLVER stays unset on AWS (Lambda's resolver).
-      return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };
+      // found no match is the same change without the guard. Becoming active, the transaction checks that the
+      // domain's pages are not on the owner's other active domains (ConditionCheck on their names' guards).
+      // DNS_RESOLVER stays unset on AWS (Lambda's resolver).
+      return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'] };
     case 'rotate-secret':
       // An update: GetItem reads the webhook and the feed head; the transaction Puts it and its event.
       return { methods: ['POST'], item: true, actions: ['GetItem', 'PutItem', 'UpdateItem'] };

@@ -1,6 +1,6 @@
 /**
- * `npm run openapi`: writes `docs/openapi.json` and the event bus's schema `docs/events/event.v1.schema.json`
- * from the code (formatted as `npm run lint` expects), the typed client's types `client/src/schema.ts` from that
+ * `npm run openapi`: writes `docs/openapi.json`, the event bus's schema `docs/events/event.v1.schema.json` and
+ * the webhook body's `docs/events/webhook.v1.schema.json` from the code (formatted as `npm run lint` expects), the typed client's types `client/src/schema.ts` from that
  * document (openapi-typescript), then renders `docs/api.html`. Commit the JSON files and the client's types;
  * the page is built on demand (git-ignored). `--help` prints the usage and writes nothing.
  */
@@ -9,8 +9,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { buildDocument } from '#lib/openapi/document.ts';
-import { eventBusSchema } from '#lib/openapi/event-schema.ts';
-import { buildDocsPage, DOCS_PAGE_FILE, documentText, EVENT_SCHEMA_FILE, OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { eventBusSchema, webhookBodySchema } from '#lib/openapi/event-schema.ts';
+import {
+  buildDocsPage,
+  DOCS_PAGE_FILE,
+  documentText,
+  EVENT_SCHEMA_FILE,
+  OPENAPI_FILE,
+  WEBHOOK_SCHEMA_FILE,
+} from '#lib/openapi/files.ts';
 import { CLIENT_SCHEMA_FILE, clientSchemaSource } from '../client/scripts/schema.ts';
 
 const shown = (file: string) => relative(process.cwd(), file);
@@ -18,6 +25,7 @@ const shown = (file: string) => relative(process.cwd(), file);
 const written = [
   [OPENAPI_FILE, 'the OpenAPI 3.1 document (commit it)'],
   [EVENT_SCHEMA_FILE, "the event bus's event schema (commit it)"],
+  [WEBHOOK_SCHEMA_FILE, 'the schema of what a webhook is sent (commit it)'],
   [CLIENT_SCHEMA_FILE, "the TypeScript client's types, from that document (commit it)"],
   [DOCS_PAGE_FILE, 'the reference page (git-ignored)'],
 ].map(([file = '', what]) => `  ${shown(file).padEnd(34)} ${what}`);
@@ -51,6 +59,7 @@ const format = (file: string) => promisify(execFile)('node_modules/.bin/biome', 
 for (const [file, content] of [
   [OPENAPI_FILE, buildDocument()],
   [EVENT_SCHEMA_FILE, eventBusSchema()],
+  [WEBHOOK_SCHEMA_FILE, webhookBodySchema()],
 ] as const) {
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, documentText(content));

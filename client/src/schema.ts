@@ -527,7 +527,7 @@ export interface components {
       created_at: string;
       /**
        * Format: date-time
-       * @description When the domain last changed, ISO 8601 in UTC.
+       * @description When the domain as shown here last changed, whoever changed it: an update of its pages, a verification or check that recorded what it found (`last_checked_at`, `records`), the edge (`serving`), a return to pending. It moves with the ETag, and with each `domain.updated` or `domain.verified` event, ISO 8601 in UTC.
        */
       updated_at: string;
     };
@@ -865,7 +865,7 @@ export interface components {
         created_at: string;
         /**
          * Format: date-time
-         * @description When the domain last changed, ISO 8601 in UTC.
+         * @description When the domain as shown here last changed, whoever changed it: an update of its pages, a verification or check that recorded what it found (`last_checked_at`, `records`), the edge (`serving`), a return to pending. It moves with the ETag, and with each `domain.updated` or `domain.verified` event, ISO 8601 in UTC.
          */
         updated_at: string;
       };
@@ -961,12 +961,12 @@ export interface components {
     StoreDomainRequest: {
       name: components['schemas']['DomainName'];
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string or null means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -975,12 +975,12 @@ export interface components {
     StoreDomainForm: {
       name: components['schemas']['DomainName'];
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string means none.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string means none.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -988,12 +988,12 @@ export interface components {
     /** @description Strict: no other field. Another field answers 422 on that field: `The <field> field is not allowed.`, or for the resource's own fields, which a client never writes (`id`, `name`, `unicode_name`, `idn_warning`, `status`, `serving`, `serving_error`, `records`, `verification`, `verified_at`, `last_checked_at`, `created_at`, `updated_at`), `The <field> field cannot be changed.` */
     UpdateDomainRequest: {
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '' | null;
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string or null means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string or null means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '' | null;
@@ -1001,12 +1001,12 @@ export interface components {
     /** @description Other fields are ignored. */
     UpdateDomainForm: {
       /**
-       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL of the index page, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       index_page?: string | '';
       /**
-       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the field, which the schema cannot state). An empty string means none and clears it; absent: unchanged.
+       * @description Absolute http or https URL to redirect to when a page is not found, parsed as the URL standard does (WHATWG): refused (422 on the field) when it does not parse, holds a space or a control character, carries a user name or password, or holds in its host a character the URL parser drops unseen (a soft hyphen, a zero-width space). It is stored and shown as the URL's `href`: a Unicode host in punycode, other non-ASCII characters percent-encoded, `https://example.com` as `https://example.com/`. At most 255 characters as sent; in that form a domain's two pages may take 978 bytes together (the edge keeps both in one 1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a verification of a domain whose page is on one is refused the same way): a 422 on the field, which the schema cannot state. An empty string means none and clears it; absent: unchanged.
        * @example https://www.example.com/welcome
        */
       not_found_page?: string | '';
@@ -1509,7 +1509,7 @@ export interface components {
         };
       };
     };
-    /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+    /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
     ServiceUnavailable: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
@@ -2006,7 +2006,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2355,7 +2355,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2762,7 +2762,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3057,7 +3057,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3367,7 +3367,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3672,7 +3672,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -4056,7 +4056,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -4310,7 +4310,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed out or failed; retry after `Retry-After` seconds. */
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -4530,7 +4530,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Delivered: a 2xx answer within 10 s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt. */
+      /** @description Delivered: a 2xx status line within 10 s, whatever the body does after it. Nothing more is sent for this event. The body is read for at most 1 s after the status and 4 KiB; its first 256 characters are kept with the attempt. */
       '2XX': {
         headers: {
           [name: string]: unknown;
@@ -4576,7 +4576,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Delivered: a 2xx answer within 10 s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt. */
+      /** @description Delivered: a 2xx status line within 10 s, whatever the body does after it. Nothing more is sent for this event. The body is read for at most 1 s after the status and 4 KiB; its first 256 characters are kept with the attempt. */
       '2XX': {
         headers: {
           [name: string]: unknown;

@@ -19,6 +19,7 @@ import {
   gatewayResponses,
   resolveHeaders,
 } from '#lib/gateway-responses.ts';
+import { isBodyMediaType } from '#lib/http/body.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
 import { apiMethods, authorizerHandler, documentRoute, underApi } from '#lib/routes.ts';
@@ -71,6 +72,12 @@ function send(
 ) {
   res.writeHead(statusCode, { ...headers, 'Content-Length': Buffer.byteLength(body) });
   res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+function bodyOfRequest(body: Buffer, contentType: string | undefined) {
+  if (body.length === 0) return { body: null };
+  if (isBodyMediaType(contentType)) return { body: body.toString('base64'), isBase64Encoded: true };
+  return { body: body.toString('utf8') };
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -208,7 +215,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       method,
       url: req.url ?? '/',
       headers: headerPairs(req),
-      body: body.length > 0 ? body.toString('utf8') : null,
+      // The API's body media types come as their bytes (base64), as on AWS (`BODY_MEDIA_TYPES`); others as text.
+      ...bodyOfRequest(body, header(req.headers as Record<string, string | undefined>, 'content-type')),
       stage: STAGE,
       domainName: req.headers.host ?? `${host}:${port}`,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',

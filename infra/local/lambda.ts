@@ -77,6 +77,8 @@ export type HttpRequestSpec = {
   /** Header name/value pairs in the order received; repeated names give multi-value headers. */
   headers: readonly (readonly [string, string])[];
   body?: string | null;
+  /** The body is base64 (API Gateway's way for the binary media types, `BODY_MEDIA_TYPES`). */
+  isBase64Encoded?: boolean;
   /** API Gateway's stage; on the default execute-api host the stage is part of the path clients call. */
   stage: string;
   domainName: string;
@@ -121,7 +123,7 @@ export function apiEvent(spec: HttpRequestSpec): APIGatewayProxyEvent | undefine
     pathParameters: match.pathParameters,
     stageVariables: null,
     body: spec.body ?? null,
-    isBase64Encoded: false,
+    isBase64Encoded: spec.isBase64Encoded ?? false,
     requestContext: {
       accountId: ACCOUNT,
       apiId: 'local',

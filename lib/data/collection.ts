@@ -160,6 +160,23 @@ export const releaseGuard = (db: Db, key: TableKey, owner: string, id: number): 
 });
 
 /**
+ * A name guard that must not be held by `owner` (free, or another owner's), checked without being written: a
+ * domain's page must not be on one of its owner's active domains (`lib/data/domains.ts`).
+ */
+export const guardNotHeldBy = (db: Db, key: TableKey, owner: string): TransactPart => ({
+  ConditionCheck: {
+    TableName: db.tableName,
+    Key: key,
+    ConditionExpression: 'attribute_not_exists(pk) OR #owner <> :owner',
+    ExpressionAttributeNames: { '#owner': 'owner' },
+    ExpressionAttributeValues: { ':owner': owner },
+  },
+});
+
+/** Conditions a change checks besides its own (other items, by name), and the error when one fails. */
+export type ChangeChecks = { parts: Parts; failure: (failed: ReadonlySet<string>) => Error | undefined };
+
+/**
  * What a new item claims besides itself, by name: a name guard it writes (`put`), or a guard that must not
  * exist (`absent`: a name someone holds elsewhere, checked without being taken). Any claim that fails is a
  * taken name.
@@ -184,7 +201,7 @@ export async function insertRecord<R extends ResourceRecord>(
   kind: Kind,
   claims: Claims,
   build: (id: number, now: string) => Omit<R, 'version'>,
-  options: WriteOptions & { quota?: number } = {},
+  options: WriteOptions & { quota?: number; checks?: ChangeChecks } = {},
 ): Promise<Written<R>> {
   const quota = options.quota ?? db.maxItemsPerOwner;
   let allocated: Promise<number | null> | undefined;
@@ -209,12 +226,15 @@ export async function insertRecord<R extends ResourceRecord>(
           item: recordPut(db, owner, kind, record, { expression: 'attribute_not_exists(pk)', names: {}, values: {} }),
           ...claimParts,
           counter: counterPart(db, owner, kind, 1, quota),
+          ...options.checks?.parts,
         },
         event: { type: `${kind}.created`, kind, record, version: 1 },
         result: record,
         failure: (failed) => {
           if (Object.keys(claims).some((name) => failed.has(name))) return new NameTaken();
           if (failed.has('counter')) return new QuotaReached(kind, quota);
+          const checked = options.checks?.failure(failed);
+          if (checked) return checked;
           return new Error(`The id counter of ${kind} handed out ${id} twice`);
         },
       };
@@ -280,10 +300,13 @@ export function updateRecord<R extends ResourceRecord>(
     plan: (current, now) => {
       const read = versionOf(current);
       assertVersion(options.ifMatch, read, options.ifNoneMatch);
-      const next = apply(current, now.toISOString());
+      const at = now.toISOString();
+      const next = apply(current, at);
       // A change that changes nothing (the values it sets are the ones the record has) writes nothing.
       if (next.parts === undefined && unchangedBy(current, next.record)) return { unchanged: true, result: current };
-      const record = { ...next.record, version: read + 1 };
+      // A new version is a new representation, whoever made it (the owner, a check, the edge): its ETag, its
+      // event and its `updated_at` move together.
+      const record = { ...next.record, updatedAt: at, version: read + 1 };
       const unchanged = versionCondition(read);
       return {
         parts: {

@@ -31,9 +31,11 @@ import { pageHost } from '#lib/urls.ts';
 import { newVerificationToken, verificationName } from '#lib/verification.ts';
 import { replayIfRecorded, type WriteOptions } from './changes.ts';
 import {
+  type ChangeChecks,
   deleteRecord,
   getGuard,
   getRecord,
+  guardNotHeldBy,
   holdGuard,
   insertRecord,
   type Release,
@@ -47,6 +49,7 @@ import {
   NameTaken,
   type PageAttribute,
   PageLoopError,
+  PageOnOwnDomain,
   PagesTooLarge,
   VerificationMismatch,
 } from './errors.ts';
@@ -102,6 +105,41 @@ function assertPages(name: string, pages: Pages, set: readonly PageAttribute[]) 
   if (!pagesFit(pages)) throw new PagesTooLarge(set, pagesBytes(pages), PAGES_MAX_BYTES);
 }
 
+/**
+ * The checks, inside the change's own transaction, that none of `attributes`' pages is on another of the
+ * owner's active domains: a ConditionCheck on each page host's global name guard, which only an active domain
+ * holds, that it is not the owner's. A page there would only redirect again, and two such pages (A's on B,
+ * B's on A) would redirect visitors in a loop. Checked in the write, not read before it: a domain that becomes
+ * active meanwhile makes the transaction fail, never slips past. One check per host (a transaction takes an
+ * item once); a page on the domain itself is `assertPages`' to refuse. Undefined: nothing to check.
+ */
+function ownDomainPageChecks(
+  db: Db,
+  owner: string,
+  name: string,
+  pages: Pages,
+  attributes: readonly PageAttribute[],
+): ChangeChecks | undefined {
+  const byHost = new Map<string, PageAttribute[]>();
+  for (const field of attributes) {
+    const page = pages[field];
+    const host = page ? pageHost(page) : name;
+    if (host !== name) byHost.set(host, [...(byHost.get(host) ?? []), field]);
+  }
+  if (byHost.size === 0) return undefined;
+  const hosts = [...byHost.entries()].map(([host, fields], index) => ({ part: `pageHost${index}`, host, fields }));
+  return {
+    parts: Object.fromEntries(
+      hosts.map(({ part, host }) => [part, guardNotHeldBy(db, domainNameGuardKey(host), owner)]),
+    ),
+    failure: (failed) => {
+      const onOwn = hosts.filter(({ part }) => failed.has(part));
+      if (onOwn.length === 0) return undefined;
+      return new PageOnOwnDomain(onOwn.flatMap(({ host, fields }) => fields.map((attribute) => ({ attribute, host }))));
+    },
+  };
+}
+
 export const showDomain = (db: Db, owner: string, id: number) => getRecord<DomainRecord>(db, owner, kind, id);
 
 /** Search finds a name by its stored ASCII form or its Unicode form, computed: old items need no migration. */
@@ -115,12 +153,10 @@ export const listDomains = (db: Db, owner: string, query: ListQuery) =>
  * partition), or when it is active anywhere: the global guard must not exist. That check also catches the
  * owner's own domains stored before verification existed, which hold only the global guard.
  */
-export async function storeDomain(db: Db, owner: string, domain: NewDomain, options?: WriteOptions) {
-  assertPages(
-    domain.name,
-    domain,
-    pageAttributes.filter((field) => domain[field]),
-  );
+export async function storeDomain(db: Db, owner: string, domain: NewDomain, options: WriteOptions = {}) {
+  const set = pageAttributes.filter((field) => domain[field]);
+  assertPages(domain.name, domain, set);
+  const checks = ownDomainPageChecks(db, owner, domain.name, domain, set);
   return await insertRecord<DomainRecord>(
     db,
     owner,
@@ -137,7 +173,7 @@ export async function storeDomain(db: Db, owner: string, domain: NewDomain, opti
       createdAt: now,
       updatedAt: now,
     }),
-    options,
+    checks ? { ...options, checks } : options,
   );
 }
 
@@ -219,7 +255,7 @@ export async function verifyDomain(
   try {
     return await activate(db, owner, id, check, options);
   } catch (error) {
-    if (error instanceof NameTaken) await recordCheck(db, owner, id, check);
+    if (error instanceof NameTaken || error instanceof PageOnOwnDomain) await recordCheck(db, owner, id, check);
     throw error;
   }
 }
@@ -256,17 +292,19 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
         ...(active && servingFailure ? { servingFailure } : {}),
       };
       const verifiedAt = active ? (current.verifiedAt ?? now) : now;
+      // Becoming active, its pages must not be on the owner's other active domains: the one rule that, with
+      // the store's and the update's, keeps an owner's domains from redirecting to each other in a loop.
+      const pages = active ? undefined : ownDomainPageChecks(db, owner, current.name, current, pageAttributes);
       return {
         record: {
           ...next,
           nextCheckAt: nextCheckAt({ ...next, verifiedAt }, now),
           status: 'active',
           verifiedAt,
-          updatedAt: active ? current.updatedAt : now,
         },
         type: active ? 'domain.updated' : 'domain.verified',
-        parts: { activeName: holdGuard(db, domainNameGuardKey(current.name), owner, kind, id) },
-        failure: (failed) => (failed.has('activeName') ? new NameTaken() : undefined),
+        parts: { activeName: holdGuard(db, domainNameGuardKey(current.name), owner, kind, id), ...pages?.parts },
+        failure: (failed) => (failed.has('activeName') ? new NameTaken() : pages?.failure(failed)),
       };
     },
     options,
@@ -274,9 +312,8 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
 
 /**
  * Records what a check found, changing nothing else the client set. `last_checked_at` and `records` are part
- * of the domain as the API shows it, so this is a change like any other: version + 1 (a new ETag) and a
- * `domain.updated` event (the feed's last event of a domain is its current state). `updatedAt` stays: it
- * tells when the client last changed the domain, as before versions existed.
+ * of the domain as the API shows it, so this is a change like any other: version + 1 (a new ETag), a new
+ * `updated_at` and a `domain.updated` event (the feed's last event of a domain is its current state).
  */
 const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
   updateRecord<DomainRecord>(db, owner, kind, id, (current, now) => ({ record: checked(current, check, now) }));
@@ -349,7 +386,8 @@ const servingAttributes = (serving: Serving) =>
 
 /**
  * Records whether the edge serves an active domain (the edge sync, after it applied the domain): a change
- * with its `domain.updated` when the state (or its failure) differs, nothing otherwise.
+ * (a new version and `updated_at`) with its `domain.updated` when the state (or its failure) differs, nothing
+ * otherwise.
  */
 export async function recordServing(db: Db, owner: string, id: number, serving: Serving): Promise<void> {
   const item = await showDomain(db, owner, id).catch(nullWhenGone);
@@ -389,7 +427,10 @@ export async function updateDomain(
       const set = Object.fromEntries(present.map((field) => [field, changes[field]]));
       const next = { ...current, ...set, updatedAt: now };
       assertPages(current.name, next, present.filter(isPageAttribute));
-      return { record: next };
+      // Only a page that changes is checked: an update that sends the pages the domain has writes nothing.
+      const moved = present.filter(isPageAttribute).filter((field) => next[field] !== current[field]);
+      const checks = ownDomainPageChecks(db, owner, current.name, next, moved);
+      return checks ? { record: next, ...checks } : { record: next };
     },
     options,
   );

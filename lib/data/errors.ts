@@ -97,6 +97,16 @@ export class PageLoopError extends DataError {
 }
 
 /**
+ * A page would point at another of the owner's active domains, whose visitors are redirected again (and back,
+ * when its pages point here: a loop). `pages` are the pages at fault, each with the domain it is on.
+ */
+export class PageOnOwnDomain extends DataError {
+  constructor(readonly pages: readonly { attribute: PageAttribute; host: string }[]) {
+    super(`Page points at another active domain of the owner: ${pages.map((page) => page.attribute).join(', ')}`);
+  }
+}
+
+/**
  * The pages would not fit the edge's store (`lib/edge/record.ts`): `bytes` is what they take in their ASCII
  * form, `maxBytes` what one domain's pages may take; `attributes` are the pages the request set.
  */

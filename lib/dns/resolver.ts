@@ -74,7 +74,7 @@ export function createDnsResolver({ servers, timeoutMs = 2_000, tries = 2 }: Dns
       const code = timedOut ? 'ETIMEOUT' : String((error as { code?: unknown }).code);
       if (NO_RECORD.has(code)) return null;
       if (BAD_QUESTION.has(code)) throw error;
-      throw new DnsUnavailableError(code, name, { cause: error });
+      throw new DnsUnavailableError(code, name, { cause: error, servers });
     } finally {
       clearTimeout(deadline);
     }

@@ -2,12 +2,12 @@
  * Request body parsing: form-encoded or JSON, size-capped, into a prototype-free record. A form's record is
  * marked as such (`asForm`), so the request schemas read it by the form rules, and a JSON body by the strict ones.
  */
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
+import { BadRequestError, MAX_BODY_BYTES, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
@@ -60,17 +60,55 @@ function parseJson(text: string): Fields {
   return Object.assign(Object.create(null), value) as Fields;
 }
 
+/**
+ * The media types a body may have, as the request schemas read them. They are also the REST API's
+ * `binaryMediaTypes` (`infra/constructs/rest-api.ts`), so that API Gateway hands such a body to the function
+ * as its bytes: without it, API Gateway converts a request payload to a UTF-8 string before the integration
+ * sees it ("Text data | Any data type | Undefined | Undefined | UTF8-encoded string",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-payload-encodings-workflow.html),
+ * and bytes that are not UTF-8 could no longer be told from a U+FFFD the client sent. With it, a Lambda proxy
+ * integration receives the body base64-encoded, with `isBase64Encoded: true`
+ * (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-payload-encodings.html). The
+ * local gateway does the same (`isBodyMediaType`).
+ */
+export const BODY_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'application/json'] as const;
+
+/** A `Content-Type`'s media type, lower case, without its parameters (`; charset=UTF-8`). */
+export const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase();
+
+/** Whether API Gateway passes a body of this `Content-Type` as bytes (base64), as `BODY_MEDIA_TYPES` says. */
+export const isBodyMediaType = (contentType: string | undefined): boolean =>
+  (BODY_MEDIA_TYPES as readonly (string | undefined)[]).includes(mediaTypeOf(contentType));
+
+/** Strict: a byte sequence that is not UTF-8 throws, where `Buffer#toString` would put U+FFFD in its place. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The body's text. A base64 body (what API Gateway passes for `BODY_MEDIA_TYPES`, and the local gateway too)
+ * is decoded strictly: bytes that are not UTF-8 are a 400, never stored as U+FFFD. A body passed as a string
+ * (a test's event, a deployment without the binary media types) is text already, taken as it is.
+ */
+function textOf(body: string, isBase64Encoded: boolean): string {
+  if (!isBase64Encoded) return body;
+  try {
+    return utf8.decode(Buffer.from(body, 'base64'));
+  } catch {
+    throw new BadRequestError('The request body is not valid UTF-8.');
+  }
+}
+
 export function parseBody(body: string | null, isBase64Encoded: boolean, contentType: string | undefined): Fields {
   if (body === null || body === '') return Object.create(null);
   const bytes = Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
-  if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  const decoded = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+  const mediaType = mediaTypeOf(contentType);
+  if (mediaType !== 'application/x-www-form-urlencoded' && mediaType !== 'application/json') {
+    throw new UnsupportedMediaTypeError();
+  }
+  const decoded = textOf(body, isBase64Encoded);
   // A byte order mark before the body is read past, as RFC 8259 §8.1 lets a JSON parser do (and a form alike).
   const text = decoded.startsWith(BYTE_ORDER_MARK) ? decoded.slice(1) : decoded;
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType === 'application/x-www-form-urlencoded') return parseForm(text);
-  if (mediaType === 'application/json') return parseJson(text);
-  throw new UnsupportedMediaTypeError();
+  return mediaType === 'application/json' ? parseJson(text) : parseForm(text);
 }
 
 /**

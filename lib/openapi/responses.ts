@@ -72,10 +72,7 @@ const errors = {
       '`If-None-Match` names the current one, or is `*` (the resource exists). Nothing was changed.',
     new PreconditionFailedError(),
   ),
-  PayloadTooLarge: thrown(
-    `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
-    new PayloadTooLargeError(MAX_BODY_BYTES),
-  ),
+  PayloadTooLarge: thrown(`The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, new PayloadTooLargeError()),
   UnsupportedMediaType: thrown(
     'The body is neither `application/x-www-form-urlencoded` nor `application/json`.',
     new UnsupportedMediaTypeError(),
@@ -91,8 +88,9 @@ const errors = {
   ),
   ServiceUnavailable: thrown(
     'The database is throttling or unavailable, a write kept losing races with concurrent writes of the same ' +
-      'owner for its 4-second budget (nothing was written), or (when verifying a domain) the DNS lookup timed ' +
-      'out or failed; retry after `Retry-After` seconds.',
+      'owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a ' +
+      "webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; " +
+      'retry after `Retry-After` seconds.',
     new ServiceUnavailableError(),
   ),
 };

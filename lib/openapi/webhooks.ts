@@ -4,7 +4,7 @@
  * Standard Webhooks specification says, with its headers.
  */
 import { ROTATED_SECRET_VALID_MS } from '#lib/data/webhooks.ts';
-import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/delivery.ts';
+import { DELIVERY_TIMEOUT_MS, EXCERPT_WAIT_MS } from '#lib/webhooks/delivery.ts';
 import { DEFAULT_RETRY_DELAYS, DISABLE_AFTER_MS, JITTER_RATIO } from '#lib/webhooks/schedule.ts';
 import { SECRET_PREFIX, USER_AGENT } from '#lib/webhooks/signature.ts';
 import { eventListExample } from './examples.ts';
@@ -66,7 +66,7 @@ const headerParameters = [
 
 const answers = {
   '2XX': {
-    description: `Delivered: a 2xx answer within ${DELIVERY_TIMEOUT_MS / 1000} s. Nothing more is sent for this event. The body is not read beyond its first 4 KiB; its first 256 characters are kept with the attempt.`,
+    description: `Delivered: a 2xx status line within ${DELIVERY_TIMEOUT_MS / 1000} s, whatever the body does after it. Nothing more is sent for this event. The body is read for at most ${EXCERPT_WAIT_MS / 1000} s after the status and 4 KiB; its first 256 characters are kept with the attempt.`,
   },
   default: {
     description:

@@ -12,6 +12,7 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
+import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import {
   type CheckedUrl,
@@ -63,9 +64,22 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 4 * 1_024;
 export const RESPONSE_EXCERPT_MAX_CHARS = 256;
 
-/** The system resolver, every address of the host, in the order it prefers them. */
-export const systemResolve: Resolve = async (hostname) =>
-  (await lookup(hostname, { all: true, order: 'verbatim' })).map(({ address }) => address);
+/** `getaddrinfo`'s answers for a name without addresses: it does not exist, or has no A or AAAA record. */
+const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA']);
+
+/**
+ * The system resolver, every address of the host, in the order it prefers them; none for a name without
+ * addresses. A lookup that got no answer (`EAI_AGAIN`: a timeout, SERVFAIL) throws `DnsUnavailableError`.
+ */
+export const systemResolve: Resolve = async (hostname) => {
+  try {
+    return (await lookup(hostname, { all: true, order: 'verbatim' })).map(({ address }) => address);
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code);
+    if (NO_ADDRESS.has(code)) return [];
+    throw new DnsUnavailableError(code, hostname, { cause: error });
+  }
+};
 
 /**
  * How a function learns a webhook host's addresses: the DNS servers `DNS_RESOLVER` names (a test's, the local
@@ -150,6 +164,15 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
   };
 }
 
+/**
+ * Once the status line came, the outcome is the status's: a 2xx is delivered whatever its body does (trickles,
+ * breaks off, never ends), so a receiver that answered 200 is not sent the event again. The body is read only
+ * for the excerpt, for at most this long after the status (and never past the attempt's deadline).
+ */
+export const EXCERPT_WAIT_MS = 1_000;
+
+const isSuccess = (statusCode: number | undefined) => statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+
 function send(checked: CheckedUrl, addresses: readonly string[], request: Attempt, deadline: AbortSignal) {
   const options: RequestOptions = {
     method: 'POST',
@@ -161,57 +184,62 @@ function send(checked: CheckedUrl, addresses: readonly string[], request: Attemp
   const transport = checked.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<Outcome>((settle) => {
     let outcome: Outcome | undefined;
-    let statusCode: number | undefined;
     let address: string | undefined;
     let outgoing: ClientRequest | undefined;
-    /** The status, once one came: kept with a failure that followed it (a timeout, a reset mid-body). */
-    const status = () => (statusCode === undefined ? {} : { statusCode });
+    /** The answer's status and the excerpt read so far, once the status line came. */
+    let answer: { statusCode: number | undefined; excerpt: Excerpt } | undefined;
+    let excerptTimer: NodeJS.Timeout | undefined;
     const finish = (result: Outcome) => {
       if (outcome) return;
       outcome = { ...result, ...(address === undefined ? {} : { address }) };
       deadline.removeEventListener('abort', onDeadline);
+      clearTimeout(excerptTimer);
       // Whatever is left of the answer is not read: the connection is closed, not drained.
       outgoing?.destroy();
       settle(outcome);
     };
-    const onDeadline = () => finish({ ...failure('timeout'), ...status() });
+    /** The status decides; a failure of the body after it (a reset, the deadline) is kept only outside 2xx. */
+    const answered = (error?: DeliveryError) => {
+      if (!answer) return;
+      const { statusCode, excerpt } = answer;
+      const ok = isSuccess(statusCode);
+      const status = statusCode === undefined ? {} : { statusCode };
+      finish({ ok, ...status, ...(error && !ok ? { error } : {}), responseExcerpt: excerpt.text() });
+    };
+    const onDeadline = () => (answer ? answered('timeout') : finish(failure('timeout')));
     if (deadline.aborted) return onDeadline();
     deadline.addEventListener('abort', onDeadline, { once: true });
 
     // `servername` (TLS's SNI and the name the certificate must hold) defaults to the URL's host name.
     outgoing = transport(checked.url, options, (response) => {
-      statusCode = response.statusCode;
-      readExcerpt(response, request.maxResponseBytes, (excerpt, error) => {
-        const ok = !error && statusCode !== undefined && statusCode >= 200 && statusCode < 300;
-        finish({ ok, ...status(), ...(error ? { error } : {}), responseExcerpt: excerpt });
-      });
+      answer = { statusCode: response.statusCode, excerpt: readExcerpt(response, request.maxResponseBytes, answered) };
+      excerptTimer = setTimeout(() => answered('timeout'), EXCERPT_WAIT_MS);
     });
     outgoing.on('socket', (socket) =>
       socket.once('connect', () => {
         address = socket.remoteAddress;
       }),
     );
-    outgoing.on('error', (error) => finish({ ...failure(errorOf(error)), ...status() }));
+    outgoing.on('error', (error) => (answer ? answered(errorOf(error)) : finish(failure(errorOf(error)))));
     outgoing.end(request.body);
   });
 }
 
+type Excerpt = { text(): string };
+
 /**
  * Reads the answer's body up to `maxBytes`, then stops (the caller closes the connection): a receiver cannot
- * make an attempt read megabytes. `error` when the body broke off before its end, short of the cap.
+ * make an attempt read megabytes. `done` once the body ended or reached the cap, with an error when it broke
+ * off before its end; `text()` is the excerpt of what came so far, for an attempt that stops waiting.
  */
-function readExcerpt(
-  response: IncomingMessage,
-  maxBytes: number,
-  done: (excerpt: string, error?: DeliveryError) => void,
-): void {
+function readExcerpt(response: IncomingMessage, maxBytes: number, done: (error?: DeliveryError) => void): Excerpt {
   const chunks: Buffer[] = [];
   let size = 0;
   let finished = false;
   const complete = (error?: DeliveryError) => {
     if (finished) return;
     finished = true;
-    done(excerptOf(Buffer.concat(chunks)), error);
+    done(error);
   };
   response.on('data', (chunk: Buffer) => {
     if (finished) return;
@@ -225,6 +253,7 @@ function readExcerpt(
   response.on('close', () => {
     if (!response.complete) complete('reset');
   });
+  return { text: () => excerptOf(Buffer.concat(chunks)) };
 }
 
 /** Characters that could forge a log line or hide text (C0, DEL, C1, bidirectional and other format marks). */

@@ -101,10 +101,11 @@ const malformedBodyMessages = (
     ['{"name":', 'application/json'],
     ['[1]', 'application/json'],
     ['name=%zz', 'application/x-www-form-urlencoded'],
+    [Buffer.from([0x7b, 0xff, 0x7d]).toString('base64'), 'application/json', true],
   ] as const
-).map(([body, contentType]) => {
+).map(([body, contentType, base64 = false]) => {
   try {
-    parseBody(body, false, contentType);
+    parseBody(body, base64, contentType);
   } catch (error) {
     return (error as Error).message;
   }

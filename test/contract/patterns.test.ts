@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENT_SCHEMA_FILE, OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { EVENT_SCHEMA_FILE, OPENAPI_FILE, WEBHOOK_SCHEMA_FILE } from '#lib/openapi/files.ts';
 import { matching } from '#test/support/patterns.ts';
 import { seeded } from '#test/support/seed.ts';
 
@@ -36,7 +36,7 @@ function patternsOf(file: string): { where: string; pattern: string }[] {
   return found;
 }
 
-const documented = [...patternsOf(OPENAPI_FILE), ...patternsOf(EVENT_SCHEMA_FILE)];
+const documented = [OPENAPI_FILE, EVENT_SCHEMA_FILE, WEBHOOK_SCHEMA_FILE].flatMap(patternsOf);
 const distinct = [...new Set(documented.map(({ pattern }) => pattern))];
 
 /**

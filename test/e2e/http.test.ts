@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '#infra/bundling.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { generateApiKey } from '#lib/auth/api-key.ts';
 import { createApiKey, revokeApiKey } from '#lib/data/api-key-admin.ts';
@@ -272,6 +275,44 @@ describe.concurrent('request bodies', () => {
     expect((await api.get('/api/v1/spaces')).body.meta.total).toBe(0);
   });
 
+  it.each([
+    [
+      'a JSON body',
+      'application/json',
+      (bytes: Buffer) => Buffer.concat([Buffer.from('{"name":"Caf'), bytes, Buffer.from('"}')]),
+    ],
+    [
+      'a form body',
+      'application/x-www-form-urlencoded',
+      (bytes: Buffer) => Buffer.concat([Buffer.from('name=Caf'), bytes]),
+    ],
+  ])(
+    'answers 400 for raw bytes that are not UTF-8 in %s, storing nothing (as for the same bytes percent-encoded)',
+    async (_, contentType, bodyWith) => {
+      // Prepare: a stray continuation byte, a truncated sequence, an encoded surrogate, an overlong "/"
+      const api = await client();
+      const invalid = [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]].map((bytes) => Buffer.from(bytes));
+      // Act
+      const replies = await Promise.all(
+        invalid.map((bytes) =>
+          api.request('POST', '/api/v1/spaces', { body: bodyWith(bytes), headers: { 'Content-Type': contentType } }),
+        ),
+      );
+      const valid = await api.request('POST', '/api/v1/spaces', {
+        body: bodyWith(Buffer.from('é')),
+        headers: { 'Content-Type': `${contentType}; charset=UTF-8` },
+      });
+      // Assess
+      for (const reply of replies) {
+        expect(reply.status, reply.text).toBe(400);
+        expect(reply.body).toEqual({ message: 'The request body is not valid UTF-8.', status: 400 });
+      }
+      expect(valid.status, valid.text).toBe(201);
+      expect(valid.body.data.name).toBe('Café');
+      expect((await api.get('/api/v1/spaces')).body.meta.total).toBe(1);
+    },
+  );
+
   it('never answers 500 to odd bodies', async () => {
     // Prepare
     const api = await client();
@@ -380,5 +421,29 @@ describe.concurrent('requests Node’s HTTP parser refuses', () => {
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/i);
     expect(JSON.parse(body ?? '')).toEqual({ message: 'Bad Request.', status: 400 });
+  });
+});
+
+describe("the README's errors table, for paths and methods", () => {
+  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+  const row = (status: number) => readme.split('\n').find((line) => line.startsWith(`| ${status} `)) ?? '';
+
+  it('says what an unknown path, another method on a known path and a method HTTP does not know answer', async () => {
+    // Act
+    const [unknownPath, otherMethod, unknownMethod] = await Promise.all([
+      sendJson(`${gateway.url}/api/v1/nothing`, 'GET'),
+      sendJson(`${gateway.url}/api/v1/spaces`, 'DELETE'),
+      sendRaw(gateway.url, Buffer.from('BREW /api/v1/spaces HTTP/1.1\r\nHost: x\r\n\r\n')),
+    ]);
+    // Assess: what each answers...
+    expect(unknownPath.status).toBe(404);
+    expect(otherMethod.status).toBe(405);
+    expect(otherMethod.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    expect(unknownMethod).toMatch(/^HTTP\/1\.1 400 /);
+    // ...is what the table says
+    expect(row(404)).toContain('unknown path');
+    expect(row(404)).not.toMatch(/method/);
+    expect(row(405)).toContain('a path the API has, with a method it does not have');
+    expect(row(400)).toContain('a method HTTP does not know');
   });
 });

@@ -120,6 +120,26 @@ describe.concurrent('strict JSON: fields', () => {
     expect(await listed(api, SPACES)).toEqual([]);
   });
 
+  it('lists at most 20 fields, and says how many more: 4,000 unknown fields make a small 422', async () => {
+    // Prepare
+    const api = await newClient(gateway);
+    const many = Object.fromEntries(Array.from({ length: 4_000 }, (_, index) => [`f${index}`, index]));
+    // Act
+    const [reply, oneMore] = await Promise.all([
+      json(api, 'POST', SPACES, { name: 'Team', ...many }),
+      json(api, 'POST', SPACES, Object.fromEntries(Array.from({ length: 21 }, (_, index) => [`g${index}`, 1]))),
+    ]);
+    // Assess
+    expect(reply.status).toBe(422);
+    expect(Object.keys(reply.body.errors)).toEqual(Array.from({ length: 20 }, (_, index) => `f${index}`));
+    expect(reply.body.message).toBe('The f0 field is not allowed. (and 3980 more fields with errors, not listed)');
+    expect(reply.text.length).toBeLessThan(2_000);
+    // 21 unknown fields and the missing name: 20 listed, 2 more
+    expect(Object.keys(oneMore.body.errors)).toHaveLength(20);
+    expect(oneMore.body.message).toBe('The g0 field is not allowed. (and 2 more fields with errors, not listed)');
+    expect(await listed(api, SPACES)).toEqual([]);
+  });
+
   it('names a field called __proto__ or constructor like any other (no 500)', async () => {
     // Prepare
     const api = await newClient(gateway);

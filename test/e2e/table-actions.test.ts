@@ -95,7 +95,8 @@ async function exerciseDomains() {
 async function exerciseVerification() {
   const base = '/api/v1/domains';
   const name = `v-${randomUUID().slice(0, 8)}.example.com`;
-  const mine = (await client.post(base, { name })).body.data;
+  // Its page: becoming active checks that it is not on another of the owner's active domains.
+  const mine = (await client.post(base, { name, index_page: 'https://www.example.org/' })).body.data;
   const theirs = (await other.post(base, { name })).body.data; // a pending name is not reserved
   await client.request('POST', `${base}/${mine.id}/verify`); // no record: the check is recorded
   dns.setTxt(mine.verification.name, [mine.verification.value, theirs.verification.value]);

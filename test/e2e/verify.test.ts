@@ -151,14 +151,17 @@ describe('the lifecycle: pending, then active once the TXT record is there', () 
     const api = await owner();
     const domain = await store(api, newName());
     publish(dns, domain);
-    const first = (await verify(api, domain.id)).body.data;
+    const firstReply = await verify(api, domain.id);
+    const first = firstReply.body.data;
     // Act
     const again = await verify(api, domain.id);
     // Assess
     expect(again.status, again.text).toBe(200);
     expect(again.body.data).toMatchObject({ status: 'active', verified_at: first.verified_at });
     expect(again.body.data.last_checked_at > first.last_checked_at).toBe(true);
-    expect(again.body.data.updated_at).toBe(first.updated_at);
+    // What the check found changed the domain as shown: its updated_at moves with its ETag
+    expect(again.body.data.updated_at).toBe(again.body.data.last_checked_at);
+    expect(again.headers.get('etag')).not.toBe(firstReply.headers.get('etag'));
   });
 
   it('keeps an active domain active when its record is gone, and says so (422)', async () => {
@@ -199,7 +202,9 @@ describe('a record that does not prove the domain: 422 saying what was expected 
       verified_at: null,
       last_checked_at: expect.stringMatching(ISO_UTC),
     });
-    expect(shown.updated_at).toBe(domain.updated_at);
+    // The failed check is recorded (last_checked_at, records): a change, so updated_at moves with it
+    expect(shown.updated_at).toBe(shown.last_checked_at);
+    expect(shown.updated_at > domain.updated_at).toBe(true);
   });
 
   it('a name with other records but no TXT (NODATA)', async () => {
@@ -262,7 +267,12 @@ describe('DNS that gives no answer: 503 with Retry-After, nothing changed', () =
     const elapsed = Date.now() - started;
     // Assess
     expect(reply.status, reply.text).toBe(503);
-    expect(reply.body).toEqual({ message: 'Service temporarily unavailable. Please retry.', status: 503 });
+    // It says DNS was the trouble, and which resolver was asked (the one DNS_RESOLVER names)
+    const said =
+      mode === 'silent'
+        ? `DNS could not be reached: the DNS resolver at ${dns.address} did not answer the lookup of ${domain.verification.name}. Please retry.`
+        : `DNS could not answer: the DNS resolver at ${dns.address} answered SERVFAIL to the lookup of ${domain.verification.name}. Please retry.`;
+    expect(reply.body).toEqual({ message: said, status: 503 });
     expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(elapsed).toBeLessThan(5_000);
     expect((await api.get(`${DOMAINS}/${domain.id}`)).body.data).toEqual(domain);
@@ -456,5 +466,103 @@ describe('domains stored before verification existed (the old item shape)', () =
     expect((await alice.get(DOMAINS)).body.meta.total).toBe(0);
     expect(verified.status, verified.text).toBe(200);
     expect(verified.body.data.status).toBe('active');
+  });
+});
+
+describe("pages on the owner's own active domains: no redirect loop between two of them", () => {
+  const onOwn = (field: string, host: string) =>
+    `The ${field.replaceAll('_', ' ')} must not point to ${host}, another of your active domains: its visitors would be redirected again (in a loop, if its pages point back here).`;
+
+  /** An active domain of `api`. */
+  async function active(api: Client, label = 'own') {
+    const domain = await store(api, newName(label));
+    publish(dns, domain);
+    expect((await verify(api, domain.id)).status).toBe(200);
+    return domain;
+  }
+
+  it('refuses a store or an update with a page on one of them (422 on the page), storing nothing', async () => {
+    // Prepare
+    begin();
+    const api = await owner();
+    const a = await active(api);
+    const b = await store(api, newName('b'));
+    // Act
+    const stored = await api.request('POST', DOMAINS, {
+      json: {
+        name: newName('c'),
+        index_page: `https://${a.name}/`,
+        not_found_page: `http://${a.name.toUpperCase()}/404`,
+      },
+    });
+    const updated = await api.request('PATCH', `${DOMAINS}/${b.id}`, {
+      json: { not_found_page: `https://${a.name}/x` },
+    });
+    // Assess
+    expect(stored.status, stored.text).toBe(422);
+    expect(stored.body.errors).toEqual({
+      index_page: [onOwn('index_page', a.name)],
+      not_found_page: [onOwn('not_found_page', a.name)],
+    });
+    expect(updated.body).toEqual(invalid('not_found_page', onOwn('not_found_page', a.name)));
+    expect((await api.get(DOMAINS)).body.meta.total).toBe(2);
+    expect((await api.get(`${DOMAINS}/${b.id}`)).body.data).toEqual(b);
+  });
+
+  it("takes a page on the owner's pending domain, or on another owner's active one", async () => {
+    // Prepare
+    begin();
+    const [api, other] = await Promise.all([owner(), owner()]);
+    const pending = await store(api, newName('pending'));
+    const theirs = await active(other, 'theirs');
+    // Act
+    const reply = await api.request('POST', DOMAINS, {
+      json: {
+        name: newName('mine'),
+        index_page: `https://${pending.name}/`,
+        not_found_page: `https://${theirs.name}/`,
+      },
+    });
+    // Assess
+    expect(reply.status, reply.text).toBe(201);
+  });
+
+  it('refuses to verify a domain whose page is on one of them: the second of A→B, B→A stays pending', async () => {
+    // Prepare: two pending domains with pages on each other (allowed: neither is served)
+    begin();
+    const api = await owner();
+    const [a, b] = [await store(api, newName('a')), await store(api, newName('b'))];
+    const setPage = (domain: { id: number }, host: string) =>
+      api.request('PATCH', `${DOMAINS}/${domain.id}`, { json: { index_page: `https://${host}/` } });
+    expect((await setPage(a, b.name)).status).toBe(200);
+    expect((await setPage(b, a.name)).status).toBe(200);
+    publish(dns, a, b);
+    // Act
+    const first = await verify(api, a.id);
+    const second = await verify(api, b.id);
+    // Assess: A is served (its page leads to B, which serves nothing); B would redirect back: refused
+    expect(first.status, first.text).toBe(200);
+    expect(second.body).toEqual(invalid('index_page', onOwn('index_page', a.name)));
+    const shown = (await api.get(`${DOMAINS}/${b.id}`)).body.data;
+    expect(shown).toMatchObject({ status: 'pending', last_checked_at: expect.stringMatching(ISO_UTC) });
+    // Once B's page goes elsewhere, B verifies
+    await setPage(b, 'www.example.org');
+    expect((await verify(api, b.id)).status).toBe(200);
+  });
+
+  it('lets exactly one of two domains with pages on each other become active, verified at once', async () => {
+    // Prepare
+    begin();
+    const api = await owner();
+    const [a, b] = [await store(api, newName('a')), await store(api, newName('b'))];
+    await api.request('PATCH', `${DOMAINS}/${a.id}`, { json: { index_page: `https://${b.name}/` } });
+    await api.request('PATCH', `${DOMAINS}/${b.id}`, { json: { not_found_page: `https://${a.name}/` } });
+    publish(dns, a, b);
+    // Act
+    const replies = await Promise.all([verify(api, a.id), verify(api, b.id)]);
+    // Assess: the checks are in the transactions, so the two cannot both pass
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 422]);
+    const statuses = await Promise.all([a, b].map(async (d) => (await api.get(`${DOMAINS}/${d.id}`)).body.data.status));
+    expect(statuses.sort()).toEqual(['active', 'pending']);
   });
 });

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
-import { type Client, clientFor, newClient, type Reply } from '#test/support/http.ts';
+import { configWithDns } from '#test/support/domains.ts';
+import { type Client, clientFor, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
 import { putOldShapeKey } from '#test/support/keys.ts';
 import {
   closedPort,
@@ -251,6 +252,43 @@ describe('what a store refuses (422, on the field)', () => {
     expect((await client.get('/api/v1/webhooks')).body.data).toEqual([]);
   });
 
+  it('answers 503 with Retry-After, naming the resolver, when DNS does not answer for the host; nothing changes', async () => {
+    // Prepare: the same functions with 200 ms DNS tries, and a host whose server never answers (or fails)
+    const impatient = await startTestGateway({
+      config: { ...stack.config, ...configWithDns(dns, { DNS_TIMEOUT_MS: '200' }) },
+    });
+    const silent = `silent-${randomUUID().slice(0, 8)}.hooks.example.net`;
+    const failing = `servfail-${randomUUID().slice(0, 8)}.hooks.example.net`;
+    dns.setMode(silent, 'silent');
+    dns.setMode(failing, 'servfail');
+    try {
+      const owner = await newClient(impatient);
+      const { id } = await subscribe({}, owner);
+      // Act
+      const started = Date.now();
+      const stored = await storeWebhook({ url: `https://${silent}/hook` }, owner);
+      const elapsed = Date.now() - started;
+      const updated = await owner.request('PATCH', `/api/v1/webhooks/${id}`, { json: { url: `https://${failing}/` } });
+      // Assess
+      expect(stored.status, stored.text).toBe(503);
+      expect(stored.body).toEqual({
+        message: `DNS could not be reached: the DNS resolver at ${dns.address} did not answer the lookup of ${silent}. Please retry.`,
+        status: 503,
+      });
+      expect(Number(stored.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(elapsed).toBeLessThan(2_000);
+      expect(updated.status, updated.text).toBe(503);
+      expect(updated.body.message).toBe(
+        `DNS could not answer: the DNS resolver at ${dns.address} answered SERVFAIL to the lookup of ${failing}. Please retry.`,
+      );
+      expect(Number(updated.headers.get('retry-after'))).toBeGreaterThan(0);
+      const listed = (await owner.get('/api/v1/webhooks')).body.data;
+      expect(listed.map((webhook: { url: string }) => webhook.url)).toEqual([receiver.url()]);
+    } finally {
+      await impatient.close();
+    }
+  });
+
   it('refuses loopback, by address or by a name resolving to it, where the stack does not allow it (AWS)', async () => {
     // Prepare: a stack as deployed (WEBHOOK_LOCAL_LOOPBACK unset).
     const deployed = await startDeliveringStack(dns, { localLoopback: false });
@@ -382,6 +420,30 @@ describe('deliveries', () => {
     expect(attempts.map((a: { status_code: number }) => a.status_code)).toEqual([200, 503, 503]);
     expect(attempts.map((a: { succeeded: boolean }) => a.succeeded)).toEqual([true, false, false]);
     expect(attempts[1]).toMatchObject({ error: null, response_excerpt: 'try later', event_type: 'space.created' });
+  });
+
+  it('are delivered once to a receiver that answers 200 and then sends its body slowly: no duplicate', async () => {
+    // Prepare: the status line at once, then a byte a second, never ending
+    const { id } = await subscribe({ events: ['space.created'] });
+    receiver.respondWith((response) => {
+      response.writeHead(200);
+      const timer = setInterval(() => response.write('.'), 1_000);
+      response.write('.');
+      response.on('close', () => clearInterval(timer));
+    });
+    // Act
+    await client.post('/api/v1/spaces', { name: 'Slow body' });
+    const attempts = await eventually(
+      async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
+      (data: { duration_ms: number }[]) => data.length >= 1,
+      15_000,
+    );
+    await settle(1_500);
+    // Assess: one attempt, a success, within the delivery timeout; the event was sent once
+    expect(attempts[0]).toMatchObject({ succeeded: true, status_code: 200, error: null, attempt: 1 });
+    expect(attempts[0]?.duration_ms).toBeLessThan(5_000);
+    expect(receiver.requests).toHaveLength(1);
+    expect((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data).toHaveLength(1);
   });
 
   it('say why when no answer came: a refused connection', async () => {

@@ -24,7 +24,7 @@ import { type StageName, stages } from '#infra/stages.ts';
 import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
 import { errorBody } from '#lib/errors.ts';
 import { gatewayResponses } from '#lib/gateway-responses.ts';
-import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { BODY_MEDIA_TYPES, MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import {
@@ -58,11 +58,11 @@ const expectedTableActions: Record<string, string[]> = {
   'show-space': ['GetItem'],
   'store-domain': ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'store-space': ['GetItem', 'PutItem', 'UpdateItem'],
-  'update-domain': ['GetItem', 'PutItem', 'UpdateItem'],
+  'update-domain': ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'update-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'destroy-domain': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'destroy-space': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
-  'verify-domain': ['GetItem', 'PutItem', 'UpdateItem'],
+  'verify-domain': ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
   'list-webhooks': ['GetItem', 'Query'],
   'store-webhook': ['GetItem', 'PutItem', 'UpdateItem'],
   'show-webhook': ['GetItem'],
@@ -442,6 +442,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         IntegrationResponses: { StatusCode: string; ResponseParameters: Record<string, string> }[];
         PassthroughBehavior: string;
         RequestTemplates: Record<string, string>;
+        ContentHandling?: string;
       };
       const [response, ...others] = integration.IntegrationResponses as {
         StatusCode: string;
@@ -493,6 +494,17 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       }
     });
 
+    it('passes the bodies of the API’s media types to the functions as bytes (base64), so they can refuse invalid UTF-8', () => {
+      // Prepare
+      const [, api] = s.only('AWS::ApiGateway::RestApi');
+      // Assess: exactly the media types the functions parse (lib/http/body.ts), as the local gateway does
+      expect(api.Properties.BinaryMediaTypes).toEqual([...BODY_MEDIA_TYPES]);
+      expect([...BODY_MEDIA_TYPES].sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+      // Proxy integrations convert nothing: the function gets the body and isBase64Encoded as API Gateway has them
+      for (const { props } of proxied())
+        expect((props.Integration as Record<string, unknown>).ContentHandling).toBeUndefined();
+    });
+
     it('puts the REQUEST authorizer on every method that calls a function, keyed on the Authorization header', () => {
       // Prepare
       const [authorizerId, authorizer] = s.only('AWS::ApiGateway::Authorizer');
@@ -534,6 +546,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'application/json',
           'application/x-www-form-urlencoded',
         ]);
+        // Those two come as binary (the API's binaryMediaTypes): converted to text, the template still runs
+        expect(mockAnswer(props).integration.ContentHandling, `${method} ${path}`).toBe('CONVERT_TO_TEXT');
       }
       // Paths the table does not have have only the preflight: API Gateway answers their other methods 404.
       const withMethods = new Set(methods().map(({ path }) => path));

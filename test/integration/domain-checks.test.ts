@@ -344,3 +344,90 @@ describe('backfillDueChecks', () => {
     expect(checked.status ?? 'active').toBe('active');
   });
 });
+
+describe('updated_at, when the service changes a domain on its own', () => {
+  /** The domain's last event's record: what the feed (and a webhook) says the domain is now. */
+  const lastEventRecord = async (owner: string) =>
+    (await domainEvents(owner)).at(-1)?.payload as { record: { updatedAt: string; version: number } } | undefined;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it('moves with the version when a re-check records something new, and the event says the same', async () => {
+    // Prepare
+    const { owner, id, name, active } = await activeDomain();
+    dns.setCname(name, 'elsewhere.example');
+    await pause();
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess
+    const checked = await showDomain(db, owner, id);
+    expect(checked.version).toBe((active.version ?? 0) + 1);
+    expect(checked.updatedAt > active.updatedAt).toBe(true);
+    expect(checked.updatedAt).toBe(checked.lastCheckedAt);
+    expect((await lastEventRecord(owner))?.record).toMatchObject({
+      updatedAt: checked.updatedAt,
+      version: checked.version,
+    });
+  });
+
+  it('stays when a re-check finds what the last one found (no new version either)', async () => {
+    // Prepare
+    const { owner, id } = await activeDomain();
+    await recordServing(db, owner, id, { state: 'active' });
+    const before = await showDomain(db, owner, id);
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    // Assess
+    const after = await showDomain(db, owner, id);
+    expect(after).toMatchObject({ version: before.version, updatedAt: before.updatedAt });
+  });
+
+  it('moves when the edge records that it serves the domain, or that it failed to', async () => {
+    // Prepare
+    const { owner, id, active } = await activeDomain();
+    await pause();
+    // Act
+    await recordServing(db, owner, id, { state: 'active' });
+    const served = await showDomain(db, owner, id);
+    await pause();
+    await recordServing(db, owner, id, { state: 'failed', failure: 'certificate_failed' });
+    const failed = await showDomain(db, owner, id);
+    // Assess
+    expect(served.version).toBe((active.version ?? 0) + 1);
+    expect(served.updatedAt > active.updatedAt).toBe(true);
+    expect(failed.updatedAt > served.updatedAt).toBe(true);
+    expect((await lastEventRecord(owner))?.record).toMatchObject({ updatedAt: failed.updatedAt });
+  });
+
+  it('moves when a verification checks an active domain again, or records a failed check', async () => {
+    // Prepare
+    const { owner, id, name, active } = await activeDomain();
+    await pause();
+    // Act: checked again with the record in place (a 200), then with it gone (a 422, the check recorded)
+    const again = (await verifyDomain(db, lookupRecords, owner, id)).result;
+    dns.setTxt(verificationName(name), ['someone-else']);
+    await pause();
+    await verifyDomain(db, lookupRecords, owner, id).catch(() => undefined);
+    const mismatched = await showDomain(db, owner, id);
+    // Assess
+    expect(again.updatedAt > active.updatedAt).toBe(true);
+    expect(again.updatedAt).toBe(again.lastCheckedAt);
+    expect(mismatched.version).toBe((again.version ?? 0) + 1);
+    expect(mismatched.updatedAt).toBe(mismatched.lastCheckedAt);
+  });
+
+  it('moves when a domain returns to pending after its TXT record stayed missing', async () => {
+    // Prepare
+    const { owner, id, name } = await activeDomain();
+    dns.setTxt(verificationName(name), []);
+    await runDueChecks({ db, lookupRecords, now: later(2 * HOUR_MS) });
+    await missingSince(owner, id, TXT_GRACE_MS + HOUR_MS);
+    const before = await showDomain(db, owner, id);
+    await pause();
+    // Act
+    await runDueChecks({ db, lookupRecords, now: later(4 * HOUR_MS) });
+    // Assess
+    const demoted = await showDomain(db, owner, id);
+    expect(demoted.status).toBe('pending');
+    expect(demoted.updatedAt > before.updatedAt).toBe(true);
+  });
+});

@@ -86,13 +86,15 @@ describe('verifyDomain', () => {
       expected: stored.verificationToken,
       found: ['not-it'],
     });
-    // The check is part of the representation: a new version (and ETag), nothing else changed.
+    // The check is part of the representation: a new version (and ETag) and updated_at, nothing else changed.
     // The route lookup got NXDOMAIN: the CNAME is missing too.
-    expect(await showDomain(db, alice, stored.id)).toEqual({
+    const shown = await showDomain(db, alice, stored.id);
+    expect(shown).toEqual({
       ...stored,
       lastCheckedAt: expect.any(String),
       check: { txt: 'wrong', route: 'missing', txtMissingSince: expect.any(String) },
       version: 2,
+      updatedAt: shown.lastCheckedAt,
     });
   });
 

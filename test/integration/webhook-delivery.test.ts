@@ -5,23 +5,26 @@
  * see the connection, so a refusal that failed would show as a request there, not as traffic elsewhere.
  */
 import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { domainExample } from '#lib/resources/domains/schema.ts';
 import type { Resolve } from '#lib/webhooks/address.ts';
-import { type DeliveryRequest, deliver, excerptOf, systemResolve } from '#lib/webhooks/delivery.ts';
+import { type DeliveryRequest, deliver, EXCERPT_WAIT_MS, excerptOf, systemResolve } from '#lib/webhooks/delivery.ts';
 import { messageIdOf, newSigningSecret, webhookHeaders } from '#lib/webhooks/signature.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { makeCertificates } from '#test/support/tls-certificates.ts';
 import { closedPort, startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
 
+/** A whole event, as the feed lists it: the receiver checks every body against the webhook schema. */
 const EVENT = {
   id: '000000000042',
   type: 'domain.verified',
   created_at: '2026-11-25T10:00:00.000Z',
-  data: { id: 7, name: 'xn--bcher-kva.de', unicode_name: 'bücher.de', status: 'active' },
+  data: { ...domainExample, id: 7, name: 'xn--bcher-kva.de', unicode_name: 'bücher.de', status: 'active' },
 };
 const BODY = JSON.stringify(EVENT);
 
@@ -173,7 +176,7 @@ describe('the deadline', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
-  it('holds while the answer’s body trickles: a timeout, with the status that came', async () => {
+  it('counts a 2xx that came in time as delivered, though its body trickles past the deadline', async () => {
     // Prepare: 200 and a first byte, then nothing
     receiver.respondWith((response) => {
       response.writeHead(200);
@@ -181,9 +184,44 @@ describe('the deadline', () => {
     });
     // Act
     const result = await deliver(signed([newSigningSecret()], { url: receiver.url(), timeoutMs: SHORT_TIMEOUT_MS }));
-    // Assess
-    expect(result).toMatchObject({ ok: false, error: 'timeout', statusCode: 200 });
+    // Assess: the status decides, so the event is not sent again; the excerpt is what came
+    expect(result).toEqual(expect.objectContaining({ ok: true, statusCode: 200, responseExcerpt: 's' }));
+    expect(result.error).toBeUndefined();
     expect(result.durationMs).toBeLessThan(SHORT_TIMEOUT_MS + DEADLINE_SLACK_MS);
+  });
+
+  it('reads a 2xx’s slow body for the excerpt only a short while, long before the deadline', async () => {
+    // Prepare: 200, a first line, then another after 5 s
+    receiver.respondWith((response) => {
+      response.writeHead(200);
+      response.write('first ');
+      setTimeout(() => response.end('late'), 5_000).unref();
+    });
+    // Act
+    const result = await deliver(signed([newSigningSecret()], { url: receiver.url(), timeoutMs: 8_000 }));
+    // Assess
+    expect(result).toEqual(expect.objectContaining({ ok: true, statusCode: 200, responseExcerpt: 'first' }));
+    expect(result.durationMs).toBeGreaterThanOrEqual(EXCERPT_WAIT_MS - 5);
+    expect(result.durationMs).toBeLessThan(EXCERPT_WAIT_MS + DEADLINE_SLACK_MS);
+  });
+
+  it('counts a 2xx whose body breaks off as delivered, and another status’s as failed, with why', async () => {
+    // Prepare: the status line and a byte, then the connection reset
+    const breakingOff = (status: number) => (response: ServerResponse) => {
+      response.writeHead(status, { 'content-length': '100' });
+      response.write('p', () => setTimeout(() => response.socket?.resetAndDestroy(), 20));
+    };
+    receiver.respondWith(breakingOff(202));
+    other.respondWith(breakingOff(503));
+    // Act
+    const [accepted, failed] = await Promise.all([
+      deliver(signed([newSigningSecret()], { url: receiver.url() })),
+      deliver(signed([newSigningSecret()], { url: other.url() })),
+    ]);
+    // Assess
+    expect(accepted).toEqual(expect.objectContaining({ ok: true, statusCode: 202, responseExcerpt: 'p' }));
+    expect(accepted.error).toBeUndefined();
+    expect(failed).toEqual(expect.objectContaining({ ok: false, statusCode: 503, error: 'reset' }));
   });
 
   it('includes DNS: a lookup that never ends is a timeout, and nothing is sent', async () => {
@@ -565,5 +603,18 @@ describe('over TLS', () => {
     } finally {
       await impostor.close();
     }
+  });
+});
+
+describe('the test receiver', () => {
+  it('fails its close when a body it got is off the webhook schema: the bus’s envelope is', async () => {
+    // Prepare: the bus's detail (schema_version, owner) is not what a webhook is sent
+    const envelope = await startReceiver();
+    const busDetail = JSON.stringify({ schema_version: 1, owner: 'acme', ...EVENT });
+    // Act
+    await fetch(envelope.url(), { method: 'POST', body: busDetail, headers: { 'content-type': 'application/json' } });
+    // Assess
+    expect(envelope.offSchema).toHaveLength(1);
+    await expect(envelope.close()).rejects.toThrow(/off docs\/events\/webhook\.v1\.schema\.json/);
   });
 });

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDeliveries } from '#lib/data/deliveries.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { showWebhook, storeWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
+import { spaceExample } from '#lib/resources/spaces/schema.ts';
 import { attemptDelivery, type DeliveredEvent, type DispatchDeps, enabledAt, fanOut } from '#lib/webhook-dispatch.ts';
 import { db } from '#test/support/database.ts';
 import { UNRECORDED_KEY } from '#test/support/keys.ts';
@@ -25,10 +26,10 @@ beforeEach(async () => {
 afterEach(() => receiver.close());
 
 const eventAt = (createdAt: string, type = 'space.created'): DeliveredEvent => ({
-  id: String(Date.parse(createdAt)).padStart(12, '0'),
+  id: String(Date.parse(createdAt) % 1e12).padStart(12, '0'),
   type,
   created_at: createdAt,
-  data: { id: 1, name: 'Marketing' },
+  data: { ...spaceExample, id: 1 },
 });
 
 async function webhook(fields: Partial<Pick<WebhookRecord, 'events' | 'enabled'>> = {}): Promise<WebhookRecord> {

@@ -17,6 +17,7 @@ import { createApiKey, revokeApiKey } from '#lib/data/api-key-admin.ts';
 import { showWebhook, storeWebhook } from '#lib/data/webhooks.ts';
 import { EVENT_SCHEMA_VERSION } from '#lib/events-bus.ts';
 import type { Scope } from '#lib/kinds.ts';
+import { spaceExample } from '#lib/resources/spaces/schema.ts';
 import type { DeliveryJob } from '#lib/webhook-dispatch.ts';
 import { config, db } from '#test/support/database.ts';
 import { UNRECORDED_KEY } from '#test/support/keys.ts';
@@ -50,7 +51,7 @@ const event = (type = 'space.created') => ({
   id: '000000000007',
   type,
   created_at: new Date().toISOString(),
-  data: { id: 1, name: 'Marketing', color: 1 },
+  data: { ...spaceExample, id: 1, color: 1 },
 });
 
 async function webhook(events: string[]) {

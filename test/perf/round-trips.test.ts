@@ -88,8 +88,13 @@ describe('DynamoDB round trips per operation', () => {
     // Act
     const space = await storeSpace(`Store ${unique()}`);
     const domain = await storeDomain(`store-${randomUUID()}.example.com`);
+    // A page's check that it is not on another of the owner's active domains rides in the same transaction
+    const withPage = await invoke('domains/store', 'POST', '/api/v1/domains', {
+      name: `page-${randomUUID()}.example.com`,
+      index_page: 'https://www.example.org/',
+    });
     // Assess
-    for (const stored of [space, domain]) {
+    for (const stored of [space, domain, withPage]) {
       expect(stored.status).toBe(201);
       expect(stored.commands.slice().sort()).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem']);
       expect(stored.roundTrips).toBe(2);

@@ -103,6 +103,17 @@ describe('body size', () => {
     expect((await client.get('/api/v1/domains', { search: 'big.example' })).body.meta.total).toBe(0);
   });
 
+  it('a body over API Gateway’s own payload limit (10 MB) → its 413, in the same words as the handlers’', async () => {
+    // Act: the gateway refuses it before any function runs (REQUEST_TOO_LARGE)
+    const reply = await client.request('POST', '/api/v1/spaces', {
+      body: bodyOf(10 * 1024 * 1024 + 1),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    // Assess
+    expectErrorContract(reply, 413);
+    expect(reply.body).toEqual(tooLarge);
+  });
+
   it('multi-byte characters count as bytes, not characters', async () => {
     // Act: 22,000 three-byte characters are 66,000 bytes, over the limit though under it in characters.
     const reply = await client.request('POST', '/api/v1/spaces', {

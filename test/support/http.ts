@@ -19,7 +19,8 @@ export type Client = {
     options?: {
       form?: Record<string, string | string[]>;
       json?: unknown;
-      body?: string;
+      /** Bytes as they are (a `Uint8Array`: not UTF-8-encoded first). */
+      body?: string | Uint8Array;
       headers?: Record<string, string>;
     },
   ): Promise<Reply>;
@@ -72,7 +73,7 @@ export function formBody(form: Record<string, string | string[]>): string {
 export async function send(
   url: string,
   method: string,
-  { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {},
+  { headers = {}, body }: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
 ): Promise<Reply> {
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();

@@ -1,7 +1,9 @@
 /**
  * A webhook receiver for tests: a real HTTP (or HTTPS) server on a loopback address and a free port, which
  * records every request it is sent (its body byte for byte) and counts connections, so a test can tell "sent
- * and refused" from "never sent". How it answers is set per test; by default 204.
+ * and refused" from "never sent". How it answers is set per test; by default 204. Every body it is sent is
+ * checked against the published schema of webhook bodies (`docs/events/webhook.v1.schema.json`): `close()`
+ * fails, naming them, when one is not what the schema says, whatever the test itself checked.
  */
 import { once } from 'node:events';
 import {
@@ -14,6 +16,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { webhookBodyProblem } from './webhook-schema.ts';
 
 export type ReceivedRequest = {
   method: string;
@@ -43,6 +46,9 @@ export type WebhookReceiver = {
   respondWith(respond: Respond): void;
   /** Resolves once `count` requests have come in. */
   waitForRequests(count: number): Promise<void>;
+  /** Bodies the webhook schema does not describe, with why. */
+  readonly offSchema: readonly { body: string; problem: string }[];
+  /** Stops it; fails when a body it was sent is off the schema. */
   close(): Promise<void>;
 };
 
@@ -59,6 +65,7 @@ export async function startReceiver({
   tls,
 }: ReceiverOptions = {}): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
+  const offSchema: { body: string; problem: string }[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
   let respond: Respond = (response) => response.writeHead(204).end();
@@ -68,11 +75,14 @@ export async function startReceiver({
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const socket = request.socket as Partial<TLSSocket>;
+    const body = Buffer.concat(chunks).toString('utf8');
+    const problem = webhookBodyProblem(body);
+    if (problem) offSchema.push({ body: body.slice(0, 500), problem });
     requests.push({
       method: request.method ?? '',
       url: request.url ?? '',
       headers: request.headers,
-      body: Buffer.concat(chunks).toString('utf8'),
+      body,
       localAddress: request.socket.localAddress ?? '',
       ...(typeof socket.servername === 'string' ? { servername: socket.servername } : {}),
     });
@@ -109,9 +119,14 @@ export async function startReceiver({
     },
     waitForRequests: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    offSchema,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (offSchema.length > 0) {
+        const shown = JSON.stringify(offSchema.slice(0, 3));
+        throw new Error(`${offSchema.length} webhook bodies off docs/events/webhook.v1.schema.json: ${shown}`);
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
-import { MAX_BODY_BYTES, parseBody, parseForm } from '#lib/http/body.ts';
+import { isBodyMediaType, MAX_BODY_BYTES, parseBody, parseForm } from '#lib/http/body.ts';
 import { encodingOf } from '#lib/schemas/fields.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -103,6 +103,54 @@ describe('JSON bodies', () => {
     // Assess
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).body()).toEqual({ message, status: 400 });
+  });
+});
+
+describe('bytes that are not UTF-8', () => {
+  const base64 = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part)))).toString(
+      'base64',
+    );
+
+  it.each([
+    ['a lone continuation byte', [0x80]],
+    ['a byte UTF-8 never uses', [0xff]],
+    ['a truncated sequence', [0xe2, 0x82]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+  ])('answer 400, as JSON and as a form, for %s in a base64 body (how API Gateway passes it)', (_, bytes) => {
+    // Act
+    const errors = [
+      thrown(() => parseBody(base64('{"name":"x', bytes, '"}'), true, JSON_TYPE)),
+      thrown(() => parseBody(base64('name=x', bytes), true, FORM)),
+    ];
+    // Assess
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect((error as BadRequestError).body()).toEqual({
+        message: 'The request body is not valid UTF-8.',
+        status: 400,
+      });
+    }
+  });
+
+  it('are told from a U+FFFD the client sent, which is data', () => {
+    // Act / Assess
+    expect({ ...parseBody(base64('{"name":"\uFFFD"}'), true, JSON_TYPE) }).toEqual({ name: '\uFFFD' });
+    expect({ ...parseBody(base64('name=\uFFFD'), true, FORM) }).toEqual({ name: '\uFFFD' });
+  });
+
+  it('of another media type are a 415, not a 400: the type is checked first', () => {
+    // Act / Assess
+    expect(thrown(() => parseBody(base64([0xff]), true, 'image/png'))).toBeInstanceOf(UnsupportedMediaTypeError);
+  });
+
+  it('match API Gateway’s binary media types by media type, ignoring parameters and case', () => {
+    // Act / Assess
+    expect(isBodyMediaType('Application/JSON; charset=utf-8')).toBe(true);
+    expect(isBodyMediaType('application/x-www-form-urlencoded')).toBe(true);
+    expect(isBodyMediaType('text/plain')).toBe(false);
+    expect(isBodyMediaType(undefined)).toBe(false);
   });
 });
 

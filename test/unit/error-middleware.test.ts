@@ -55,7 +55,7 @@ describe('error middleware: the API’s own errors', () => {
     [new UnauthenticatedError(), 401, 'Unauthenticated.'],
     [new NotFoundError(), 404, 'Resource not found.'],
     [new PreconditionFailedError(), 412, 'The resource has been modified.'],
-    [new PayloadTooLargeError(64 * 1024), 413, 'The request body must not be larger than 64 KiB.'],
+    [new PayloadTooLargeError(), 413, 'The request body must not be larger than 64 KiB.'],
     [
       new UnsupportedMediaTypeError(),
       415,

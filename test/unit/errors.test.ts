@@ -8,6 +8,7 @@ import {
   errorBody,
   errorCatalogue,
   NotFoundError,
+  PayloadTooLargeError,
   PreconditionFailedError,
   ServiceUnavailableError,
   UnauthenticatedError,
@@ -90,6 +91,15 @@ describe('gateway responses', () => {
       statusCode: 503,
       message: 'Service temporarily unavailable. Please retry.',
       headers: { 'Retry-After': '1' },
+    });
+  });
+
+  it('say a body is too large in the handlers’ words', () => {
+    // Assess: API Gateway's own 413 (past its 10 MB payload limit) and the handlers' (past 64 KiB) are one
+    expect(gatewayResponseBody('REQUEST_TOO_LARGE')).toEqual(new PayloadTooLargeError().body());
+    expect(gatewayResponseBody('REQUEST_TOO_LARGE')).toEqual({
+      message: 'The request body must not be larger than 64 KiB.',
+      status: 413,
     });
   });
 

@@ -4,10 +4,16 @@
  * can meet them give theirs to their handler (`httpHandler(…, pageErrors)`); the middleware asks them after the
  * errors every kind shares (`lib/http/domain-errors.ts`).
  */
-import { type Mismatch, PageLoopError, PagesTooLarge, VerificationMismatch } from '#lib/data/errors.ts';
-import { DnsUnavailableError } from '#lib/dns/errors.ts';
-import { type HttpError, ServiceUnavailableError, ValidationError } from '#lib/errors.ts';
-import { loopMessage } from '#lib/schemas/fields.ts';
+import {
+  type Mismatch,
+  PageLoopError,
+  PageOnOwnDomain,
+  PagesTooLarge,
+  VerificationMismatch,
+} from '#lib/data/errors.ts';
+import { type HttpError, ValidationError } from '#lib/errors.ts';
+import { dnsErrors } from '#lib/http/dns-errors.ts';
+import { label, loopMessage } from '#lib/schemas/fields.ts';
 import { apiNameOf } from './fields.ts';
 import { ReservedNameError, reservedMessage } from './name.ts';
 
@@ -31,8 +37,22 @@ export function mismatchMessage({ name, expected, found }: Mismatch): string {
   return `${wanted}, found ${shown}${more}.`;
 }
 
+/** A page on another of the owner's active domains: a redirect to a redirect, a loop if that one points back. */
+const ownDomainMessage = (field: string, host: string) =>
+  `The ${label(field)} must not point to ${host}, another of your active domains: its visitors would be ` +
+  'redirected again (in a loop, if its pages point back here).';
+
+function ownDomainErrors({ pages }: PageOnOwnDomain): ValidationError {
+  const byField = pages.map(({ attribute, host }) => {
+    const field = apiNameOf(attribute);
+    return [field, [ownDomainMessage(field, host)]];
+  });
+  return new ValidationError(Object.fromEntries(byField));
+}
+
 /** What a store or an update of pages may meet. */
 export function pageErrors(error: unknown): HttpError | null {
+  if (error instanceof PageOnOwnDomain) return ownDomainErrors(error);
   if (error instanceof PageLoopError) {
     const fields = error.attributes.map(apiNameOf);
     return new ValidationError(Object.fromEntries(fields.map((field) => [field, [loopMessage(field)]])));
@@ -51,7 +71,8 @@ export function verificationErrors(error: unknown): HttpError | null {
   if (error instanceof VerificationMismatch)
     return ValidationError.field('verification', mismatchMessage(error.mismatch));
   if (error instanceof ReservedNameError) return ValidationError.field('name', reservedMessage(error.own));
+  // Becoming active, a page would be on another of the owner's active domains: 422 on that page.
+  if (error instanceof PageOnOwnDomain) return ownDomainErrors(error);
   // DNS did not answer a lookup the request needs: try again shortly.
-  if (error instanceof DnsUnavailableError) return new ServiceUnavailableError(error.retryAfterSeconds);
-  return null;
+  return dnsErrors(error);
 }

@@ -63,8 +63,10 @@ export const pageDoc = (what: string, mode: Mode, encoding: Encoding): JsonSchem
     `percent-encoded, \`https://example.com\` as \`https://example.com/\`. At most ${PAGE_URL_MAX} characters as ` +
     `sent; in that form a domain's two pages may take ${PAGES_MAX_BYTES} bytes together (the edge keeps both in one ` +
     '1 KB value: a 422 otherwise). The pattern states that form in ASCII; the service also takes what it normalizes into it (a ' +
-    'URL without a path, a Unicode host or path, an IP address). Not on the domain itself (a 422 on the ' +
-    `field, which the schema cannot state). An empty string${encoding === 'json' ? ' or null' : ''} ` +
+    'URL without a path, a Unicode host or path, an IP address). Not on the domain itself, nor on another of ' +
+    "the owner's active domains (it would redirect again, in a loop if that domain's pages point back; a " +
+    'verification of a domain whose page is on one is refused the same way): a 422 on the field, which the ' +
+    `schema cannot state. An empty string${encoding === 'json' ? ' or null' : ''} ` +
     `means none${mode === 'update' ? ' and clears it; absent: unchanged' : ''}.`,
   anyOf: [
     { type: 'string', format: 'uri', maxLength: PAGE_URL_MAX, pattern: pagePattern() },

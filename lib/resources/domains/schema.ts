@@ -128,7 +128,11 @@ export const domainSchema = v.strictObject({
   index_page: shownPage('of the index page'),
   not_found_page: shownPage('to redirect to when a page is not found'),
   created_at: timestamp('When the domain was stored'),
-  updated_at: timestamp('When the domain last changed'),
+  updated_at: timestamp(
+    'When the domain as shown here last changed, whoever changed it: an update of its pages, a verification or ' +
+      'check that recorded what it found (`last_checked_at`, `records`), the edge (`serving`), a return to ' +
+      'pending. It moves with the ETag, and with each `domain.updated` or `domain.verified` event',
+  ),
 });
 
 export type Domain = v.InferOutput<typeof domainSchema>;

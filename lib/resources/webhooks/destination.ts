@@ -2,6 +2,7 @@
  * A webhook URL's store-time check with DNS: its host's addresses as DNS gives them now must all be public
  * (`checkDestination`), or the URL is refused on `url` (422). Deliveries check again (`lib/webhooks/delivery.ts`).
  */
+import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { ValidationError } from '#lib/errors.ts';
 import { checkDestination, type Resolve } from '#lib/webhooks/address.ts';
 import { type UrlRules, urlMessage } from './fields.ts';
@@ -11,7 +12,19 @@ export const urlRulesOf = (config: { webhookLocalLoopback?: boolean }): UrlRules
   localLoopbackAllowed: config.webhookLocalLoopback === true,
 });
 
+/**
+ * A host that does not exist (or has no address) is refused on `url`, but DNS that gave no answer (a timeout,
+ * SERVFAIL) says nothing about the URL: its `DnsUnavailableError` goes on to the error mapping (503 with
+ * `Retry-After`, as a verification's), where `checkDestination` alone would call it unresolvable.
+ */
 export async function assertDeliverable(url: string, rules: UrlRules, resolve: Resolve): Promise<void> {
-  const found = await checkDestination(url, { ...rules, resolve });
+  let unavailable: DnsUnavailableError | undefined;
+  const remembering: Resolve = (hostname) =>
+    resolve(hostname).catch((error: unknown) => {
+      if (error instanceof DnsUnavailableError) unavailable = error;
+      throw error;
+    });
+  const found = await checkDestination(url, { ...rules, resolve: remembering });
+  if (unavailable) throw unavailable;
   if (!found.ok) throw ValidationError.field('url', urlMessage(found.reason));
 }

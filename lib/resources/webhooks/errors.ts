@@ -1,11 +1,13 @@
 /**
  * What a webhook's own errors mean to a client: its quota is said on `url`, the field a store names it by; events
  * its key could not read (`EventsBeyondKey`) on `events`, naming the read scopes the key lacks, so the client can
- * either subscribe to fewer events or use a key that holds them. The store's and update's handlers are given it
+ * either subscribe to fewer events or use a key that holds them; DNS that gave no answer while its URL's host was
+ * checked is a 503 with `Retry-After`, as for a verification. The store's and update's handlers are given it
  * (`httpHandler(…, webhookErrors)`).
  */
 import { QuotaReached } from '#lib/data/errors.ts';
 import { type HttpError, QuotaExceededError, ValidationError } from '#lib/errors.ts';
+import { dnsErrors } from '#lib/http/dns-errors.ts';
 import { EventsBeyondKey, type UnreadablePattern } from '#lib/webhooks/event-patterns.ts';
 
 const list = (conjunction: string) => (words: readonly string[]) =>
@@ -31,5 +33,5 @@ export function eventsBeyondKeyMessage(error: EventsBeyondKey): string {
 export const webhookErrors = (error: unknown): HttpError | null => {
   if (error instanceof QuotaReached) return new QuotaExceededError('webhook', error.quota, 'url');
   if (error instanceof EventsBeyondKey) return ValidationError.field('events', eventsBeyondKeyMessage(error));
-  return null;
+  return dnsErrors(error);
 };
