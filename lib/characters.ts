@@ -28,12 +28,14 @@ export const NOT_IN_TEXT = /\p{Cc}/u;
  *   there, or as nothing;
  * - characters that show as a blank without being one: the Braille blank U+2800, and every space but the
  *   plain space U+0020 and the ideographic space U+3000 (U+00A0 no-break space, U+1680, U+2000–U+200A,
- *   U+202F, U+205F), which look like U+0020 beside it.
+ *   U+202F, U+205F), which look like U+0020 beside it;
+ * - the replacement character U+FFFD, which stands for bytes that were not UTF-8 (a body holding it raw is a
+ *   400 already, `lib/http/body.ts`; in a name it is refused however it was sent).
  * One sequence of a default-ignorable character is allowed in names and descriptions (not in domain names,
  * which IDNA would drop it from): an emoji's presentation selector, see `EMOJI_PRESENTATION`.
  */
 export const NOT_IN_NAMES =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Co}\u00A0\u1680\u2000-\u200A\u202F\u205F\u2800]/u;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Co}\u00A0\u1680\u2000-\u200A\u202F\u205F\u2800\uFFFD]/u;
 
 /**
  * An emoji with its presentation selector: U+FE0F (emoji style) or U+FE0E (text style) right after an

@@ -10,7 +10,6 @@ import {
   AccessLogField,
   AccessLogFormat,
   AuthorizationType,
-  ContentHandling,
   EndpointType,
   IdentitySource,
   type IResource,
@@ -35,7 +34,6 @@ import {
   gatewayResponses,
   type HeaderSource,
 } from '#lib/gateway-responses.ts';
-import { BODY_MEDIA_TYPES } from '#lib/http/body.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import {
   type ApiPath,
@@ -119,9 +117,6 @@ export class Api extends Construct {
       restApiName: name,
       description: `Domains and Spaces API (${config.stage})`,
       endpointTypes: [EndpointType.REGIONAL],
-      // A body of the API's media types reaches the function as its bytes (base64), so the function can refuse
-      // one that is not UTF-8 instead of reading API Gateway's text conversion of it (lib/http/body.ts).
-      binaryMediaTypes: [...BODY_MEDIA_TYPES],
       defaultMethodOptions: { authorizer: requestAuthorizer, authorizationType: AuthorizationType.CUSTOM },
       // API Gateway needs an account-level role to write execution logs. It is shared by every API in the
       // account and region, so it is kept when a stage's stack is deleted (another stage may still use it).
@@ -208,9 +203,6 @@ export class Api extends Construct {
     const { integrationResponse, methodResponse } = gatewayAnswer(answer, `${method} ${resource.path}`);
     const requestTemplate = JSON.stringify({ statusCode: 200 });
     const integration = new MockIntegration({
-      // A body of a binary media type (`BODY_MEDIA_TYPES`) is passed as a blob, which no mapping template reads;
-      // converted to text (base64), the request template runs on it as on any other body.
-      contentHandling: ContentHandling.CONVERT_TO_TEXT,
       requestTemplates: { 'application/json': requestTemplate, 'application/x-www-form-urlencoded': requestTemplate },
       passthroughBehavior: PassthroughBehavior.NEVER,
       integrationResponses: [integrationResponse],

@@ -19,7 +19,6 @@ import {
   gatewayResponses,
   resolveHeaders,
 } from '#lib/gateway-responses.ts';
-import { isBodyMediaType } from '#lib/http/body.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
 import { apiMethods, authorizerHandler, documentRoute, underApi } from '#lib/routes.ts';
@@ -72,12 +71,6 @@ function send(
 ) {
   res.writeHead(statusCode, { ...headers, 'Content-Length': Buffer.byteLength(body) });
   res.end(res.req.method === 'HEAD' ? undefined : body);
-}
-
-function bodyOfRequest(body: Buffer, contentType: string | undefined) {
-  if (body.length === 0) return { body: null };
-  if (isBodyMediaType(contentType)) return { body: body.toString('base64'), isBase64Encoded: true };
-  return { body: body.toString('utf8') };
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -215,8 +208,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       method,
       url: req.url ?? '/',
       headers: headerPairs(req),
-      // The API's body media types come as their bytes (base64), as on AWS (`BODY_MEDIA_TYPES`); others as text.
-      ...bodyOfRequest(body, header(req.headers as Record<string, string | undefined>, 'content-type')),
+      // As text, decoded as API Gateway decodes it: a byte that is not UTF-8 becomes U+FFFD (lib/http/body.ts).
+      body: body.length > 0 ? body.toString('utf8') : null,
       stage: STAGE,
       domainName: req.headers.host ?? `${host}:${port}`,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',

@@ -77,7 +77,7 @@ export type HttpRequestSpec = {
   /** Header name/value pairs in the order received; repeated names give multi-value headers. */
   headers: readonly (readonly [string, string])[];
   body?: string | null;
-  /** The body is base64 (API Gateway's way for the binary media types, `BODY_MEDIA_TYPES`). */
+  /** The body is base64, as API Gateway sends bodies of binary media types (the local gateway sends text). */
   isBase64Encoded?: boolean;
   /** API Gateway's stage; on the default execute-api host the stage is part of the path clients call. */
   stage: string;

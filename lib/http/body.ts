@@ -60,41 +60,39 @@ function parseJson(text: string): Fields {
   return Object.assign(Object.create(null), value) as Fields;
 }
 
-/**
- * The media types a body may have, as the request schemas read them. They are also the REST API's
- * `binaryMediaTypes` (`infra/constructs/rest-api.ts`), so that API Gateway hands such a body to the function
- * as its bytes: without it, API Gateway converts a request payload to a UTF-8 string before the integration
- * sees it ("Text data | Any data type | Undefined | Undefined | UTF8-encoded string",
- * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-payload-encodings-workflow.html),
- * and bytes that are not UTF-8 could no longer be told from a U+FFFD the client sent. With it, a Lambda proxy
- * integration receives the body base64-encoded, with `isBase64Encoded: true`
- * (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-payload-encodings.html). The
- * local gateway does the same (`isBodyMediaType`).
- */
-export const BODY_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'application/json'] as const;
-
 /** A `Content-Type`'s media type, lower case, without its parameters (`; charset=UTF-8`). */
 export const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase();
-
-/** Whether API Gateway passes a body of this `Content-Type` as bytes (base64), as `BODY_MEDIA_TYPES` says. */
-export const isBodyMediaType = (contentType: string | undefined): boolean =>
-  (BODY_MEDIA_TYPES as readonly (string | undefined)[]).includes(mediaTypeOf(contentType));
 
 /** Strict: a byte sequence that is not UTF-8 throws, where `Buffer#toString` would put U+FFFD in its place. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** U+FFFD, the character a decoder puts where bytes were not UTF-8. */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+const notUtf8 = () => new BadRequestError('The request body is not valid UTF-8.');
+
 /**
- * The body's text. A base64 body (what API Gateway passes for `BODY_MEDIA_TYPES`, and the local gateway too)
- * is decoded strictly: bytes that are not UTF-8 are a 400, never stored as U+FFFD. A body passed as a string
- * (a test's event, a deployment without the binary media types) is text already, taken as it is.
+ * The body's text, refusing bytes that are not UTF-8 (a 400, never stored as U+FFFD). API Gateway (REST, no
+ * binary media types) hands a JSON or form body to the function as a string it has already decoded ("Text data |
+ * Any data type | Undefined | Undefined | UTF8-encoded string",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-payload-encodings-workflow.html), each
+ * invalid byte turned into U+FFFD; the local gateway decodes the same way. By then the bytes are gone, so a raw
+ * U+FFFD in the text is refused: it cannot be told from the decoder's. (An escaped one, `\uFFFD` in JSON or
+ * `%EF%BF%BD` in a form, is data and taken.) We do not declare binary media types to get the bytes instead:
+ * `application/json` as one would make API Gateway base64-convert the answers of its own integrations (the
+ * preflight, the 405s, the document) by the request's `Accept` (same page, the response table). A body that does
+ * arrive base64-encoded is decoded strictly.
  */
 function textOf(body: string, isBase64Encoded: boolean): string {
-  if (!isBase64Encoded) return body;
-  try {
-    return utf8.decode(Buffer.from(body, 'base64'));
-  } catch {
-    throw new BadRequestError('The request body is not valid UTF-8.');
+  if (isBase64Encoded) {
+    try {
+      return utf8.decode(Buffer.from(body, 'base64'));
+    } catch {
+      throw notUtf8();
+    }
   }
+  if (body.includes(REPLACEMENT_CHARACTER)) throw notUtf8();
+  return body;
 }
 
 export function parseBody(body: string | null, isBase64Encoded: boolean, contentType: string | undefined): Fields {
