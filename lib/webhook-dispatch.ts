@@ -41,6 +41,8 @@ export type DispatchDeps = {
   schedule: RetrySchedule;
   /** The local stack: `http://` to loopback allowed. Never on AWS. */
   allowLoopback?: boolean;
+  /** The local stack's own ports, never a destination. None on AWS. */
+  reservedPorts?: ReadonlySet<number>;
   resolve?: Resolve;
   timeoutMs?: number;
   now?: () => Date;
@@ -144,6 +146,7 @@ export async function sendEvent(
     ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
     allowLoopback: deps.allowLoopback ?? false,
+    ...(deps.reservedPorts ? { reservedPorts: deps.reservedPorts } : {}),
   });
   const error = failureOf(result.error);
   const delivery: DeliveryRecord = {

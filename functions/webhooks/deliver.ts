@@ -28,6 +28,7 @@ export const create = (
     schedule: retryScheduleOf(config.webhookRetryDelays),
     resolve: resolveOf(config),
     allowLoopback: config.webhookLocalLoopback === true,
+    ...(config.webhookReservedPorts ? { reservedPorts: config.webhookReservedPorts } : {}),
     now,
   };
 

@@ -18,6 +18,7 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
     // One attempt, never retried.
     schedule: [],
     allowLoopback: config.webhookLocalLoopback === true,
+    ...(config.webhookReservedPorts ? { reservedPorts: config.webhookReservedPorts } : {}),
     resolve: resolveOf(config),
   };
   return httpHandler(async (request) => {

@@ -34,6 +34,8 @@ export async function startStageEdge(options: {
   /** What the stage's tenant names start with. */
   tenantPrefix: string;
   host?: string;
+  /** The local CloudFront's port (0 or none: any free one). */
+  port?: number;
   certificates?: LocalCloudFrontOptions['certificates'];
   deployment?: LocalCloudFrontOptions['deployment'];
   log?: LocalCloudFrontOptions['log'];
@@ -44,6 +46,7 @@ export async function startStageEdge(options: {
   const cloudFront = await startLocalCloudFront({
     dns,
     host: options.host,
+    ...(options.port ? { port: options.port } : {}),
     certificates: options.certificates ?? 'issue-at-once',
     deployment: options.deployment ?? 'at-once',
     ...(options.log ? { log: options.log } : {}),

@@ -35,6 +35,7 @@ export function startWebhookWorker(options: {
     db: options.db,
     schedule: retryScheduleOf(config.webhookRetryDelays),
     allowLoopback: config.webhookLocalLoopback === true,
+    ...(config.webhookReservedPorts ? { reservedPorts: config.webhookReservedPorts } : {}),
     resolve: resolveOf(config),
   };
   const since = (options.since ?? new Date()).toISOString();

@@ -26,7 +26,9 @@ export type UrlRefusal =
   | 'scheme'
   | 'credentials'
   /** A name that only a local network resolves: one label, `.local`, `.internal`… */
-  | 'internal_name';
+  | 'internal_name'
+  /** One of the local stack's own ports (its API, edge, DynamoDB Local, CloudFront): never a destination. */
+  | 'stack_port';
 
 /** Why a URL is refused once its host is resolved. */
 export type DestinationRefusal = UrlRefusal | 'unresolvable';
@@ -192,6 +194,11 @@ const isLoopbackName = (name: string) => name === 'localhost' || name.endsWith('
 export type UrlCheckOptions = {
   /** The local stack: `http://` to loopback, and loopback addresses, are allowed too. Never on AWS. */
   localLoopbackAllowed?: boolean;
+  /**
+   * The local stack's own ports (its API, edge, DynamoDB Local, local CloudFront), refused on any host: a webhook
+   * must not make the stack call itself. Filled in as the stack's listeners start. None on AWS.
+   */
+  reservedPorts?: ReadonlySet<number>;
 };
 
 export type CheckedUrl = {
@@ -237,6 +244,8 @@ export function checkWebhookUrl(text: string, options: UrlCheckOptions = {}): Ch
     ? addressRefusal(ipAddress, { loopbackAllowed: localLoopbackAllowed })
     : nameRefusal(name, localLoopbackAllowed);
   if (hostRefusal) return refuse(hostRefusal);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (options.reservedPorts?.has(port)) return refuse('stack_port');
 
   // Plain HTTP only where nothing crosses a network: the local stack calling a receiver on the same machine.
   const loopbackHost = ipAddress ? addressRefusal(ipAddress) === 'loopback' : isLoopbackName(name);

@@ -55,6 +55,8 @@ export type DeliveryRequest = {
   resolve?: Resolve;
   /** The local stack: loopback destinations (and `http://` to them) are allowed. Never on AWS. */
   allowLoopback?: boolean;
+  /** The local stack's own ports: refused, whatever the host (`UrlCheckOptions.reservedPorts`). */
+  reservedPorts?: ReadonlySet<number>;
   /** How much of the answer's body is read; the rest is not waited for. */
   maxResponseBytes?: number;
 };
@@ -91,6 +93,8 @@ export function resolveOf(config: { dnsResolver?: string; dnsTimeoutMs: number }
   return (hostname) => dns.lookupHostAddresses(hostname);
 }
 
+const NO_PORTS: ReadonlySet<number> = new Set();
+
 /** Sent after the deadline passed; the attempt's outcome no longer depends on what follows. */
 const TIMED_OUT = Symbol('timed out');
 
@@ -103,13 +107,17 @@ export async function deliver({
   timeoutMs = DELIVERY_TIMEOUT_MS,
   resolve = systemResolve,
   allowLoopback = false,
+  reservedPorts = NO_PORTS,
   maxResponseBytes = MAX_RESPONSE_BYTES,
 }: DeliveryRequest): Promise<DeliveryResult> {
   const started = performance.now();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   try {
-    const outcome = await attempt({ url, body, headers, resolve, allowLoopback, maxResponseBytes }, deadline.signal);
+    const outcome = await attempt(
+      { url, body, headers, resolve, allowLoopback, reservedPorts, maxResponseBytes },
+      deadline.signal,
+    );
     return { ...outcome, durationMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);
@@ -119,7 +127,7 @@ export async function deliver({
 type Attempt = Required<Omit<DeliveryRequest, 'timeoutMs'>>;
 
 async function attempt(request: Attempt, deadline: AbortSignal): Promise<Outcome> {
-  const options = { localLoopbackAllowed: request.allowLoopback };
+  const options = { localLoopbackAllowed: request.allowLoopback, reservedPorts: request.reservedPorts };
   const checked = checkWebhookUrl(request.url, options);
   if (!checked.ok) return failure(checked.reason);
 

@@ -51,6 +51,11 @@ export type WebhookConfig = Config & {
   webhookQueueUrl?: string;
   /** The local stack: webhooks may call `http://` on loopback. */
   webhookLocalLoopback?: boolean;
+  /**
+   * The local stack's own ports, never a webhook's destination (store, update, test, delivery): set by `npm start`
+   * (infra/local/start.ts) as its listeners start, not from the environment. None on AWS.
+   */
+  webhookReservedPorts?: ReadonlySet<number>;
 };
 
 export function loadWebhookConfig(env: Env): WebhookConfig {

@@ -116,7 +116,10 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   const loopback = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 

@@ -8,8 +8,12 @@ import { checkDestination, type Resolve } from '#lib/webhooks/address.ts';
 import { type UrlRules, urlMessage } from './fields.ts';
 
 /** The stack's URL rules: the local stack lets a webhook call this machine (`WEBHOOK_LOCAL_LOOPBACK`). */
-export const urlRulesOf = (config: { webhookLocalLoopback?: boolean }): UrlRules => ({
+export const urlRulesOf = (config: {
+  webhookLocalLoopback?: boolean;
+  webhookReservedPorts?: ReadonlySet<number>;
+}): UrlRules => ({
   localLoopbackAllowed: config.webhookLocalLoopback === true,
+  ...(config.webhookReservedPorts ? { reservedPorts: config.webhookReservedPorts } : {}),
 });
 
 /**

@@ -32,6 +32,7 @@ const urlProblems: Record<UrlRefusal, string> = {
   scheme: 'use https (http only to this machine, on the local stack)',
   credentials: 'not contain a user name or password',
   internal_name: 'name a public host, not one only a local network resolves',
+  stack_port: "not point to one of the local stack's own ports (its API, edge, DynamoDB Local or CloudFront)",
   private_address: 'not point to a private network address',
   loopback: 'not point to a loopback address',
   link_local: 'not point to a link-local address',
@@ -46,7 +47,7 @@ export const urlMessage = (reason: UrlRefusal | 'unresolvable') =>
     : `The url field must ${urlProblems[reason]}.`;
 
 /** Where a webhook may be delivered, before DNS: the checks `checkWebhookUrl` makes (the stack's loopback rule). */
-export type UrlRules = { localLoopbackAllowed?: boolean };
+export type UrlRules = { localLoopbackAllowed?: boolean; reservedPorts?: ReadonlySet<number> };
 
 const url = (rules: UrlRules) => (encoding: Encoding) =>
   v.pipe(
