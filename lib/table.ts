@@ -15,6 +15,14 @@ export const tableDefinition = {
    */
   dueCheckIndex: { indexName: 'byCheckDue', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', shards: 16 },
   /**
+   * The owners' feed heads by when their feed last changed: every change's transaction sets the head's keys
+   * (`advanceHead`), so a follower of every owner's feed (the local stack's, `infra/local/edge-feed.ts`) finds
+   * the owners with changes since a time by Query, never by scanning the table. Sparse: only feed heads, and
+   * the local stack's pending webhook attempts (partition `LOCAL#webhook-jobs`), carry its keys. The partition
+   * is one of `shards` (from the owner). Keys only.
+   */
+  feedChangeIndex: { indexName: 'byFeedChange', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', shards: 8 },
+  /**
    * Epoch seconds after which DynamoDB deletes an item (TTL): events after 30 days, idempotency records after
    * 24 hours. Readers ignore an expired item that TTL has not deleted yet (that can take a day or two).
    */
@@ -32,7 +40,7 @@ export type TableKey = { pk: string; sk: string };
  * it keeps every record).
  */
 export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, byNameIndex, dueCheckIndex } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, dueCheckIndex, feedChangeIndex } = tableDefinition;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
@@ -42,6 +50,8 @@ export function createTableInput(tableName: string) {
       byNameIndex.sortKey,
       dueCheckIndex.partitionKey,
       dueCheckIndex.sortKey,
+      feedChangeIndex.partitionKey,
+      feedChangeIndex.sortKey,
     ].map((name) => ({
       AttributeName: name,
       AttributeType: 'S' as const,
@@ -66,6 +76,14 @@ export function createTableInput(tableName: string) {
         KeySchema: [
           { AttributeName: dueCheckIndex.partitionKey, KeyType: 'HASH' as const },
           { AttributeName: dueCheckIndex.sortKey, KeyType: 'RANGE' as const },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' as const },
+      },
+      {
+        IndexName: feedChangeIndex.indexName,
+        KeySchema: [
+          { AttributeName: feedChangeIndex.partitionKey, KeyType: 'HASH' as const },
+          { AttributeName: feedChangeIndex.sortKey, KeyType: 'RANGE' as const },
         ],
         Projection: { ProjectionType: 'KEYS_ONLY' as const },
       },

@@ -15,7 +15,8 @@ import { tableDefinition } from '#lib/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export function dataTable(scope: Construct, config: StageConfig): Table {
-  const { partitionKey, sortKey, byNameIndex, dueCheckIndex, timeToLiveAttribute, streamViewType } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, dueCheckIndex, feedChangeIndex, timeToLiveAttribute, streamViewType } =
+    tableDefinition;
   const table = new Table(scope, 'table', {
     tableName: `${serviceName}-${config.stage}`,
     partitionKey: { name: partitionKey, type: AttributeType.STRING },
@@ -40,6 +41,14 @@ export function dataTable(scope: Construct, config: StageConfig): Table {
     indexName: dueCheckIndex.indexName,
     partitionKey: { name: dueCheckIndex.partitionKey, type: AttributeType.STRING },
     sortKey: { name: dueCheckIndex.sortKey, type: AttributeType.STRING },
+    projectionType: ProjectionType.KEYS_ONLY,
+  });
+  // The feed heads by their last change: what the local stack's follower queries (on AWS the stream feeds the
+  // bus instead). Every change keeps its keys; one per update, as above.
+  table.addGlobalSecondaryIndex({
+    indexName: feedChangeIndex.indexName,
+    partitionKey: { name: feedChangeIndex.partitionKey, type: AttributeType.STRING },
+    sortKey: { name: feedChangeIndex.sortKey, type: AttributeType.STRING },
     projectionType: ProjectionType.KEYS_ONLY,
   });
   if (!config.table.pointInTimeRecovery) {

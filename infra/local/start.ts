@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { ownerOfKey } from '#lib/data/api-keys.ts';
 import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
+import { backfillFeedHeads } from '#lib/data/migrations/backfill-feed-heads.ts';
 import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
@@ -205,8 +206,17 @@ async function main() {
     reserve(edge.port);
     const log = (entry: Record<string, unknown>) => console.error(JSON.stringify(entry));
     // The bus's targets: the edge's sync, and the webhooks' fan-out and deliveries (retried on timers).
+    // Feed heads from before the feed-change index get its keys, before the follower queries it (a one-off scan).
+    await backfillFeedHeads(db);
     webhooks = startWebhookWorker({ db, config, log });
-    follower = followChanges({ db, edge: stageEdge.edge, onEvent: webhooks.onEvent, intervalMs: 500, log });
+    follower = followChanges({
+      db,
+      edge: stageEdge.edge,
+      onEvent: webhooks.onEvent,
+      onPosition: webhooks.onPosition,
+      intervalMs: 500,
+      log,
+    });
     // The hourly jobs EventBridge Scheduler runs on AWS (the re-check of active domains' records, the edge's
     // sweep); a table from an earlier version gets its active domains into the re-check first (the migration
     // step of deployment.md).

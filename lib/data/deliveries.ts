@@ -3,12 +3,19 @@
  * kept 30 days like the events they carried, read newest first by Query. Written after each attempt; not a
  * change of the webhook (no version, no event).
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
 import { tableDefinition } from '#lib/table.ts';
 import type { DeliveryFailure } from '#lib/webhooks/failures.ts';
 import { EVENT_RETENTION_DAYS } from './event-item.ts';
-import { deliveryKey, deliveryPrefix, ownerPartition } from './keys.ts';
+import {
+  deliveryKey,
+  deliveryPrefix,
+  ownerPartition,
+  PENDING_DELIVERIES_SHARD,
+  partitionOwner,
+  pendingDeliveryKey,
+} from './keys.ts';
 import { paginateQuery } from './query.ts';
 
 export type DeliveryRecord = {
@@ -28,6 +35,8 @@ export type DeliveryRecord = {
   succeeded: boolean;
   /** The start of the answer's body (at most 256 characters). */
   responseExcerpt?: string;
+  /** An attempt not made yet, due at `createdAt` (the local stack's pending attempts; none on AWS). */
+  pending?: true;
 };
 
 const SECOND = 1000;
@@ -85,6 +94,115 @@ export async function listDeliveries(
 }
 
 function deliveryOf(item: Record<string, unknown>): DeliveryRecord {
-  const { pk: _pk, sk: _sk, kind: _kind, ttl: _ttl, ...delivery } = item;
+  const { pk: _pk, sk: _sk, kind: _kind, ttl: _ttl, event: _event, ...delivery } = item;
+  const { partitionKey, sortKey } = tableDefinition.feedChangeIndex;
+  delete delivery[partitionKey];
+  delete delivery[sortKey];
   return delivery as DeliveryRecord;
+}
+
+// ---- The local stack's pending attempts ----------------------------------------------------------------
+
+/** An attempt to be made: the event (as delivered) to the webhook, which attempt, and when it is due. */
+export type PendingDelivery = {
+  owner: string;
+  webhookId: number;
+  event: { id: string; type: string; created_at: string; data: unknown };
+  messageId: string;
+  attempt: number;
+  dueAt: string;
+};
+
+/**
+ * Keeps the webhook's next attempt of an event (the local stack's queue: what SQS holds on AWS), one item per
+ * event and webhook, listed with the webhook's attempts (`pending`) and in the feed-change index's partition of
+ * pending attempts, so a restart finds them all by Query. `onlyNew`: written only if none is there yet (a
+ * fan-out repeated after a restart leaves a retry's count alone); whether it was written.
+ */
+export async function savePendingDelivery(
+  db: Db,
+  pending: PendingDelivery,
+  { onlyNew = false } = {},
+): Promise<boolean> {
+  const key = pendingDeliveryKey(pending.owner, pending.webhookId, pending.messageId);
+  const { partitionKey, sortKey } = tableDefinition.feedChangeIndex;
+  const record: DeliveryRecord = {
+    webhookId: pending.webhookId,
+    eventId: pending.event.id,
+    eventType: pending.event.type,
+    messageId: pending.messageId,
+    attempt: pending.attempt,
+    durationMs: 0,
+    createdAt: pending.dueAt,
+    succeeded: false,
+    responseExcerpt: '',
+    pending: true,
+  };
+  try {
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: {
+          ...key,
+          kind: 'delivery',
+          ...record,
+          event: pending.event,
+          [partitionKey]: PENDING_DELIVERIES_SHARD,
+          [sortKey]: `${key.pk}#${key.sk}`,
+          [tableDefinition.timeToLiveAttribute]:
+            Math.floor(Date.parse(pending.dueAt) / SECOND) + EVENT_RETENTION_DAYS * 24 * 3600,
+        },
+        ...(onlyNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!(onlyNew && (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+    return false;
+  }
+}
+
+/** The attempt is made (delivered, given up or dropped): no longer pending. */
+export async function removePendingDelivery(db: Db, owner: string, webhookId: number, messageId: string) {
+  await db.client.send(
+    new DeleteCommand({ TableName: db.tableName, Key: pendingDeliveryKey(owner, webhookId, messageId) }),
+  );
+}
+
+/** Every pending attempt of every owner: a Query of their index partition, then the items (BatchGetItem). */
+export async function pendingDeliveries(db: Db): Promise<PendingDelivery[]> {
+  const { indexName, partitionKey } = tableDefinition.feedChangeIndex;
+  const keys: { pk: string; sk: string }[] = [];
+  const pages = paginateQuery(db, {
+    TableName: db.tableName,
+    IndexName: indexName,
+    KeyConditionExpression: '#shard = :shard',
+    ExpressionAttributeNames: { '#shard': partitionKey },
+    ExpressionAttributeValues: { ':shard': PENDING_DELIVERIES_SHARD },
+  });
+  for await (const page of pages)
+    for (const item of page.items) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+  const found: PendingDelivery[] = [];
+  for (let start = 0; start < keys.length; start += 100) {
+    let request: Record<string, { Keys: { pk: string; sk: string }[]; ConsistentRead: boolean }> | undefined = {
+      [db.tableName]: { Keys: keys.slice(start, start + 100), ConsistentRead: true },
+    };
+    while (request && Object.keys(request).length > 0) {
+      const answer = await db.client.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of answer.Responses?.[db.tableName] ?? []) {
+        const owner = partitionOwner(String(item.pk));
+        if (owner === null || item.pending !== true) continue;
+        found.push({
+          owner,
+          webhookId: Number(item.webhookId),
+          event: item.event as PendingDelivery['event'],
+          messageId: String(item.messageId),
+          attempt: Number(item.attempt),
+          dueAt: String(item.createdAt),
+        });
+      }
+      request = answer.UnprocessedKeys as typeof request;
+    }
+  }
+  return found;
 }

@@ -120,6 +120,24 @@ export function dueCheckShard(owner: string, id: number): string {
 export const dueCheckShards = (): string[] =>
   Array.from({ length: tableDefinition.dueCheckIndex.shards }, (_, shard) => `CHECK#${shard}`);
 
+/** The feed-change index's shard of an owner's feed head: spread by a hash of the owner, fixed for its life. */
+export function feedChangeShard(owner: string): string {
+  let hash = 2_166_136_261;
+  for (const character of owner) hash = Math.imul(hash ^ (character.codePointAt(0) ?? 0), 16_777_619);
+  return `FEED#${(hash >>> 0) % tableDefinition.feedChangeIndex.shards}`;
+}
+
+/** Every shard of the feed-change index, in order. */
+export const feedChangeShards = (): string[] =>
+  Array.from({ length: tableDefinition.feedChangeIndex.shards }, (_, shard) => `FEED#${shard}`);
+
+/** A feed head's sort key in the feed-change index: when it last changed (ms, 15 digits), then its owner. */
+export const feedChangeSortKey = (committedAtMs: number, owner: string): string =>
+  `${String(Math.max(0, Math.trunc(committedAtMs))).padStart(15, '0')}#${owner}`;
+
+/** The owner in a feed-change sort key. */
+export const feedChangeOwner = (sortKey: string): string => sortKey.slice(16);
+
 export const apiKeyKey = (hash: string): TableKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
 
 export const apiKeyPrefixKey = (prefix: string): TableKey => ({ pk: `APIKEYPREFIX#${prefix}`, sk: 'APIKEYPREFIX' });
@@ -145,6 +163,18 @@ export const foldName = (name: string) => name.normalize('NFC').toLowerCase();
  */
 export const DELIVERY_PREFIX = 'DELIVERY#';
 export const deliveryPrefix = (webhookId: number) => `${DELIVERY_PREFIX}${padId(webhookId)}#`;
+/**
+ * A webhook's attempt not made yet (the local stack keeps its pending retries in the table; on AWS they wait in
+ * SQS): one per event, after every made attempt in the sort order, so a newest-first list shows it first.
+ */
+export const pendingDeliveryKey = (owner: string, webhookId: number, messageId: string): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `${deliveryPrefix(webhookId)}~pending#${messageId}`,
+});
+
+/** The feed-change index's partition holding the local stack's pending attempts (sparse: nothing else). */
+export const PENDING_DELIVERIES_SHARD = 'LOCAL#webhook-jobs';
+
 export const deliveryKey = (
   owner: string,
   webhookId: number,

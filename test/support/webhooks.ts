@@ -37,7 +37,7 @@ export async function startDeliveringStack(
   };
   const gateway = await startTestGateway({ config, db });
   const worker = startWebhookWorker({ db, config });
-  const follower = followChanges({ db, onEvent: worker.onEvent, intervalMs: 100 });
+  const follower = followChanges({ db, onEvent: worker.onEvent, onPosition: worker.onPosition, intervalMs: 100 });
   return {
     gateway,
     worker,

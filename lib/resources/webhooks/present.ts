@@ -29,5 +29,6 @@ export const presentDelivery = (delivery: DeliveryRecord): Delivery => ({
   duration_ms: delivery.durationMs,
   succeeded: delivery.succeeded,
   response_excerpt: delivery.responseExcerpt ?? '',
+  pending: delivery.pending === true,
   created_at: delivery.createdAt,
 });

@@ -64,7 +64,15 @@ export const deliverySchema = v.strictObject({
   duration_ms: v.pipe(integer(0), v.description('From the start of the attempt (DNS included) to its end.')),
   succeeded: v.pipe(v.boolean(), v.description('A 2xx answer within 10 s.')),
   response_excerpt: v.pipe(v.string(), v.description('The start of the answer’s body, at most 256 characters.')),
-  created_at: timestamp('When the attempt was made'),
+  pending: v.pipe(
+    v.boolean(),
+    v.description(
+      'An attempt not made yet, due at `created_at` (no status, error or excerpt yet). The local stack lists the ' +
+        'next attempt of each event it has still to deliver; on AWS an attempt waiting for its retry is in SQS, ' +
+        'and only attempts made are listed.',
+    ),
+  ),
+  created_at: timestamp('When the attempt was made (a pending one: when it is due)'),
 });
 export type Delivery = v.InferOutput<typeof deliverySchema>;
 
@@ -122,5 +130,6 @@ export const deliveryExample: Delivery = {
   duration_ms: 84,
   succeeded: true,
   response_excerpt: 'ok',
+  pending: false,
   created_at: later,
 };
