@@ -457,7 +457,8 @@ describe('deliveries', () => {
     await client.post('/api/v1/spaces', { name: 'Pending retry' });
     const listed = await eventually(
       async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
-      (data: { attempt: number; pending: boolean }[]) => data.some((each) => each.pending && each.attempt === 2),
+      (data: { attempt: number; pending: boolean; created_at: string }[]) =>
+        data.some((each) => each.pending && each.attempt === 2),
     );
     // Assess: the pending attempt first, then the one made
     expect(listed[0]).toMatchObject({ attempt: 2, pending: true, status_code: null, error: null, succeeded: false });
