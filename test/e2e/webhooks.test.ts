@@ -462,7 +462,8 @@ describe('deliveries', () => {
     );
     // Assess: the pending attempt first, then the one made
     expect(listed[0]).toMatchObject({ attempt: 2, pending: true, status_code: null, error: null, succeeded: false });
-    expect(Date.parse(listed[0].created_at)).toBeGreaterThan(Date.parse(listed[1].created_at));
+    const [next, made] = listed;
+    expect(Date.parse(next?.created_at ?? '')).toBeGreaterThan(Date.parse(made?.created_at ?? ''));
     expect(listed[1]).toMatchObject({ attempt: 1, pending: false, status_code: 500 });
   });
 
