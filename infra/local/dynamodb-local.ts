@@ -57,7 +57,7 @@ export async function freePort(host = LOOPBACK): Promise<number> {
 }
 
 /** Is something already listening on this port of this address? */
-function portInUse(port: number, host: string): Promise<boolean> {
+export function portInUse(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(true));

@@ -14,7 +14,14 @@ import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
-import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
+import {
+  connectHost,
+  type DynamoDbLocal,
+  ensureTable,
+  LOOPBACK,
+  portInUse,
+  startDynamoDbLocal,
+} from './dynamodb-local.ts';
 import { type Edge, startEdge } from './edge.ts';
 import { type EdgeFollower, followChanges } from './edge-feed.ts';
 import { type Gateway, startGateway } from './gateway.ts';
@@ -120,6 +127,22 @@ async function main() {
     console.error(
       `WEBHOOK_LOCAL_LOOPBACK=true with HOST=${host}: anyone who reaches the API with a webhooks:write key can make the stack call this machine's ports.`,
     );
+  }
+  // A port in use is named by its setting before anything starts (and again by each listener, should one be
+  // taken meanwhile).
+  const ports: [string, number, string][] = [
+    ['PORT', settings.port, host],
+    ['EDGE_PORT', settings.edgePort, host],
+    ['CLOUDFRONT_PORT', settings.cloudfrontPort, LOOPBACK],
+    ...(process.env.DYNAMODB_ENDPOINT
+      ? []
+      : [['DYNAMODB_PORT', settings.dynamodbPort, host] as [string, number, string]]),
+  ];
+  for (const [setting, port, address] of ports) {
+    if (port !== 0 && (await portInUse(port, address))) {
+      console.error(portInUseMessage(setting, port));
+      process.exit(1);
+    }
   }
   // The stack's own ports, never a webhook's destination: each added as its listener starts.
   const reservedPorts = new Set<number>();
@@ -258,11 +281,12 @@ async function listening<T>(setting: string, port: number, start: () => Promise<
     return await start();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    throw new Error(
-      `Port ${port} (${setting}) is already in use (another \`npm start\`?): stop it, or set ${setting} to a free port (0: any free port).`,
-    );
+    throw new Error(portInUseMessage(setting, port));
   }
 }
+
+const portInUseMessage = (setting: string, port: number) =>
+  `Port ${port} (${setting}) is already in use (another \`npm start\`?): stop it, or set ${setting} to a free port (0: any free port).`;
 
 main().catch((error) => {
   // A data folder in use (DataDirInUseError) among others: the message alone, no stack trace.
