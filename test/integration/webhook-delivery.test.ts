@@ -61,6 +61,20 @@ afterEach(async () => {
   await Promise.all([receiver.close(), other.close()]);
 });
 
+describe("one of the local stack's own ports", () => {
+  it('is refused at delivery, before any connection, whatever the stored URL says', async () => {
+    // Prepare: the receiver's port is one the stack holds
+    receiver.respondWith((response) => response.writeHead(200).end('the stack itself'));
+    const port = Number(new URL(receiver.url()).port);
+    const request = signed([newSigningSecret()], { url: receiver.url() });
+    // Act
+    const result = await deliver({ ...request, reservedPorts: new Set([port]) });
+    // Assess
+    expect(result).toMatchObject({ ok: false, error: 'stack_port', responseExcerpt: '' });
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
+
 describe('a 2xx answer', () => {
   it('is delivered: the exact body, the Standard Webhooks headers, a signature standardwebhooks verifies', async () => {
     // Prepare
