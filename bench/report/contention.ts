@@ -12,6 +12,7 @@ export function contentionSection(contention: ContentionSection, chart: string):
       run.writers,
       run.owners,
       ms(run.commitsPerSecond, 1),
+      Math.round(run.commitsPerSecond * 25),
       ms(run.commitsPerSecondPerOwner, 1),
       ms(run.latencyMs.p50, 1),
       ms(run.latencyMs.p99, 1),
@@ -65,6 +66,17 @@ export function contentionSection(contention: ContentionSection, chart: string):
       `- **Many owners.** ${widest.writers} writers on ${widest.owners} owners of their own commit ${ms(widest.commitsPerSecond, 1)} changes/s in all (${ms(widest.commitsPerSecondPerOwner, 1)} per owner) with ${ms(widest.rate503)} % 503s. Owners do not contend with one another (${ms(widest.harness.transactions / Math.max(1, widest.harness.committed))} transactions per commit, the harness's random cancellations), so what holds each owner below one writer's rate${alone ? ` (${ms(alone.commitsPerSecond, 1)} commits/s, p50 ${ms(alone.latencyMs.p50, 1)} ms against ${ms(widest.latencyMs.p50, 1)} ms here)` : ''} is this machine: DynamoDB Local, the harness and the writers share its CPUs.`,
     );
   }
+  if (target?.background) {
+    const calls = target.background.calls;
+    const polls = Math.round((target.seconds * 1000) / target.background.pollMs);
+    const listed = Object.entries(calls)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([command, count]) => `${count} ${command}`)
+      .join(', ');
+    notes.push(
+      `- **What \`npm start\` runs beside the API** ran through the harness during every run, as \`npm start\` runs it: the follower of the change feeds (\`followChanges\`, polling every ${target.background.pollMs} ms, with the edge on a local CloudFront) and the webhook worker it hands every event to. It finds the owners with changes in the \`byFeedChange\` index (one Query per shard, 8) and reads only the feeds that moved: in the ${ms(target.seconds, 0)} s of the ${target.writers}-writer run (about ${polls} polls, and the time the writes in flight took to finish) it made ${listed || 'no calls'}, and **${calls.Scan ?? 0} Scans** (the follower used to scan the whole table every poll: 135 Scans in a 25 s run of the outside review's).`,
+    );
+  }
   if (single && repeat) {
     notes.push(
       `- **Noise.** The first and fourth rows are the same configuration (one writer, one owner) run twice: ${ms(single.commitsPerSecond, 1)} and ${ms(repeat.commitsPerSecond, 1)} commits/s. Each row is one run of ${contention.secondsPerRun} s (the section took ${ms(contention.durationSeconds, 0)} s in all, seeding and feed checks included); the load average when it started was ${contention.loadAverage.join(' / ')}.`,
@@ -73,7 +85,7 @@ export function contentionSection(contention: ContentionSection, chart: string):
   return [
     '## 7. Contention: concurrent writers on one owner and on many',
     '',
-    `Every write goes through the DynamoDB-faithful harness (\`test/support/dynamodb-harness.ts\`, \`FAITHFUL\`: ${conflicts}; ${visibility}) in front of DynamoDB Local. Each writer is a client of its own (\`createDb\`), as a separate Lambda process is, so no write waits in a process's queue and every race is decided by the harness and DynamoDB Local; the writers run in a process of their own, apart from the harness. Each writes back to back for ${contention.secondsPerRun} s through the data layer: ${ms(100 - contention.storeShare * 100, 0)} % \`updateSpace\` color changes on one of ${contention.spacesPerOwner} stored spaces of its owner, ${ms(contention.storeShare * 100, 0)} % \`storeSpace\`; a \`WriteContended\` (the API's 503, after ${ms(contention.writeBudgetMs / 1000, 0)} s of retries) is counted and the writer goes on. Measured writes are those started within the ${contention.secondsPerRun} s; until the last of them is answered the writers go on writing, unmeasured, so that the last measured writes meet as many competitors as the first (their events are checked like the others). Commits/s count the measured writes answered within the ${contention.secondsPerRun} s; latency is that of the successful measured writes; the 503 rate is the share of measured writes answered 503. Then each owner's whole feed is read with \`listEvents\` straight from DynamoDB Local and checked: its ids must be exactly 1..n and each successful write (a space at the version it wrote, the ${contention.spacesPerOwner} stored first included) must have exactly one event. **Lost** is a successful write without its event; **duplicated** an event no successful write accounts for (a second event of one write, or a 503 that wrote). One run per configuration, after an unmeasured warm-up (${plural(contention.warmUp.writers, 'writer')} on their own owners for ${contention.warmUp.seconds} s, for DynamoDB Local's JVM): the figures are that run's, not medians.`,
+    `Every write goes through the DynamoDB-faithful harness (\`test/support/dynamodb-harness.ts\`, \`FAITHFUL\`: ${conflicts}; ${visibility}) in front of DynamoDB Local. Each writer is a client of its own (\`createDb\`), as a separate Lambda process is, so no write waits in a process's queue and every race is decided by the harness and DynamoDB Local; the writers run in a process of their own, apart from the harness. Each writes back to back for ${contention.secondsPerRun} s through the data layer: ${ms(100 - contention.storeShare * 100, 0)} % \`updateSpace\` color changes on one of ${contention.spacesPerOwner} stored spaces of its owner, ${ms(contention.storeShare * 100, 0)} % \`storeSpace\`; a \`WriteContended\` (the API's 503, after ${ms(contention.writeBudgetMs / 1000, 0)} s of retries) is counted and the writer goes on. Measured writes are those started within the ${contention.secondsPerRun} s; until the last of them is answered the writers go on writing, unmeasured, so that the last measured writes meet as many competitors as the first (their events are checked like the others). Commits/s count the measured writes answered within the ${contention.secondsPerRun} s; latency is that of the successful measured writes; the 503 rate is the share of measured writes answered 503. Then each owner's whole feed is read with \`listEvents\` straight from DynamoDB Local and checked: its ids must be exactly 1..n and each successful write (a space at the version it wrote, the ${contention.spacesPerOwner} stored first included) must have exactly one event. **Lost** is a successful write without its event; **duplicated** an event no successful write accounts for (a second event of one write, or a 503 that wrote). One run per configuration, after an unmeasured warm-up (${plural(contention.warmUp.writers, 'writer')} on their own owners for ${contention.warmUp.seconds} s, for DynamoDB Local's JVM): the figures are that run's, not medians. During each run, what \`npm start\` runs beside the API runs too, through the same harness: the follower of the change feeds, with the edge on a local CloudFront, and the webhook worker (\`startBackground\` in bench/contention.ts). Writes / 25 s is commits/s × 25, the outside review's unit.`,
     '',
     `![Commits per owner and 503 rate](${chart})`,
     '',
@@ -83,6 +95,7 @@ export function contentionSection(contention: ContentionSection, chart: string):
         'Writers',
         'Owners',
         'Commits/s',
+        'Writes / 25 s',
         'Commits/s per owner',
         'p50 ms',
         'p99 ms',
