@@ -164,10 +164,17 @@ export function startWebhookWorker(options: {
     }
     if (kept.length > 0) options.log?.({ level: 'info', message: 'Webhook attempts resumed', pending: kept.length });
   }
-  const ready = start();
-  ready.catch((error: unknown) =>
-    options.log?.({ level: 'error', message: 'Webhook worker could not resume', error: String(error) }),
-  );
+  /** The worker's state read (a failure, DynamoDB not answering say, is logged and tried again at the next event). */
+  let ready = start();
+  const resumed = () => {
+    const current = ready;
+    return current.catch((error: unknown) => {
+      options.log?.({ level: 'error', message: 'Webhook worker could not resume', error: String(error) });
+      if (ready === current) ready = start();
+      throw error;
+    });
+  };
+  void resumed().catch(() => {});
 
   /** Whether the event was fanned out before (by this worker or before a restart), or predates the worker. */
   function handled(owner: string, record: EventRecord, epoch: number | undefined): boolean {
@@ -181,7 +188,7 @@ export function startWebhookWorker(options: {
 
   return {
     onEvent: async (owner, record) => {
-      await ready;
+      await resumed();
       if (stopped || handled(owner, record, epochs.get(owner))) return;
       const event = presentEvent(record, edge);
       const now = new Date();
@@ -192,7 +199,7 @@ export function startWebhookWorker(options: {
       }
     },
     onPosition: async (owner, position) => {
-      await ready;
+      await resumed();
       epochs.set(owner, position.epoch);
       const kept = positions.get(owner);
       if (kept && kept.epoch === position.epoch && kept.id >= position.id) return;
@@ -209,7 +216,9 @@ export function startWebhookWorker(options: {
       );
       positions.set(owner, { epoch: position.epoch, id: position.id });
     },
-    ready,
+    get ready() {
+      return ready;
+    },
     pending: () => timers.size + running.size,
     stop: async () => {
       stopped = true;
