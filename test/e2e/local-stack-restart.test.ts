@@ -31,7 +31,7 @@ function npmStart(dataDir: string, env: NodeJS.ProcessEnv = {}): Run {
     PORT: '0',
     DYNAMODB_PORT: '0',
     DATA_DIR: dataDir,
-    WEBHOOK_RETRY_DELAYS: '2s,2s,2s',
+    WEBHOOK_RETRY_DELAYS: '8s,8s,8s',
     ...env,
   };
   for (const name of ['HOST', 'DYNAMODB_ENDPOINT', 'TABLE_NAME', 'DNS_RESOLVER', 'WEBHOOK_LOCAL_LOOPBACK']) {
@@ -54,7 +54,7 @@ function npmStart(dataDir: string, env: NodeJS.ProcessEnv = {}): Run {
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-async function ready(run: Run, dataDir: string, timeoutMs = 60_000): Promise<LocalStack> {
+async function ready(run: Run, dataDir: string, timeoutMs = 120_000): Promise<LocalStack> {
   const deadline = Date.now() + timeoutMs;
   while (!run.stdout().includes('Ctrl-C to stop.')) {
     if (run.child.exitCode !== null || Date.now() > deadline) {
@@ -152,8 +152,9 @@ const javaOf = (dataDir: string): number =>
   JSON.parse(readFileSync(join(dataDir, 'dynamodb', DYNAMODB_LOCK_FILE), 'utf8')).java.pid;
 
 describe('npm start killed with SIGKILL, then started again on the same data folder', () => {
+  // About 40 s on a quiet machine; the allowance is for a loaded one (the whole suite runs beside it).
   it('leaves no DynamoDB Local behind, restarts, makes the pending retry and delivers the event written just before', {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     // Prepare: a stack, a webhook, a space whose first attempt fails (its retry pending)
     const workDir = mkdtempSync(join(tmpdir(), 'local-stack-kill-'));
@@ -169,11 +170,11 @@ describe('npm start killed with SIGKILL, then started again on the same data fol
     const webhookId = Number(hook.body.data.id);
     failFirst.add('Retried after the kill');
     expect((await call('POST', '/spaces', { name: 'Retried after the kill' })).status).toBe(201);
-    await until(() => deliveries.some((each) => each.name === 'Retried after the kill'), 10_000, 'the first attempt');
+    await until(() => deliveries.some((each) => each.name === 'Retried after the kill'), 30_000, 'the first attempt');
     const listed = async () => (await call('GET', `/webhooks/${webhookId}/deliveries`)).body.data as unknown[];
     await until(
       async () => (await listed()).some((each) => (each as { pending: boolean }).pending),
-      5_000,
+      15_000,
       'the retry listed as pending',
     );
     // Act: a space stored, and 30 ms later the serving process killed (not its group: Java is on its own)
@@ -183,7 +184,7 @@ describe('npm start killed with SIGKILL, then started again on the same data fol
     await first.exited;
     const killedAt = Date.now();
     // Assess: DynamoDB Local ends with it
-    await until(() => !alive(java), 15_000, `DynamoDB Local (pid ${java}) to end with its parent`);
+    await until(() => !alive(java), 30_000, `DynamoDB Local (pid ${java}) to end with its parent`);
 
     // Act: start again on the same folder
     const second = npmStart(dataDir);
@@ -195,7 +196,7 @@ describe('npm start killed with SIGKILL, then started again on the same data fol
       () =>
         deliveries.some((each) => each.name === 'Retried after the kill' && each.at > killedAt) &&
         deliveries.some((each) => each.name === 'Written before the kill' && each.at > killedAt),
-      15_000,
+      30_000,
       `both delivered after the restart: ${JSON.stringify(deliveries)}`,
     );
     const retried = deliveries.filter((each) => each.name === 'Retried after the kill');
@@ -205,7 +206,7 @@ describe('npm start killed with SIGKILL, then started again on the same data fol
         const made = (await again('GET', `/webhooks/${webhookId}/deliveries`)).body.data as { pending: boolean }[];
         return made.length >= 3 && made.every((each) => !each.pending);
       },
-      5_000,
+      15_000,
       'every attempt made and recorded, none pending',
     );
     expect(restarted.pid).toBe(second.child.pid);
@@ -217,7 +218,7 @@ describe('npm start killed with SIGKILL, then started again on the same data fol
   });
 
   it('stops a DynamoDB Local left running on the folder by a process that is gone, by the pid its lock recorded', {
-    timeout: 60_000,
+    timeout: 150_000,
   }, async () => {
     // Prepare: DynamoDB Local started on the folder by hand (as an older npm start's orphan would be), and a
     // lock naming it with a parent that has exited
