@@ -4,10 +4,10 @@
  * `tries` tries, under a hard deadline (`budgetMs`) per lookup.
  */
 import { Resolver } from 'node:dns/promises';
-import type { RouteLookup } from '#lib/domain-records.ts';
-import { ConfigError } from '#lib/settings/config-error.ts';
-import { DnsServersError, parseDnsServers } from '#lib/settings/dns-servers.ts';
-import type { TxtLookup } from '#lib/verification.ts';
+import { DnsServersError, parseDnsServers } from '#lib/dns/servers.ts';
+import type { RouteLookup } from '#lib/domains/rules/dns-records.ts';
+import type { TxtLookup } from '#lib/domains/rules/verification.ts';
+import { ConfigError } from '#lib/platform/config-error.ts';
 import { DnsUnavailableError } from './errors.ts';
 
 export type DnsResolver = {

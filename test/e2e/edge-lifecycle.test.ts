@@ -17,9 +17,9 @@ import { type LocalStageEdge, startStageEdge } from '#infra/local/stage-edge.ts'
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { runDueChecks } from '#lib/domain-checks.ts';
-import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import { runDueChecks } from '#lib/domains/recheck.ts';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';

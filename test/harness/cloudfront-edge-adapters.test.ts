@@ -10,7 +10,7 @@ import { routeLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { cloudFrontStore, cloudFrontTenants, type StageEdge } from '#lib/edge/cloudfront.ts';
 import { StoreChanged } from '#lib/edge/ports.ts';
-import type { EdgeRecord } from '#lib/edge/record.ts';
+import type { EdgeRecord } from '#lib/edge/rules/record.ts';
 import type { CloudFrontHarness } from '#test/support/cloudfront-harness.ts';
 import type { DnsTestServer } from '#test/support/dns-server.ts';
 import { failure, harness, uniqueHost } from './cloudfront-support.ts';

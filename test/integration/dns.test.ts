@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
 import { recordsLookup, routeLookup } from '#lib/dns/records.ts';
 import { createDnsResolver, MAX_LOOKUP_BUDGET_MS } from '#lib/dns/resolver.ts';
-import { verificationErrors } from '#lib/resources/domains/errors.ts';
-import type { TxtLookup } from '#lib/verification.ts';
+import { verificationErrors } from '#lib/domains/api/errors.ts';
+import type { TxtLookup } from '#lib/domains/rules/verification.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { rejection } from '#test/support/fixtures.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import type { Serving } from '#lib/domain-status.ts';
+import type { Serving } from '#lib/domains/rules/serving.ts';
 import { servingOf } from '#lib/edge/cloudfront.ts';
 import { type EdgeTenants, StoreChanged } from '#lib/edge/ports.ts';
 import { type ServedDomain, syncHost } from '#lib/edge/sync.ts';
