@@ -21,8 +21,8 @@ const CONCEPTS = 'domains|spaces|webhooks';
  * - data: the generic store (`lib/data/`) and each folder's own storage (`data/`), the only DynamoDB users;
  * - services: the other files at a folder's root: its jobs and adapters (the re-check, the webhooks' sender
  *   and dispatch, the edge's sync, DNS, the authorizer's policy);
- * - http: what answers requests: lib/http/, lib/schemas/, the change feed, each concept's `api/`, and the map
- *   at lib/'s root (the route table, the registry of kinds and their presenters);
+ * - http: what answers requests: lib/http/, lib/schemas/, the change feed (with every kind's presenter), each
+ *   concept's `api/`, and the registry of kinds at lib/'s root;
  * - openapi: the document, built from all of it.
  */
 const layers = {
@@ -31,7 +31,7 @@ const layers = {
   settings: ['^lib/[^/]+/settings[.]ts$'],
   data: ['^lib/data/', '^lib/[^/]+/data/'],
   services: [`^lib/(${CONCEPTS}|auth|dns|edge)/[^/]+[.]ts$`],
-  http: ['^lib/(http|schemas|feed)/', '^lib/[^/]+/api/', '^lib/(kind-module|presenters|registry)[.]ts$'],
+  http: ['^lib/(http|schemas|feed)/', '^lib/[^/]+/api/', '^lib/(kind-module|registry)[.]ts$'],
   openapi: ['^lib/openapi/'],
 };
 const order = Object.keys(layers);
@@ -80,11 +80,11 @@ module.exports = {
       name: 'concept-api-from-the-map',
       severity: 'error',
       comment:
-        "A concept's API (`api/`) is imported by its functions, the map (registry, presenters) and the OpenAPI " +
-        'document, and by its own folder: nothing else in lib/ or infra/ reaches into it.',
+        "A concept's API (`api/`) is imported by its functions, the registry of kinds, the feed's presenter of " +
+        'every kind (lib/feed/present.ts), the OpenAPI document and its own folder: nothing else in lib/ or infra/.',
       from: {
         path: '^(lib|infra)/',
-        pathNot: ['^lib/(registry|presenters)[.]ts$', '^lib/openapi/', `^lib/(${CONCEPTS})/`],
+        pathNot: ['^lib/registry[.]ts$', '^lib/feed/present[.]ts$', '^lib/openapi/', `^lib/(${CONCEPTS})/`],
       },
       to: { path: `^lib/(${CONCEPTS})/api/` },
     },

@@ -30,7 +30,6 @@ import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import type { LocalStack } from '#infra/local/settings.ts';
 import { startStageEdge } from '#infra/local/stage-edge.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { dueDomains } from '#lib/domains/data/checks.ts';
 import {
@@ -42,11 +41,12 @@ import {
   updateDomain,
   verifyDomain,
 } from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
 import { DUE_AHEAD_MS, runDueChecks } from '#lib/domains/recheck.ts';
 import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
-import type { ServingState } from '#lib/domains/rules/serving.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
 import type { EdgeRecord } from '#lib/edge/rules/record.ts';
+import type { ServingState } from '#lib/edge/rules/serving.ts';
 import { type SyncDeps, type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import { loadConfig } from '#lib/platform/config.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';

@@ -1,10 +1,10 @@
 import { createDb } from '#lib/data/dynamodb.ts';
 import { destroyDomain } from '#lib/domains/data/domains.ts';
+import { deleted } from '#lib/feed/present.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
 import { atColdStart } from '#lib/platform/cold-start.ts';
 import { type Config, loadConfig } from '#lib/platform/config.ts';
-import { deleted } from '#lib/presenters.ts';
 
 /** The answer to a delete, made from the write's result (a retry with the same Idempotency-Key gets it again, from the recorded result). */
 const reply = (item: { id: number }) => ok(deleted('domain', item.id));

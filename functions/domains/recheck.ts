@@ -5,8 +5,8 @@
  */
 import type { Context } from 'aws-lambda';
 import { createDb } from '#lib/data/dynamodb.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
 import { type CheckRun, runDueChecks } from '#lib/domains/recheck.ts';
 import { atColdStart } from '#lib/platform/cold-start.ts';
 import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';

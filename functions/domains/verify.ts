@@ -1,10 +1,10 @@
 import { createDb } from '#lib/data/dynamodb.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { verificationErrors } from '#lib/domains/api/errors.ts';
 import { ReservedNameError, reservedBy, reservedNamesOf } from '#lib/domains/api/name.ts';
 import { presentDomain } from '#lib/domains/api/present.ts';
 import { type DomainRecord, verifyDomain } from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';

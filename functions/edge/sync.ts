@@ -9,9 +9,9 @@
  */
 
 import { createDb, type Db } from '#lib/data/dynamodb.ts';
-import { routeLookup } from '#lib/dns/records.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
+import { routeLookup } from '#lib/domains/lookups.ts';
 import {
   CloudFrontClient,
   CloudFrontKeyValueStoreClient,

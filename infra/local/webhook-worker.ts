@@ -9,7 +9,7 @@
 
 import type { Db } from '#lib/data/dynamodb.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
-import { presentEvent } from '#lib/presenters.ts';
+import { presentEvent } from '#lib/feed/present.ts';
 import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhooks/dispatch.ts';
 import { retryScheduleOf } from '#lib/webhooks/rules/schedule.ts';
 import { resolveOf } from '#lib/webhooks/send.ts';

@@ -4,8 +4,8 @@
  * takes today's shape with its next change (`itemOf` writes the record), and nothing else reads the old one.
  */
 
-import { storedPage } from '#lib/domains/rules/page-urls.ts';
 import type { Kind } from '#lib/kinds.ts';
+import { storedPage } from '#lib/platform/urls.ts';
 
 type Fields = Record<string, unknown>;
 

@@ -5,10 +5,9 @@
  */
 import { Resolver } from 'node:dns/promises';
 import { DnsServersError, parseDnsServers } from '#lib/dns/servers.ts';
-import type { RouteLookup } from '#lib/domains/rules/dns-records.ts';
-import type { TxtLookup } from '#lib/domains/rules/verification.ts';
 import { ConfigError } from '#lib/platform/config-error.ts';
 import { DnsUnavailableError } from './errors.ts';
+import type { RouteLookup, TxtLookup } from './rules/answers.ts';
 
 export type DnsResolver = {
   /** The TXT records at `name`, each record's chunks joined; `none` for NXDOMAIN and NODATA. */

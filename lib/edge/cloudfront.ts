@@ -32,7 +32,7 @@ import {
   PutKeyCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Serving } from '#lib/domains/rules/serving.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
 import { type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
 import type { EdgeRecord } from './rules/record.ts';
 

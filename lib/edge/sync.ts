@@ -5,7 +5,7 @@
  * over an older state (`t`), on the condition that the store did not change since it read it (its ETag).
  * Shared by the AWS sync function (functions/edge/sync.ts) and the local edge (infra/local/edge.ts).
  */
-import { type Serving, sameServing } from '#lib/domains/rules/serving.ts';
+import { type Serving, sameServing } from '#lib/edge/rules/serving.ts';
 import { again, noWait, retrying } from '#lib/platform/retry.ts';
 import { type EdgeStore, type EdgeTenants, StoreChanged } from './ports.ts';
 import { EDGE_VALUE_MAX_BYTES, edgeRecordOf, edgeValueBytes, parseEdgeRecord, sameService } from './rules/record.ts';

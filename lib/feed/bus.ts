@@ -4,8 +4,8 @@
  * → the bus. The schema is docs/events/event.v1.schema.json.
  */
 import { newEventOf, type StreamRecord } from '#lib/data/stream.ts';
+import { presentNewEvent } from '#lib/feed/present.ts';
 import type { EdgeHost } from '#lib/kind-module.ts';
-import { presentNewEvent } from '#lib/presenters.ts';
 
 export const EVENT_SCHEMA_VERSION = 1;
 /** The bus events' `source` and `detail-type`: rules match on `detail.type` (`{"prefix": "domain."}`). */

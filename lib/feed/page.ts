@@ -1,12 +1,12 @@
 /** The change feed's query and envelope, and which events a key's scopes let it see. */
 import { contextScopes } from '#lib/auth/rules/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
+import { presentEvent } from '#lib/feed/present.ts';
 import type { EventList } from '#lib/feed/schemas.ts';
 import type { ApiRequest } from '#lib/http/handler.ts';
 import { basePath } from '#lib/http/pagination.ts';
 import type { EdgeHost } from '#lib/kind-module.ts';
 import { type Collection, collections } from '#lib/kinds.ts';
-import { presentEvent } from '#lib/presenters.ts';
 import { type EventParams, encodeFeedCursor } from '#lib/schemas/events.ts';
 
 /**

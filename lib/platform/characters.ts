@@ -1,7 +1,7 @@
 /**
  * The characters a name may not hold, defined once: the request schemas refuse them in every name and
  * description (`lib/schemas/fields.ts`), domain names and the hosts of page and webhook URLs refuse them before
- * IDNA or the URL parser could drop them (`lib/domains/api/name.ts`, `lib/domains/rules/page-urls.ts`,
+ * IDNA or the URL parser could drop them (`lib/domains/api/name.ts`, `lib/platform/urls.ts`,
  * `lib/webhooks/rules/address.ts`), punycode labels are held to them once decoded (`lib/domains/rules/idn.ts`), and the document's
  * patterns are written from them (`lib/schemas/patterns.ts`). Pure, and at the bottom of lib/: anything may
  * import it.

@@ -9,11 +9,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '#lib/data/events.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { dueDomains } from '#lib/domains/data/checks.ts';
 import { recordServing, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
 import { backfillDueChecks } from '#lib/domains/data/migrations/backfill-due-checks.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
 import { runDueChecks } from '#lib/domains/recheck.ts';
 import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
 import {

@@ -15,8 +15,8 @@ import { cloudFrontEdge, create, type SyncEvent } from '#functions/edge/sync.ts'
 import { itemKey } from '#lib/data/keys.ts';
 import { destroyDomain, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
 import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
-import { servingOf } from '#lib/domains/rules/serving.ts';
 import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { servingOf } from '#lib/edge/rules/serving.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepResult } from '#lib/edge/sweep.ts';
 import { type CloudFrontHarness, cloudFrontHarness } from '#test/support/cloudfront-harness.ts';

@@ -12,7 +12,7 @@ import { EVENT_RETENTION_DAYS } from '#lib/data/event-item.ts';
 import { type FeedPosition, HOLE_GRACE_MS, listEvents } from '#lib/data/events.ts';
 import { eventKey, eventSequenceKey, MAX_ID } from '#lib/data/keys.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/migrations/feed-epoch.ts';
-import { presentEvent } from '#lib/presenters.ts';
+import { presentEvent } from '#lib/feed/present.ts';
 import { storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { db, stage } from '#test/support/database.ts';
 

@@ -18,9 +18,9 @@ import {
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
 import { destroySpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#test/support/consistency.ts';

@@ -13,7 +13,7 @@ import { WRITE_BUDGET_MS } from '#lib/data/commit.ts';
 import { createDb, type Db, dynamoClientConfig } from '#lib/data/dynamodb.ts';
 import { ItemNotFound, NameTaken, WriteContended } from '#lib/data/errors.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
-import { presentEvent } from '#lib/presenters.ts';
+import { presentEvent } from '#lib/feed/present.ts';
 import { presentSpace } from '#lib/spaces/api/present.ts';
 import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { config, db, harness, stage } from '#test/support/database.ts';

@@ -38,8 +38,8 @@ import {
 } from '#lib/data/keys.ts';
 import { paginateQuery } from '#lib/data/query.ts';
 import type { TableKey } from '#lib/data/table.ts';
+import { presentEvent } from '#lib/feed/present.ts';
 import { eventTypes, type Kind, kinds } from '#lib/kinds.ts';
-import { presentEvent } from '#lib/presenters.ts';
 import { resources } from '#lib/registry.ts';
 
 export type ViolationRule =

@@ -3,8 +3,8 @@
  * the routing record, and how long a missing TXT record is forgiven.
  */
 import { describe, expect, it } from 'vitest';
+import type { TxtLookup } from '#lib/dns/rules/answers.ts';
 import { afterCheck, graceOver, routeStatus, TXT_GRACE_MS, txtStatus } from '#lib/domains/rules/dns-records.ts';
-import type { TxtLookup } from '#lib/domains/rules/verification.ts';
 
 const EDGE = 'edge.example.net';
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();

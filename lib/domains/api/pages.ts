@@ -4,8 +4,8 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { type PageProblem, parsePage } from '#lib/domains/rules/page-urls.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/rules/record.ts';
+import { type PageProblem, parsePage } from '#lib/platform/urls.ts';
 import { type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
 import { ALNUM, labelPattern, PORT, URL_TEXT } from '#lib/schemas/patterns.ts';
 import type { Mode } from '#lib/schemas/request.ts';

@@ -1,11 +1,11 @@
 /** A domain as the API shows it, from its record: what the owner must publish in DNS, and whether the edge serves it. */
 import type { DomainRecord } from '#lib/domains/data/domains.ts';
 import { displayName } from '#lib/domains/rules/idn.ts';
-import { storedPage } from '#lib/domains/rules/page-urls.ts';
-import { type Serving, type ServingFailure, servingOf } from '#lib/domains/rules/serving.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
 import { PAGES_MAX_BYTES } from '#lib/edge/rules/record.ts';
+import { type Serving, type ServingFailure, servingOf } from '#lib/edge/rules/serving.ts';
 import { type EdgeHost, shownFields } from '#lib/kind-module.ts';
+import { storedPage } from '#lib/platform/urls.ts';
 import { domainStoredNames } from './fields.ts';
 import type { Domain } from './schema.ts';
 

@@ -47,7 +47,8 @@ import {
   txtStatus,
 } from '#lib/domains/rules/dns-records.ts';
 import { domainNameMatches } from '#lib/domains/rules/idn.ts';
-import { pageHost } from '#lib/domains/rules/page-urls.ts';
+import { newVerificationToken, verificationName } from '#lib/domains/rules/verification.ts';
+import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
 import {
   type DomainStatus,
   type Serving,
@@ -55,9 +56,8 @@ import {
   type ServingState,
   sameServing,
   servingOf,
-} from '#lib/domains/rules/serving.ts';
-import { newVerificationToken, verificationName } from '#lib/domains/rules/verification.ts';
-import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
+} from '#lib/edge/rules/serving.ts';
+import { pageHost } from '#lib/platform/urls.ts';
 
 const kind = 'domain';
 

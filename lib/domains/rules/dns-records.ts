@@ -4,8 +4,10 @@
  * edge host name; at a zone apex, where a CNAME is not allowed, a provider's ALIAS/ANAME flattening to the same
  * addresses). Pure: the lookups are given (`lib/dns/resolver.ts`), the rules live here.
  */
-import type { ServingState } from '#lib/domains/rules/serving.ts';
-import { holdsToken, type TxtLookup } from '#lib/domains/rules/verification.ts';
+
+import type { RouteLookup, TxtLookup } from '#lib/dns/rules/answers.ts';
+import { holdsToken } from '#lib/domains/rules/verification.ts';
+import type { ServingState } from '#lib/edge/rules/serving.ts';
 
 /** `found`: as required; `missing`: nothing at the name; `wrong`: something else at the name. */
 export type RecordStatus = 'found' | 'missing' | 'wrong';
@@ -17,14 +19,11 @@ export type RecordStatus = 'found' | 'missing' | 'wrong';
 export type RouteCheck = { status: RecordStatus; flattened: boolean };
 
 /**
- * What DNS holds for a domain's records (`lib/dns/records.ts`): the TXT lookup at its verification name, and
+ * What DNS holds for a domain's records (`lib/domains/lookups.ts`): the TXT lookup at its verification name, and
  * the routing record's check (absent: DNS did not answer for it). Throws a 503 error when the TXT lookup
  * gets no answer.
  */
 export type LookupRecords = (name: string) => Promise<{ txt: TxtLookup; route?: RouteCheck }>;
-
-/** What a routing lookup found at a name: its CNAME target, or else its IPv4 addresses. */
-export type RouteLookup = { cname: string | null; addresses: readonly string[] };
 
 /**
  * The statuses one check found. `route` is absent when DNS did not answer for it, `txt` for a domain with no

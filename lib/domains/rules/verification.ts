@@ -8,9 +8,7 @@
  * and holds a random token, unique per domain, that never changes.
  */
 import { randomBytes } from 'node:crypto';
-
-/** What a TXT lookup found at a name: each record's chunks joined, or nothing (NXDOMAIN, NODATA). */
-export type TxtLookup = { kind: 'found'; values: string[] } | { kind: 'none' };
+import type { TxtLookup } from '#lib/dns/rules/answers.ts';
 
 export const VERIFICATION_PREFIX = '_ds-challenge';
 

@@ -3,7 +3,7 @@
  * record of an active domain, or a tombstone once it is not active, each stamped with when its state was read
  * (`t`, ms), so that a sync that read an older state never overwrites a newer one. Pure.
  */
-import { storedPage } from '#lib/domains/rules/page-urls.ts';
+import { storedPage } from '#lib/platform/urls.ts';
 
 /** An active domain: its pages ('' for none: the stage's default applies). */
 export type ActiveRecord = { s: 'active'; i: string; n: string; t: number };

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DOMAIN_READ_ONLY } from '#lib/domains/api/fields.ts';
 import { normalizeDomainName } from '#lib/domains/api/name.ts';
-import { pageHost, storedPage } from '#lib/domains/rules/page-urls.ts';
 import { type Collection, collectionNames } from '#lib/kinds.ts';
+import { pageHost, storedPage } from '#lib/platform/urls.ts';
 import { SPACE_READ_ONLY } from '#lib/spaces/api/fields.ts';
 import { WEBHOOK_READ_ONLY } from '#lib/webhooks/api/fields.ts';
 import {

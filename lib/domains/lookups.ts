@@ -3,10 +3,11 @@
  * verification cannot be decided without it) and the status of its routing record to the edge (a failure
  * leaves it unknown: the last status stands). Both are asked at once, under the resolver's bounds.
  */
+
+import { DnsUnavailableError } from '#lib/dns/errors.ts';
+import type { DnsResolver } from '#lib/dns/resolver.ts';
 import { type LookupRecords, type RouteCheck, routeCheck } from '#lib/domains/rules/dns-records.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
-import { DnsUnavailableError } from './errors.ts';
-import type { DnsResolver } from './resolver.ts';
 
 /** How a name routes to the edge host, or undefined when DNS did not answer. */
 export function routeLookup(

@@ -1,6 +1,6 @@
 /**
  * A domain's status, and whether the edge serves it. Free of imports, so that presenting a domain
- * (`lib/presenters.ts`, which the change feed's write path uses for events) does not import the data layer that
+ * (`lib/feed/present.ts`, which the change feed's write path uses for events) does not import the data layer that
  * writes it.
  */
 export type DomainStatus = 'pending' | 'active';

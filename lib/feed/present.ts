@@ -5,13 +5,13 @@
  */
 import type { EventRecord } from '#lib/data/event-item.ts';
 import { padId } from '#lib/data/keys.ts';
+import { presentAnsweredDomain, presentDomain } from '#lib/domains/api/present.ts';
+import type { EdgeHost } from '#lib/kind-module.ts';
 import type { Kind } from '#lib/kinds.ts';
 import type { Deleted } from '#lib/schemas/responses.ts';
-import { presentAnsweredDomain, presentDomain } from './domains/api/present.ts';
-import type { Event } from './feed/schemas.ts';
-import type { EdgeHost } from './kind-module.ts';
-import { presentSpace } from './spaces/api/present.ts';
-import { presentWebhook } from './webhooks/api/present.ts';
+import { presentSpace } from '#lib/spaces/api/present.ts';
+import { presentWebhook } from '#lib/webhooks/api/present.ts';
+import type { Event } from './schemas.ts';
 
 /** Each kind's presenter of a record. */
 const presenters: Record<Kind, (record: never, edge: EdgeHost) => unknown> = {
