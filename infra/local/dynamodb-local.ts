@@ -22,8 +22,8 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createDynamoClient } from '#lib/dynamodb.ts';
-import { createTableInput, timeToLiveInput } from '#lib/table.ts';
+import { createDynamoClient } from '#lib/data/dynamodb.ts';
+import { createTableInput, timeToLiveInput } from '#lib/data/table.ts';
 import { isRunning, type LockHolder, startTime } from './settings.ts';
 
 export type DynamoDbLocal = {

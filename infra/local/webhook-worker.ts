@@ -16,16 +16,16 @@
  * interrupted is made again, with the same `webhook-id`.
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { pendingDeliveries, removePendingDelivery, savePendingDelivery } from '#lib/data/deliveries.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import type { FeedPosition } from '#lib/data/events.ts';
-import type { Db } from '#lib/dynamodb.ts';
-import { presentEvent } from '#lib/resources/present.ts';
-import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhook-dispatch.ts';
-import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import { presentEvent } from '#lib/feed/present.ts';
+import { pendingDeliveries, removePendingDelivery, savePendingDelivery } from '#lib/webhooks/data/deliveries.ts';
+import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhooks/dispatch.ts';
+import { retryScheduleOf } from '#lib/webhooks/rules/schedule.ts';
+import { messageIdOf } from '#lib/webhooks/rules/signature.ts';
+import { resolveOf } from '#lib/webhooks/send.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
-import { messageIdOf } from '#lib/webhooks/signature.ts';
 
 export type WebhookWorker = {
   /** The follower's `onEvent`. */

@@ -13,8 +13,8 @@
  * so a writer still running the ticket code fails its condition (`last < ticket`) instead of leaving a hole.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
-import { tableDefinition } from '#lib/table.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { tableDefinition } from '#lib/data/table.ts';
 import {
   eventSequenceKey,
   feedChangeOwner,

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followChanges } from '#infra/local/edge-feed.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { ownerPartition } from '#lib/data/keys.ts';
 import { backfillFeedHeads } from '#lib/data/migrations/backfill-feed-heads.ts';
-import { storeSpace } from '#lib/data/spaces.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { tableDefinition } from '#lib/table.ts';
+import { tableDefinition } from '#lib/data/table.ts';
+import { storeSpace } from '#lib/spaces/data/spaces.ts';
 import { config, db } from '#test/support/database.ts';
 
 type Call = { command: string; input: Record<string, unknown> };

@@ -4,8 +4,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
-import { tableDefinition } from '#lib/table.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { tableDefinition } from '#lib/data/table.ts';
 import { eventSequenceKey, feedChangeShard, feedChangeSortKey, partitionOwner } from '../keys.ts';
 
 /**
