@@ -24,15 +24,21 @@ const floors = {
     '^lib/edge/record[.]ts$',
     '^lib/webhooks/(signature|schedule|address|event-patterns|failures)[.]ts$',
   ],
-  config: ['^lib/(cold-start|config)[.]ts$', '^lib/(edge|webhooks)/settings[.]ts$'],
+  config: ['^lib/(cold-start|config)[.]ts$', '^lib/(edge|webhooks)/settings[.]ts$', '^lib/edge/sweep-settings[.]ts$'],
   adapters: [
     '^lib/data/',
     '^lib/dynamodb[.]ts$',
     '^lib/dns/',
     '^lib/edge/(ports|cloudfront)[.]ts$',
+    '^lib/edge/acm[.]ts$',
     '^lib/webhooks/delivery[.]ts$',
   ],
-  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep)[.]ts$', '^lib/webhook-dispatch[.]ts$'],
+  jobs: [
+    '^lib/domain-checks[.]ts$',
+    '^lib/edge/(sync|sweep)[.]ts$',
+    '^lib/edge/quotas[.]ts$',
+    '^lib/webhook-dispatch[.]ts$',
+  ],
   http: [
     '^lib/(http|schemas|resources)/',
     '^lib/(resources|errors|cursor|events-bus|gateway-responses|routes)[.]ts$',

@@ -13,6 +13,8 @@ import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
 import { DomainChecks, domainChecksFunction } from './constructs/domain-checks.ts';
 import { Edge, edgeSyncFunction } from './constructs/edge.ts';
+import { EdgeQuotas } from './constructs/edge-quotas.ts';
+import { EdgeSweep, edgeSweepFunction } from './constructs/edge-sweep.ts';
 import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
@@ -22,6 +24,9 @@ import { routeTimeoutSeconds } from './function-sizing.ts';
 import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
+
+/** What a shard is given until the stage sets it: its store's 5 MB over a typical record, with a margin. */
+const EDGE_HOSTS_PER_SHARD = 30_000;
 
 export class ServiceStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
@@ -113,6 +118,23 @@ export class ServiceStack extends Stack {
     // Made after the monitoring, whose topic its dead-letter alarm needs: watched like every other function.
     this.functions.set(edgeSyncFunction.name, edge.sync);
     monitoring.watchFunction(edgeSyncFunction.name, edge.sync);
+    // The sweep of what hosts no longer served leave, and the alarms on the quotas it measures.
+    const edgeShards = [{ storeArn: edge.store.keyValueStoreArn, distributionId: edge.distribution.attrId }];
+    const sweep = new EdgeSweep(this, 'edge-sweep', {
+      config,
+      table,
+      shards: edgeShards,
+      connectionGroupId: edge.connectionGroup.attrId,
+      deadLetters: edge.deadLetters,
+    });
+    this.functions.set(edgeSweepFunction.name, sweep.function);
+    monitoring.watchFunction(edgeSweepFunction.name, sweep.function);
+    new EdgeQuotas(this, 'edge-quotas', {
+      config,
+      alarms: monitoring.topic,
+      shards: edgeShards.length,
+      limits: { hostsPerShard: EDGE_HOSTS_PER_SHARD },
+    });
     // What domain owners point their CNAME at: the stage's own name for the edge, or its routing endpoint.
     const edgeHostname = edge.hostname;
 

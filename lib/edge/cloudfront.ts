@@ -47,6 +47,14 @@ export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: s
       throw error;
     }
   };
+  // ListKeys: at most 50 items a page (MaxResults, "maximum allowed page is 50"), the sweep's page.
+  const page = async (token?: string) => {
+    const listed = await client.send(new ListKeysCommand({ KvsARN: kvsArn, NextToken: token, MaxResults: 50 }));
+    const items = (listed.Items ?? []).flatMap((item) =>
+      item.Key === undefined ? [] : [{ key: item.Key, value: item.Value === undefined ? null : item.Value }],
+    );
+    return listed.NextToken ? { items, next: listed.NextToken } : { items };
+  };
   return {
     async read(key) {
       const { ETag } = await client.send(new DescribeKeyValueStoreCommand({ KvsARN: kvsArn }));
@@ -67,12 +75,15 @@ export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: s
     async *keys() {
       let token: string | undefined;
       do {
-        const page = await client.send(new ListKeysCommand({ KvsARN: kvsArn, NextToken: token, MaxResults: 50 }));
-        for (const item of page.Items ?? []) {
-          if (item.Key !== undefined) yield { key: item.Key, value: item.Value === undefined ? null : item.Value };
-        }
-        token = page.NextToken;
+        const listed = await page(token);
+        yield* listed.items;
+        token = listed.next;
       } while (token);
+    },
+    page,
+    async usage() {
+      const described = await client.send(new DescribeKeyValueStoreCommand({ KvsARN: kvsArn }));
+      return { keys: described.ItemCount ?? 0, bytes: described.TotalSizeInBytes ?? 0 };
     },
   };
 }
@@ -162,10 +173,20 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
     );
 
   async function certificateOf(tenantId: string | undefined) {
-    const { ManagedCertificateDetails } = await client.send(
-      new GetManagedCertificateDetailsCommand({ Identifier: tenantId }),
-    );
-    return ManagedCertificateDetails?.CertificateStatus;
+    return (await certificateDetailsOf(tenantId))?.CertificateStatus;
+  }
+
+  /** The tenant's managed certificate (its ARN and status), or undefined for a tenant without one. */
+  async function certificateDetailsOf(tenantId: string | undefined) {
+    try {
+      const { ManagedCertificateDetails } = await client.send(
+        new GetManagedCertificateDetailsCommand({ Identifier: tenantId }),
+      );
+      return ManagedCertificateDetails;
+    } catch (error) {
+      if (error instanceof EntityNotFound) return undefined;
+      throw error;
+    }
   }
 
   // A certificate CloudFront issues and renews for the host, validated over the name's DNS pointing at it.
@@ -229,9 +250,11 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       if (!found?.ours) return true;
       // Enabled again (served), or its disabling not yet deployed: not now.
       if (found.tenant.Enabled || found.tenant.Status !== 'Deployed') return false;
+      // Read before the delete: CloudFront leaves the certificate in ACM, and nothing names it once the tenant is gone.
+      const certificateArn = (await certificateDetailsOf(found.tenant.Id))?.CertificateArn;
       try {
         await client.send(new DeleteDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: found.etag }));
-        return true;
+        return certificateArn ? { certificateArn } : true;
       } catch (error) {
         if (error instanceof EntityNotFound) return true;
         // Changed since it was read (enabled again, say): the next sweep looks again.
