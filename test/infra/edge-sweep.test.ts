@@ -37,8 +37,8 @@ describe('the edge sweep', () => {
 
   it('may do what its code calls and nothing else: its cursor item, the stores, the tenants, the certificates', () => {
     // Prepare
-    const fn = s.functions.get(edgeSweepFunction.name);
-    const roleId = (fn?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const role = s.functions.get(edgeSweepFunction.name)?.Role as { 'Fn::GetAtt': [string, string] };
+    const roleId = role['Fn::GetAtt'][0];
     const statements = s
       .ofType('AWS::IAM::Policy')
       .filter(([, policy]) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
