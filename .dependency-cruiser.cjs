@@ -37,6 +37,7 @@ const floors = {
     '^lib/domain-checks[.]ts$',
     '^lib/edge/(sync|sweep)[.]ts$',
     '^lib/edge/quotas[.]ts$',
+    '^lib/edge/teardown[.]ts$',
     '^lib/webhook-dispatch[.]ts$',
   ],
   http: [

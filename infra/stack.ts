@@ -3,7 +3,7 @@
  * authorizer, the REST API in front of them with its WAF web ACL, their alarms and dashboard, the change feed
  * onto the event bus, the edge that serves verified domains, and the webhooks' deliveries from the bus.
  */
-import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
@@ -195,6 +195,18 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'EdgeRoutingEndpoint', {
       value: edge.routingEndpoint,
       description: "The connection group's routing endpoint, which EdgeHostname must resolve to",
+    });
+    // What the edge's teardown reads (`npm run edge -- teardown`): every shard's distribution, and the group.
+    new CfnOutput(this, 'EdgeDistributionIds', {
+      value: Fn.join(
+        ',',
+        edgeShards.map((shard) => shard.distributionId),
+      ),
+      description: "Every shard's multi-tenant distribution, comma-separated (npm run edge -- teardown)",
+    });
+    new CfnOutput(this, 'EdgeConnectionGroupId', {
+      value: edge.connectionGroup.attrId,
+      description: "The connection group of the stage's tenants (npm run edge -- teardown)",
     });
     new CfnOutput(this, 'EdgeDistributionId', {
       value: edge.distribution.attrId,
