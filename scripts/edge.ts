@@ -7,10 +7,10 @@
  * default AWS credentials.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import { ACMClient, acmCertificates, CLOUDFRONT_CERTIFICATE_REGION } from '#lib/edge/acm.ts';
 import { CloudFrontClient } from '#lib/edge/cloudfront.ts';
 import { type StageResources, teardownEdge } from '#lib/edge/teardown.ts';
-import { commandLine, helpOption } from './support/cli.ts';
 import { fail } from './support/table.ts';
 
 const USAGE = `Usage:

@@ -8,9 +8,7 @@
  * edge sync's dead-letter queue (nothing to send again: the next run goes on from the cursor).
  */
 import '@aws-sdk/signature-v4a';
-import { atColdStart } from '#lib/config.ts';
-import { edgeSweepCursor } from '#lib/data/edge-sweep.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { ACMClient, acmCertificates, CLOUDFRONT_CERTIFICATE_REGION } from '#lib/edge/acm.ts';
 import {
   CloudFrontClient,
@@ -18,11 +16,13 @@ import {
   cloudFrontStore,
   cloudFrontTenants,
 } from '#lib/edge/cloudfront.ts';
+import { edgeSweepCursor } from '#lib/edge/data/sweep-cursor.ts';
 import type { EdgeCertificates } from '#lib/edge/ports.ts';
 import { measureEdge, usageMetrics } from '#lib/edge/quotas.ts';
 import { type SweepResult, type SweepShard, sweepEdge } from '#lib/edge/sweep.ts';
 import { loadSweepConfig, SWEEP_BUDGET_MS, type SweepConfig, sweepClientSettings } from '#lib/edge/sweep-settings.ts';
-import { log } from '#lib/log.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { log } from '#lib/platform/log.ts';
 
 /** The clients the sweep reaches the edge through: CloudFront's, KeyValueStore's and ACM's (tests: the harness's). */
 export type SweepClients = {
@@ -82,4 +82,4 @@ export function create(
 /** Its settings' loader, which `handler` binds at cold start (the stack's tests call it too). */
 export const load = loadSweepConfig;
 
-export const handler = atColdStart(create, load);
+export const handler = atColdStart(create, loadSweepConfig);

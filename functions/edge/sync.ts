@@ -6,11 +6,11 @@
  * rule's target retries, then sends the event to the dead-letter queue, whose alarm pages the stage.
  * The sweep of hosts no longer served is a function of its own (functions/edge/sweep.ts).
  */
-import { atColdStart, edgeHostOf } from '#lib/config.ts';
-import { edgeSyncDeps } from '#lib/data/domains.ts';
-import { routeLookup } from '#lib/dns/records.ts';
+
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
+import { routeLookup } from '#lib/domains/lookups.ts';
 import {
   CloudFrontClient,
   CloudFrontKeyValueStoreClient,
@@ -20,8 +20,10 @@ import {
 import type { ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
 import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
-import type { BusEvent } from '#lib/events-bus.ts';
-import { log } from '#lib/log.ts';
+import type { BusEvent } from '#lib/feed/bus.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { edgeHostOf } from '#lib/platform/config.ts';
+import { log } from '#lib/platform/log.ts';
 
 /** The EventBridge event a rule delivers: the bus event in `detail`. */
 export type SyncEvent = { 'detail-type'?: string; detail: BusEvent };

@@ -16,7 +16,7 @@ import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { edgeSweepCursorKey } from '#lib/data/edge-sweep.ts';
+import { edgeSweepCursorKey } from '#lib/edge/data/sweep-cursor.ts';
 import { SWEEP_BUDGET_MS, SWEEP_CALLS_PER_HOST, worstCallMs } from '#lib/edge/sweep-settings.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';

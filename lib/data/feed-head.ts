@@ -13,7 +13,7 @@
  * so a writer still running the ticket code fails its condition (`last < ticket`) instead of leaving a hole.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { eventSequenceKey, MAX_ID } from './keys.ts';
 import type { TransactPart } from './transaction.ts';
 

@@ -3,8 +3,8 @@
  * (`cloudfront.ts`), and in tests the in-memory store. Types and one error, so adapters and logic meet here
  * rather than importing each other.
  */
-import type { Serving } from '#lib/domain-status.ts';
-import type { EdgeRecord } from './record.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
+import type { EdgeRecord } from './rules/record.ts';
 
 /** The key-value store, as the sync writes it: conditional on the ETag read with the value. */
 export type EdgeStore = {
@@ -65,25 +65,4 @@ export type EdgeCertificates = {
   count?(): Promise<number>;
 };
 
-/**
- * Where the sweep's pass stands (`lib/edge/sweep.ts`): the shard whose store it is in (an index into the shards,
- * which only ever grow at the end) and the page it goes on from (none: the store's first), when the pass
- * started, and whether it finished.
- */
-export type SweepCursor = {
-  shard: number;
-  token?: string;
-  passStartedAt: number;
-  done?: boolean;
-  /**
-   * Certificates of deleted tenants that ACM still called in use (its view of a deletion lags): tried again at the
-   * start of every invocation until ACM deletes them or has none.
-   */
-  certificates?: string[];
-};
-
-/** Where the cursor is kept between invocations (`lib/data/edge-sweep.ts`); none: each call is a whole pass. */
-export type CursorKeeper = {
-  load(): Promise<SweepCursor | null>;
-  save(cursor: SweepCursor): Promise<void>;
-};
+export type { CursorKeeper, SweepCursor } from './data/sweep-cursor.ts';

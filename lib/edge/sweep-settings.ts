@@ -1,13 +1,13 @@
 /**
- * The edge sweep's settings (functions/edge/sweep.ts): the shared ones (`lib/config.ts`), and each shard's store
+ * The edge sweep's settings (functions/edge/sweep.ts): the shared ones (`lib/platform/config.ts`), and each shard's store
  * and distribution as lists in shard order (`EDGE_KVS_ARNS`, `EDGE_DISTRIBUTION_IDS`: comma-separated, one entry
  * per shard, as many of each), the stage's connection group and tenant prefix. Bound at cold start.
  * Also the settings its clients run with, and the budget they leave inside its timeout
  * (`infra/constructs/edge-sweep.ts` derives the timeout from them; test/infra checks it).
  */
 import * as v from 'valibot';
-import type { Env } from '#lib/cold-start.ts';
-import { type Config, configOf, parseSettings, settingEntries } from '#lib/config.ts';
+import type { Env } from '#lib/platform/cold-start.ts';
+import { type Config, configOf, parseSettings, settingEntries } from '#lib/platform/config.ts';
 
 const requiredText = v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'));
 const list = v.pipe(

@@ -23,7 +23,7 @@ import {
   type StorePage,
   type SweepCursor,
 } from './ports.ts';
-import { parseEdgeRecord, TOMBSTONE_TTL_MS } from './record.ts';
+import { parseEdgeRecord, TOMBSTONE_TTL_MS } from './rules/record.ts';
 
 export type { CursorKeeper, SweepCursor };
 

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { edgeSweepFunction, sweepTimeout } from '#infra/constructs/edge-sweep.ts';
-import { edgeSweepCursorKey } from '#lib/data/edge-sweep.ts';
+import { edgeSweepCursorKey } from '#lib/edge/data/sweep-cursor.ts';
 import { EDGE_METRICS, EDGE_QUOTAS } from '#lib/edge/quotas.ts';
 import { SWEEP_BUDGET_MS, SWEEP_CALLS_PER_HOST, sweepClientSettings, worstCallMs } from '#lib/edge/sweep-settings.ts';
 import { edgeSweepActions } from './edge-sweep-actions.ts';

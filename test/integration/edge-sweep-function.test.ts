@@ -12,11 +12,11 @@ import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudFrontSweepEdge, create as createSweep } from '#functions/edge/sweep.ts';
 import { cloudFrontEdge, create as createSync, type SyncEvent } from '#functions/edge/sync.ts';
-import { destroyDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
-import type { LookupRecords } from '#lib/domain-records.ts';
+import { destroyDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
 import { cloudFrontStore } from '#lib/edge/cloudfront.ts';
 import { EDGE_METRICS } from '#lib/edge/quotas.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepConfig } from '#lib/edge/sweep-settings.ts';
 import { type CloudFrontHarness, cloudFrontHarness, TEST_CREDENTIALS } from '#test/support/cloudfront-harness.ts';

@@ -13,8 +13,8 @@ import {
   StoreChanged,
   type SweepCursor,
 } from '#lib/edge/ports.ts';
-import type { EdgeRecord } from '#lib/edge/record.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import type { EdgeRecord } from '#lib/edge/rules/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
 import { SWEEP_PASS_EVERY_MS, sweepEdge } from '#lib/edge/sweep.ts';
 
 const NOW = 10 * TOMBSTONE_TTL_MS;
