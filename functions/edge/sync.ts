@@ -11,6 +11,7 @@ import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
 import { routeLookup } from '#lib/domains/lookups.ts';
+import { ACMClient, acmCertificates, CLOUDFRONT_CERTIFICATE_REGION } from '#lib/edge/acm.ts';
 import {
   CloudFrontClient,
   CloudFrontKeyValueStoreClient,
@@ -37,7 +38,12 @@ const controlPlaneRetries = { retryMode: 'adaptive', maxAttempts: 6 } as const;
 export type Edge = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
 
 /** The clients the edge is reached through: CloudFront's on AWS, the local CloudFront's with `npm start`. */
-export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: CloudFrontKeyValueStoreClient };
+export type CloudFrontClients = {
+  cloudFront: CloudFrontClient;
+  keyValueStore: CloudFrontKeyValueStoreClient;
+  /** ACM, where a failed certificate is deleted once a new one is asked for (none locally: nothing to delete). */
+  acm?: ACMClient;
+};
 
 /**
  * The stage's edge on CloudFront: its key-value store, and its tenants in its distribution and connection
@@ -54,6 +60,7 @@ export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): 
       connectionGroupId: config.edgeConnectionGroupId,
       tenantPrefix: config.edgeTenantPrefix,
       pointsAtEdge: async (host) => (await route(host))?.status === 'found',
+      ...(clients.acm ? { certificates: acmCertificates(clients.acm) } : {}),
     }),
   };
 }
@@ -64,6 +71,7 @@ export function create(
   edge: Edge = cloudFrontEdge(config, {
     cloudFront: new CloudFrontClient(controlPlaneRetries),
     keyValueStore: new CloudFrontKeyValueStoreClient(controlPlaneRetries),
+    acm: new ACMClient({ ...controlPlaneRetries, region: CLOUDFRONT_CERTIFICATE_REGION }),
   }),
 ) {
   const deps = { ...edgeSyncDeps(db), ...edge };

@@ -206,6 +206,13 @@ export class Edge extends Construct {
         conditions: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
       }),
     );
+    // A verify again after a failed certificate asks for a new one and deletes the failed one, which ACM keeps.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['acm:DeleteCertificate'],
+        resources: [`arn:${partition}:acm:us-east-1:${account}:certificate/*`],
+      }),
+    );
     // cdk-nag names the resource as synthesized: a pseudo parameter as `<AWS::…>`, a known value as itself.
     const asNagNames = (value: string, parameter: string) => (Token.isUnresolved(value) ? `<${parameter}>` : value);
     const nagTenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
@@ -214,6 +221,10 @@ export class Edge extends Construct {
       {
         id: `AwsSolutions-IAM5[Resource::${nagTenants}]`,
         reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:${asNagNames(partition, 'AWS::Partition')}:acm:us-east-1:${asNagNames(account, 'AWS::AccountId')}:certificate/*]`,
+        reason: "CloudFront requests each tenant's certificate at run time: their ids are not known when deploying.",
       },
       {
         id: 'AwsSolutions-IAM5[Resource::*]',

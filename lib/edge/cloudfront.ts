@@ -33,7 +33,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { Serving } from '#lib/edge/rules/serving.ts';
-import { type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
+import { type EdgeCertificates, type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
 import type { EdgeRecord } from './rules/record.ts';
 
 /** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
@@ -129,6 +129,8 @@ export type StageEdge = {
   connectionGroupId: string;
   /** Whether the host's DNS points at the stage's edge now (its CNAME, or a flattened apex's addresses). */
   pointsAtEdge(host: string): Promise<boolean>;
+  /** Where a failed certificate goes once a new one is asked for (ACM keeps it, and counts it, until deleted). */
+  certificates?: EdgeCertificates;
 };
 
 /** CloudFront's refusal of a managed certificate for a name that does not point at it (yet). */
@@ -235,7 +237,16 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       const serving = await servingNow(found.tenant);
       // A certificate that failed is asked for again once the name points at the edge (the owner fixed it).
       if (serving.state === 'failed' && (await edge.pointsAtEdge(host))) {
-        await update(found, { ManagedCertificateRequest: certificateRequest(host) });
+        const failed = (await certificateDetailsOf(found.tenant.Id))?.CertificateArn;
+        try {
+          // On the tenant as read: a sync that asked first moved its ETag, and this one asks for nothing more.
+          await update(found, { ManagedCertificateRequest: certificateRequest(host) });
+        } catch (error) {
+          if (error instanceof PreconditionFailed) return { state: 'provisioning' };
+          throw error;
+        }
+        // The tenant holds the new one: the failed one serves nothing, and would stay in ACM's quota.
+        if (failed) await edge.certificates?.remove(failed);
         return { state: 'provisioning' };
       }
       return serving;

@@ -367,6 +367,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         '*': ['"*"'],
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
         'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+        certificate: [expect.stringContaining(':acm:us-east-1:')],
       };
       return {
         ...Object.fromEntries(edgeSyncActions.map((row) => [row.action, forms[row.resource]])),
@@ -1245,7 +1246,9 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual([
         'AlarmTopicArn',
         'ApiUrl',
+        'EdgeConnectionGroupId',
         'EdgeDistributionId',
+        'EdgeDistributionIds',
         'EdgeHostname',
         'EdgeRoutingEndpoint',
         'EventBusName',
