@@ -3,7 +3,7 @@
  * authorizer, the REST API in front of them with its WAF web ACL, their alarms and dashboard, the change feed
  * onto the event bus, the edge that serves verified domains, and the webhooks' deliveries from the bus.
  */
-import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
@@ -13,6 +13,8 @@ import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
 import { DomainChecks, domainChecksFunction } from './constructs/domain-recheck.ts';
 import { Edge, edgeSyncFunction } from './constructs/edge.ts';
+import { EdgeQuotas } from './constructs/edge-quotas.ts';
+import { EdgeSweep, edgeSweepFunction } from './constructs/edge-sweep.ts';
 import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
@@ -22,6 +24,9 @@ import { routeTimeoutSeconds } from './function-sizing.ts';
 import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
+
+/** What a shard is given until the stage sets it: its store's 5 MB over a typical record, with a margin. */
+const EDGE_HOSTS_PER_SHARD = 30_000;
 
 export class ServiceStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
@@ -113,6 +118,23 @@ export class ServiceStack extends Stack {
     // Made after the monitoring, whose topic its dead-letter alarm needs: watched like every other function.
     this.functions.set(edgeSyncFunction.name, edge.sync);
     monitoring.watchFunction(edgeSyncFunction.name, edge.sync);
+    // The sweep of what hosts no longer served leave, and the alarms on the quotas it measures.
+    const edgeShards = [{ storeArn: edge.store.keyValueStoreArn, distributionId: edge.distribution.attrId }];
+    const sweep = new EdgeSweep(this, 'edge-sweep', {
+      config,
+      table,
+      shards: edgeShards,
+      connectionGroupId: edge.connectionGroup.attrId,
+      deadLetters: edge.deadLetters,
+    });
+    this.functions.set(edgeSweepFunction.name, sweep.function);
+    monitoring.watchFunction(edgeSweepFunction.name, sweep.function);
+    new EdgeQuotas(this, 'edge-quotas', {
+      config,
+      alarms: monitoring.topic,
+      shards: edgeShards.length,
+      limits: { hostsPerShard: EDGE_HOSTS_PER_SHARD },
+    });
     // What domain owners point their CNAME at: the stage's own name for the edge, or its routing endpoint.
     const edgeHostname = edge.hostname;
 
@@ -173,6 +195,18 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'EdgeRoutingEndpoint', {
       value: edge.routingEndpoint,
       description: "The connection group's routing endpoint, which EdgeHostname must resolve to",
+    });
+    // What the edge's teardown reads (`npm run edge -- teardown`): every shard's distribution, and the group.
+    new CfnOutput(this, 'EdgeDistributionIds', {
+      value: Fn.join(
+        ',',
+        edgeShards.map((shard) => shard.distributionId),
+      ),
+      description: "Every shard's multi-tenant distribution, comma-separated (npm run edge -- teardown)",
+    });
+    new CfnOutput(this, 'EdgeConnectionGroupId', {
+      value: edge.connectionGroup.attrId,
+      description: "The connection group of the stage's tenants (npm run edge -- teardown)",
     });
     new CfnOutput(this, 'EdgeDistributionId', {
       value: edge.distribution.attrId,

@@ -4,14 +4,14 @@
  * active now (`lib/edge/sync.ts`), so the order and repetition of events do not matter, then records on the
  * domain whether it serves yet (its tenant's state: a `domain.updated`). A failure throws: the
  * rule's target retries, then sends the event to the dead-letter queue, whose alarm pages the stage.
- * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
- * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
+ * The sweep of hosts no longer served is a function of its own (functions/edge/sweep.ts).
  */
 
 import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
 import { routeLookup } from '#lib/domains/lookups.ts';
+import { ACMClient, acmCertificates, CLOUDFRONT_CERTIFICATE_REGION } from '#lib/edge/acm.ts';
 import {
   CloudFrontClient,
   CloudFrontKeyValueStoreClient,
@@ -20,7 +20,6 @@ import {
 } from '#lib/edge/cloudfront.ts';
 import type { ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
 import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
-import { type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import type { BusEvent } from '#lib/feed/bus.ts';
 import { atColdStart } from '#lib/platform/cold-start.ts';
@@ -29,11 +28,6 @@ import { log } from '#lib/platform/log.ts';
 
 /** The EventBridge event a rule delivers: the bus event in `detail`. */
 export type SyncEvent = { 'detail-type'?: string; detail: BusEvent };
-/** The schedule's input (`infra/constructs/edge.ts`). */
-export type SweepEvent = { action: 'sweep' };
-
-const isSweep = (event: SyncEvent | SweepEvent): event is SweepEvent => (event as SweepEvent).action === 'sweep';
-
 /**
  * CloudFront's control-plane APIs have low request rates: a burst of domain events (a migration's first checks,
  * say) is slowed down by the client (adaptive: it backs off on throttling) rather than failed.
@@ -44,7 +38,12 @@ const controlPlaneRetries = { retryMode: 'adaptive', maxAttempts: 6 } as const;
 export type Edge = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
 
 /** The clients the edge is reached through: CloudFront's on AWS, the local CloudFront's with `npm start`. */
-export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: CloudFrontKeyValueStoreClient };
+export type CloudFrontClients = {
+  cloudFront: CloudFrontClient;
+  keyValueStore: CloudFrontKeyValueStoreClient;
+  /** ACM, where a failed certificate is deleted once a new one is asked for (none locally: nothing to delete). */
+  acm?: ACMClient;
+};
 
 /**
  * The stage's edge on CloudFront: its key-value store, and its tenants in its distribution and connection
@@ -61,6 +60,7 @@ export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): 
       connectionGroupId: config.edgeConnectionGroupId,
       tenantPrefix: config.edgeTenantPrefix,
       pointsAtEdge: async (host) => (await route(host))?.status === 'found',
+      ...(clients.acm ? { certificates: acmCertificates(clients.acm) } : {}),
     }),
   };
 }
@@ -71,15 +71,11 @@ export function create(
   edge: Edge = cloudFrontEdge(config, {
     cloudFront: new CloudFrontClient(controlPlaneRetries),
     keyValueStore: new CloudFrontKeyValueStoreClient(controlPlaneRetries),
+    acm: new ACMClient({ ...controlPlaneRetries, region: CLOUDFRONT_CERTIFICATE_REGION }),
   }),
 ) {
   const deps = { ...edgeSyncDeps(db), ...edge };
-  return async (event: SyncEvent | SweepEvent): Promise<SyncOutcome | SweepResult> => {
-    if (isSweep(event)) {
-      const result = await sweepEdge(edge);
-      log('info', 'Edge swept', result);
-      return result;
-    }
+  return async (event: SyncEvent): Promise<SyncOutcome> => {
     const host = (event.detail.data as { name?: unknown }).name;
     if (typeof host !== 'string') throw new Error(`Event ${event.detail.id} of ${event.detail.owner} names no domain`);
     const outcome = await syncHost(deps, host);

@@ -20,7 +20,6 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -29,7 +28,6 @@ import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterQueue } from './dead-letters.ts';
-import { recurringSchedule } from './recurring-schedule.ts';
 
 export type EdgeProps = {
   config: StageConfig;
@@ -62,7 +60,6 @@ export class Edge extends Construct {
   readonly hostname: string;
   readonly sync: ApiFunction;
   readonly deadLetters: Queue;
-  readonly sweep: Schedule;
 
   constructor(scope: Construct, id: string, props: EdgeProps) {
     super(scope, id);
@@ -209,6 +206,13 @@ export class Edge extends Construct {
         conditions: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
       }),
     );
+    // A verify again after a failed certificate asks for a new one and deletes the failed one, which ACM keeps.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['acm:DeleteCertificate'],
+        resources: [`arn:${partition}:acm:us-east-1:${account}:certificate/*`],
+      }),
+    );
     // cdk-nag names the resource as synthesized: a pseudo parameter as `<AWS::…>`, a known value as itself.
     const asNagNames = (value: string, parameter: string) => (Token.isUnresolved(value) ? `<${parameter}>` : value);
     const nagTenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
@@ -217,6 +221,10 @@ export class Edge extends Construct {
       {
         id: `AwsSolutions-IAM5[Resource::${nagTenants}]`,
         reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:${asNagNames(partition, 'AWS::Partition')}:acm:us-east-1:${asNagNames(account, 'AWS::AccountId')}:certificate/*]`,
+        reason: "CloudFront requests each tenant's certificate at run time: their ids are not known when deploying.",
       },
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
@@ -237,16 +245,6 @@ export class Edge extends Construct {
           maxEventAge: Duration.hours(2),
         }),
       ],
-    });
-
-    // Tombstones and disabled tenants of hosts no longer served, deleted once older than any sync takes.
-    this.sweep = recurringSchedule(this, 'sweep', {
-      every: Duration.hours(1),
-      scheduleName: `${name}-edge-sweep`,
-      description: 'Deletes the tombstones and disabled tenants of hosts no longer served (lib/edge/sweep.ts)',
-      target: this.sync,
-      deadLetterQueue: this.deadLetters,
-      input: { action: 'sweep' },
     });
   }
 }

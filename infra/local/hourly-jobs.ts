@@ -18,7 +18,7 @@ export function startHourlyJobs(options: { config: Config; db: Db; edge: Edge; i
   let running: Promise<unknown> = Promise.resolve();
   const run = async () => {
     await recheck({});
-    await sweepEdge(edge);
+    await sweepEdge({ shards: [{ store: edge.store, ...(edge.tenants ? { tenants: edge.tenants } : {}) }] });
   };
   const timer = setInterval(() => {
     running = running.then(run).catch((error) => console.error(`Hourly jobs failed: ${error}`));

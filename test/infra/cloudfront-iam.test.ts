@@ -51,6 +51,9 @@ beforeAll(() => {
 function expectedResource(form: ResourceForm): unknown {
   if (form === '*') return '*';
   if (form === 'key-value-store') return { 'Fn::GetAtt': [storeId, 'Arn'] };
+  if (form === 'certificate') {
+    return { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':acm:us-east-1:123456789012:certificate/*']] };
+  }
   return { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution-tenant/*']] };
 }
 

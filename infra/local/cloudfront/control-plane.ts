@@ -6,6 +6,7 @@
  * fields and their validation live in tenant-rules.ts.
  */
 
+import { retireCertificate } from './acm.ts';
 import { certificateXml, connectionGroupXml, tenantSummaryXml, tenantXml } from './control-plane-xml.ts';
 import { type Answer, controlPlane } from './errors.ts';
 import { type Account, ids, type Tenant } from './model.ts';
@@ -155,7 +156,11 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     tenant.connectionGroupId = group.id;
     tenant.domains = domains;
     if (request.enabled !== undefined) tenant.enabled = request.enabled;
-    if (request.certificate) tenant.certificate = newCertificate(account, request.certificate, domains);
+    if (request.certificate) {
+      // The certificate asked for replaces the tenant's; ACM keeps the old one until it is deleted.
+      retireCertificate(account, tenant);
+      tenant.certificate = newCertificate(account, request.certificate, domains);
+    }
     changed(tenant);
     const answer = tenantAnswer(200, tenant);
     settle(tenant);
@@ -175,6 +180,8 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
       throw controlPlane.resourceNotDisabled("The specified CloudFront resource hasn't been disabled yet.");
     }
     account.tenants.delete(tenant.id);
+    // Its managed certificate stays in ACM (acm.ts).
+    retireCertificate(account, tenant);
     return { status: 204 };
   }
 
