@@ -61,14 +61,20 @@ export const feedHolds = (run: ContentionRun) =>
 export const sdkBaseline = (bundles: BundleSection) => bundles.baselines.find((b) => b.name === 'SDK client only');
 export const baseline = (bundles: BundleSection, name: string) => bundles.baselines.find((b) => b.name === name);
 
-/** Over budget, but at the floor when the low-level client alone (no code of ours) is itself above it. */
-export function floorStatus(bundles: BundleSection, ratio: number): string {
-  if (ratio <= bundles.initBudgetRatio) return '✅ pass';
+/**
+ * The functions the init budget judges: those a client's request waits for (results from before the flag judged
+ * every function).
+ */
+export const requestPathFunctions = (bundles: BundleSection) =>
+  bundles.functions.some((fn) => fn.requestPath !== undefined)
+    ? bundles.functions.filter((fn) => fn.requestPath)
+    : bundles.functions;
+
+/** A function's init over the "SDK client only" module's, same run. */
+export const initRatio = (bundles: BundleSection, fn: BundleResult) => {
   const sdk = sdkBaseline(bundles);
-  const floor = baseline(bundles, 'low-level client only');
-  if (sdk && floor && floor.init.median / sdk.init.median > bundles.initBudgetRatio) return '⚠️ at the SDK floor';
-  return '❌ over';
-}
+  return sdk ? fn.init.median / sdk.init.median : Number.NaN;
+};
 
 export function summarySection(results: Results): string {
   const rows: string[][] = [];
@@ -78,7 +84,6 @@ export function summarySection(results: Results): string {
     const share = (fn: BundleResult) => fn.bytes / budgetOf(bundles, fn);
     const closest = bundles.functions.reduce((a, b) => (share(b) > share(a) ? b : a));
     const own = ownBudgets(bundles);
-    const slowest = bundles.functions.reduce((a, b) => (b.init.median > a.init.median ? b : a));
     const sdk = sdkBaseline(bundles);
     rows.push([
       'Bundle size per function',
@@ -88,13 +93,15 @@ export function summarySection(results: Results): string {
         : `largest: ${largest.name} ${kb(largest.bytes)} KB`,
       pass(bundles.functions.every((fn) => fn.bytes <= budgetOf(bundles, fn))),
     ]);
+    const judged = requestPathFunctions(bundles);
+    const slowest = judged.reduce((a, b) => (initRatio(bundles, b) > initRatio(bundles, a) ? b : a));
     rows.push([
-      'Module init ÷ "SDK client only" (ESM), same run',
-      `≤ ${bundles.initBudgetRatio}×`,
+      'Module init ÷ "SDK client only" (ESM), request-path functions, same run',
+      `≤ ${bundles.initBudgetRatio}× (§1: the scheduled and queued functions load other SDK clients)`,
       sdk
-        ? `slowest: ${slowest.name} ${ms(slowest.init.median / sdk.init.median)}× (${ms(slowest.init.median, 1)} ÷ ${ms(sdk.init.median, 1)} ms)`
+        ? `slowest: ${slowest.name} ${ms(initRatio(bundles, slowest))}× (${ms(slowest.init.median, 1)} ÷ ${ms(sdk.init.median, 1)} ms)`
         : 'not measured',
-      sdk ? floorStatus(bundles, slowest.init.median / sdk.init.median) : '—',
+      sdk ? pass(judged.every((fn) => initRatio(bundles, fn) <= bundles.initBudgetRatio)) : '—',
     ]);
   }
   if (handlers) {
