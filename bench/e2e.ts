@@ -43,6 +43,11 @@ export type EndToEndResult = {
   bare: { rps: Summary; p50: Summary; p99: Summary };
   /** Per repeat, ours ÷ bare: latency percentiles, and time per request (bare req/s ÷ our req/s). */
   ratio: { p50: Summary; p99: Summary; timePerRequest: Summary };
+  /** The HTTP floor (e2e-floor.ts: the bare calls behind a bare HTTP server, under the same HTTP load). */
+  floor?: { rps: Summary; p50: Summary; p99: Summary };
+  /** Per repeat, the floor ÷ bare (what the HTTP hop alone costs), and ours ÷ the floor (what our stack adds). */
+  floorRatio?: { p50: Summary; p99: Summary };
+  overFloor?: { p50: Summary; p99: Summary };
 };
 
 export type EndToEndSection = {
@@ -111,6 +116,29 @@ async function startGatewayProcess(env: Record<string, string>) {
   return { url, stop };
 }
 
+/** Starts the HTTP floor for one operation; resolves with its URL and a stop function. */
+async function startFloorProcess(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'bench', 'e2e-floor.ts')], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the HTTP floor exited with ${code}`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url, stop };
+}
+
 async function main() {
   const db = createDb(loadConfig(process.env));
   const owner = `bench-e2e-${randomUUID().slice(0, 8)}`;
@@ -134,26 +162,34 @@ async function main() {
     { name: 'show', path: `/api/v1/spaces/${id}` },
     { name: 'list', path: '/api/v1/spaces' },
   ];
-  const runs = new Map<string, { ours: Load[]; bare: Load[] }>();
+  const runs = new Map<string, { ours: Load[]; bare: Load[]; floor: Load[] }>();
   let maxRss = Number.NaN;
   try {
     // Warm-up: handler modules loaded, JIT warm, authorizer answer cached.
     for (const operation of operations) await httpLoad(`${gateway.url}${operation.path}`, key, 1);
     for (let repeat = 1; repeat <= REPEATS; repeat++) {
       for (const operation of operations) {
-        progress(`end to end: ${operation.name}, repeat ${repeat}/${REPEATS} (${SECONDS} s ours, ${SECONDS} s bare)`);
+        progress(`end to end: ${operation.name}, repeat ${repeat}/${REPEATS} (${SECONDS} s ours, bare, HTTP floor)`);
         const ours = await httpLoad(`${gateway.url}${operation.path}`, key, SECONDS);
+        const bareEnv = { ...env, BARE_OP: operation.name, BARE_OWNER: owner, BARE_ID: String(id) };
         const bare = await runSection<Load>('e2e-bare.ts', {
-          ...env,
-          BARE_OP: operation.name,
-          BARE_OWNER: owner,
-          BARE_ID: String(id),
+          ...bareEnv,
           BARE_SECONDS: String(SECONDS),
           BARE_CONNECTIONS: String(CONNECTIONS),
         });
-        const entry = runs.get(operation.name) ?? { ours: [], bare: [] };
+        // The same calls behind a bare HTTP server, under the same load as ours (after a warm-up second).
+        const floorServer = await startFloorProcess(bareEnv);
+        let floor: Load;
+        try {
+          await httpLoad(floorServer.url, key, 1);
+          floor = await httpLoad(floorServer.url, key, SECONDS);
+        } finally {
+          await floorServer.stop();
+        }
+        const entry = runs.get(operation.name) ?? { ours: [], bare: [], floor: [] };
         entry.ours.push(ours);
         entry.bare.push(bare);
+        entry.floor.push(floor);
         runs.set(operation.name, entry);
       }
     }
@@ -174,7 +210,7 @@ async function main() {
     connections: CONNECTIONS,
     authCacheTtlSeconds: AUTH_CACHE_TTL,
     target: E2E_RATIO_TARGET,
-    operations: [...runs].map(([operation, { ours, bare }]) => ({
+    operations: [...runs].map(([operation, { ours, bare, floor }]) => ({
       operation,
       ours: of(ours),
       bare: of(bare),
@@ -182,6 +218,15 @@ async function main() {
         p50: ratio(ours, bare, (o, b) => o.p50 / b.p50),
         p99: ratio(ours, bare, (o, b) => o.p99 / b.p99),
         timePerRequest: ratio(ours, bare, (o, b) => b.rps / o.rps),
+      },
+      floor: of(floor),
+      floorRatio: {
+        p50: ratio(floor, bare, (f, b) => f.p50 / b.p50),
+        p99: ratio(floor, bare, (f, b) => f.p99 / b.p99),
+      },
+      overFloor: {
+        p50: ratio(ours, floor, (o, f) => o.p50 / f.p50),
+        p99: ratio(ours, floor, (o, f) => o.p99 / f.p99),
       },
     })),
     gatewayMaxRssMb: round(maxRss / 2 ** 20, 1),

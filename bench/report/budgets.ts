@@ -6,6 +6,8 @@
 import type { BundleResult, BundleSection } from '#bench/bundles.ts';
 import type { ContentionRun, ContentionSection } from '#bench/contention.ts';
 import type { EdgeSection } from '#bench/edge.ts';
+import { WRITE_FLOOR } from '#bench/handler-targets.ts';
+import type { HandlerSection, OperationResult } from '#bench/handlers.ts';
 import { kb, ms, pass, plural, sizeLabel, table } from '#bench/report/format.ts';
 import type { Results } from '#bench/report/results.ts';
 import { lagHolds, retriesHold, worstWebhookLag } from '#bench/report/webhooks.ts';
@@ -61,14 +63,45 @@ export const feedHolds = (run: ContentionRun) =>
 export const sdkBaseline = (bundles: BundleSection) => bundles.baselines.find((b) => b.name === 'SDK client only');
 export const baseline = (bundles: BundleSection, name: string) => bundles.baselines.find((b) => b.name === name);
 
-/** Over budget, but at the floor when the low-level client alone (no code of ours) is itself above it. */
-export function floorStatus(bundles: BundleSection, ratio: number): string {
-  if (ratio <= bundles.initBudgetRatio) return '✅ pass';
+/**
+ * The functions the init budget judges: those a client's request waits for (results from before the flag judged
+ * every function).
+ */
+export const requestPathFunctions = (bundles: BundleSection) =>
+  bundles.functions.some((fn) => fn.requestPath !== undefined)
+    ? bundles.functions.filter((fn) => fn.requestPath)
+    : bundles.functions;
+
+/**
+ * The "SDK client only" module's own spread in the run, (max − min) ÷ median: a run whose reference spreads wider
+ * than the budget's margin cannot tell a function within the margin from one over it (a loaded machine).
+ */
+export const initNoise = (bundles: BundleSection) => {
   const sdk = sdkBaseline(bundles);
-  const floor = baseline(bundles, 'low-level client only');
-  if (sdk && floor && floor.init.median / sdk.init.median > bundles.initBudgetRatio) return '⚠️ at the SDK floor';
-  return '❌ over';
+  return sdk ? (sdk.init.max - sdk.init.min) / sdk.init.median : Number.NaN;
+};
+export const initResolved = (bundles: BundleSection) => initNoise(bundles) <= bundles.initBudgetRatio - 1;
+
+/** A function's init over the "SDK client only" module's, same run. */
+export const initRatio = (bundles: BundleSection, fn: BundleResult) => {
+  const sdk = sdkBaseline(bundles);
+  return sdk ? fn.init.median / sdk.init.median : Number.NaN;
+};
+
+/** The data layer alone, when measured (`WRITE_FLOOR` in bench/handlers.ts): the floor of a write's overhead. */
+export const writeFloor = (handlers: HandlerSection) => handlers.operations.find((op) => op.name === WRITE_FLOOR);
+const isWrite = (op: OperationResult) => op.calls.commands.includes('TransactWriteItems');
+/**
+ * An operation's overhead p99 target: the budget, or for a write the data layer's own p99 when that is higher (no
+ * handler over that layer can beat it). The floor itself is not judged.
+ */
+export function overheadTarget(handlers: HandlerSection, op: OperationResult): number {
+  const floor = writeFloor(handlers);
+  if (!floor || !isWrite(op)) return handlers.overheadBudgetMs;
+  return Math.max(handlers.overheadBudgetMs, floor.overheadP99.value);
 }
+export const judgedOperations = (handlers: HandlerSection) =>
+  handlers.operations.filter((op) => op.name !== WRITE_FLOOR);
 
 export function summarySection(results: Results): string {
   const rows: string[][] = [];
@@ -78,7 +111,6 @@ export function summarySection(results: Results): string {
     const share = (fn: BundleResult) => fn.bytes / budgetOf(bundles, fn);
     const closest = bundles.functions.reduce((a, b) => (share(b) > share(a) ? b : a));
     const own = ownBudgets(bundles);
-    const slowest = bundles.functions.reduce((a, b) => (b.init.median > a.init.median ? b : a));
     const sdk = sdkBaseline(bundles);
     rows.push([
       'Bundle size per function',
@@ -88,22 +120,33 @@ export function summarySection(results: Results): string {
         : `largest: ${largest.name} ${kb(largest.bytes)} KB`,
       pass(bundles.functions.every((fn) => fn.bytes <= budgetOf(bundles, fn))),
     ]);
+    const judged = requestPathFunctions(bundles);
+    const slowest = judged.reduce((a, b) => (initRatio(bundles, b) > initRatio(bundles, a) ? b : a));
     rows.push([
-      'Module init ÷ "SDK client only" (ESM), same run',
-      `≤ ${bundles.initBudgetRatio}×`,
+      'Module init ÷ "SDK client only" (ESM), request-path functions, same run',
+      `≤ ${bundles.initBudgetRatio}× (§1: the scheduled and queued functions load other SDK clients)`,
       sdk
-        ? `slowest: ${slowest.name} ${ms(slowest.init.median / sdk.init.median)}× (${ms(slowest.init.median, 1)} ÷ ${ms(sdk.init.median, 1)} ms)`
+        ? `slowest: ${slowest.name} ${ms(initRatio(bundles, slowest))}× (${ms(slowest.init.median, 1)} ÷ ${ms(sdk.init.median, 1)} ms)`
         : 'not measured',
-      sdk ? floorStatus(bundles, slowest.init.median / sdk.init.median) : '—',
+      !sdk
+        ? '—'
+        : initResolved(bundles)
+          ? pass(judged.every((fn) => initRatio(bundles, fn) <= bundles.initBudgetRatio))
+          : `⚠️ not resolved: the reference spread ${ms(initNoise(bundles) * 100, 0)} % in this run (§1)`,
     ]);
   }
   if (handlers) {
-    const worst = handlers.operations.reduce((a, b) => (b.overheadP99.value > a.overheadP99.value ? b : a));
+    const judged = judgedOperations(handlers);
+    const over = (op: OperationResult) => op.overheadP99.value - overheadTarget(handlers, op);
+    const worst = judged.reduce((a, b) => (over(b) > over(a) ? b : a));
+    const floor = writeFloor(handlers);
     rows.push([
       'Handler overhead p99 (total − DynamoDB)',
-      `≤ ${handlers.overheadBudgetMs} ms`,
-      `worst: ${worst.name} ${ms(worst.overheadP99.value, 3)} ms`,
-      pass(worst.overheadP99.value <= handlers.overheadBudgetMs),
+      floor
+        ? `≤ ${handlers.overheadBudgetMs} ms; a write ≤ the data layer's own p99 when higher (${ms(floor.overheadP99.value, 3)} ms this run: §2)`
+        : `≤ ${handlers.overheadBudgetMs} ms`,
+      `worst against its target: ${worst.name} ${ms(worst.overheadP99.value, 3)} of ${ms(overheadTarget(handlers, worst), 3)} ms`,
+      pass(judged.every((op) => over(op) <= 0)),
     ]);
     const off = handlers.operations.filter(
       (op) => op.calls.count !== op.target.calls || op.calls.roundTrips !== op.target.rounds,
@@ -129,6 +172,16 @@ export function summarySection(results: Results): string {
   }
   if (endToEnd) {
     for (const op of endToEnd.operations) {
+      // Re-derived once the HTTP floor is measured: bare DynamoDB calls have no HTTP hop, which ours cannot shed (§5).
+      if (op.overFloor && op.floorRatio) {
+        rows.push([
+          `End to end: ${op.operation} (ours ÷ the HTTP floor, p50)`,
+          `≤ ${endToEnd.target}× (was ÷ bare DynamoDB; the hop alone is ${ms(op.floorRatio.p50.median)}× bare: §5)`,
+          `${ms(op.overFloor.p50.median)}× (p99 ${ms(op.overFloor.p99.median)}×; ÷ bare ${ms(op.ratio.p50.median)}×)`,
+          pass(op.overFloor.p50.median <= endToEnd.target),
+        ]);
+        continue;
+      }
       rows.push([
         `End to end: ${op.operation} (ours ÷ bare DynamoDB, p50)`,
         `≤ ${endToEnd.target}×`,

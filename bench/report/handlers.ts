@@ -1,5 +1,7 @@
 /** Sections 2, 2a and 3 of the report: handler overhead, capacity units before and after, round trips. */
+import { WRITE_FLOOR } from '#bench/handler-targets.ts';
 import type { HandlerSection } from '#bench/handlers.ts';
+import { overheadTarget, writeFloor } from '#bench/report/budgets.ts';
 import { ms, pass, plural, range, table } from '#bench/report/format.ts';
 import type { Baseline } from '#bench/report/results.ts';
 
@@ -12,8 +14,9 @@ export function handlerSection(handlers: HandlerSection): string {
     range(op.overheadP99, 3),
     range(op.sdkClientP50, 3),
     `${(op.overheadShareP50 * 100).toFixed(1)} %`,
-    pass(op.overheadP99.value <= handlers.overheadBudgetMs),
+    op.name === WRITE_FLOOR ? 'the floor' : pass(op.overheadP99.value <= overheadTarget(handlers, op)),
   ]);
+  const floor = writeFloor(handlers);
   return [
     '## 2. Handler overhead',
     '',
@@ -28,10 +31,16 @@ export function handlerSection(handlers: HandlerSection): string {
         'Overhead p99 ms',
         'SDK client side p50 ms',
         'Overhead share of p50',
-        `p99 ≤ ${handlers.overheadBudgetMs} ms`,
+        `p99 ≤ ${handlers.overheadBudgetMs} ms${floor ? ' (a write: or its floor)' : ''}`,
       ],
       rows,
     ),
+    ...(floor
+      ? [
+          '',
+          `**The floor of a write.** "${WRITE_FLOOR}" is \`storeSpace\` called on the data layer with no handler around it, timed by the same harness: the ticket and the id, then the transaction with the item, its guard and its event, which every write of the change feed makes. Its overhead p99 is ${ms(floor.overheadP99.value, 3)} ms [${ms(floor.overheadP99.min, 3)}–${ms(floor.overheadP99.max, 3)}] (p50 ${ms(floor.overheadP50.value, 3)} ms): the data layer's own work between and around its calls, and the tail every write carries here (garbage collection, the event loop). No handler over that layer can have less, so a write's p99 is held to ${handlers.overheadBudgetMs} ms or to that floor, whichever is higher; a read to ${handlers.overheadBudgetMs} ms.`,
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -9,7 +9,7 @@ import { atColdStart } from '#lib/platform/cold-start.ts';
 
 import { assertDeliverable, urlRulesOf } from '#lib/webhooks/api/destination.ts';
 import { webhookErrors } from '#lib/webhooks/api/errors.ts';
-import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
+import { webhookStoreSchema } from '#lib/webhooks/api/fields.ts';
 import { presentWithSecret } from '#lib/webhooks/api/present.ts';
 import { storeWebhook, type WebhookRecord } from '#lib/webhooks/data/webhooks.ts';
 import { subscribedPatterns } from '#lib/webhooks/rules/event-patterns.ts';
@@ -22,10 +22,10 @@ const replyFor = (request: ApiRequest) => (record: WebhookRecord) =>
 
 export const create = (config: WebhookConfig, db = createDb(config)) => {
   const rules = urlRulesOf(config);
-  const schemas = webhookSchemas(rules);
+  const schema = webhookStoreSchema(rules);
   const resolve = resolveOf(config);
   return httpHandler(async (request) => {
-    const input = validate(schemas.store, bodyOf(request));
+    const input = validate(schema, bodyOf(request));
     // Only events the key could read in the feed (absent: all it may read), checked before DNS is asked.
     const key = requestKeyOf(request.event.requestContext?.authorizer);
     const webhook = { ...input, events: subscribedPatterns(input.events, key.scopes) };

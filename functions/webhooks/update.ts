@@ -9,7 +9,7 @@ import { atColdStart } from '#lib/platform/cold-start.ts';
 
 import { assertDeliverable, urlRulesOf } from '#lib/webhooks/api/destination.ts';
 import { webhookErrors } from '#lib/webhooks/api/errors.ts';
-import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
+import { webhookUpdateSchema } from '#lib/webhooks/api/fields.ts';
 import { presentWebhook } from '#lib/webhooks/api/present.ts';
 import { showWebhook, updateWebhook, type WebhookRecord } from '#lib/webhooks/data/webhooks.ts';
 import { resolveOf } from '#lib/webhooks/send.ts';
@@ -20,12 +20,12 @@ const reply = (record: WebhookRecord) => ok({ data: presentWebhook(record) }, et
 /** PUT and PATCH behave the same: partial, absent fields unchanged. If-Match makes the change conditional. */
 export const create = (config: WebhookConfig, db = createDb(config)) => {
   const rules = urlRulesOf(config);
-  const schemas = webhookSchemas(rules);
+  const schema = webhookUpdateSchema(rules);
   const resolve = resolveOf(config);
   return httpHandler(async (request) => {
     const id = request.id();
     const exists = () => showWebhook(db, request.owner, id);
-    const changes = await validateChanges(schemas.update, bodyOf(request), exists);
+    const changes = await validateChanges(schema, bodyOf(request), exists);
     if (changes.name !== undefined) {
       // Another owner's id is a 404 before anything is said about the URL.
       await assertDeliverable(changes.name, rules, resolve).catch(async (error: unknown) => {

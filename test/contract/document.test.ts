@@ -14,7 +14,7 @@ import { pageHost } from '#lib/platform/urls.ts';
 import { apiBasePath, apiPaths, routes } from '#lib/routes.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { storeSpaceSchema, updateSpaceSchema } from '#lib/spaces/api/fields.ts';
-import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
+import { webhookStoreSchema, webhookUpdateSchema } from '#lib/webhooks/api/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import {
   ContractError,
@@ -83,8 +83,8 @@ const validators = {
   UpdateSpace: updateSpaceSchema,
   StoreDomain: storeDomainSchema,
   UpdateDomain: updateDomainSchema,
-  StoreWebhook: webhookSchemas({}).store,
-  UpdateWebhook: webhookSchemas({}).update,
+  StoreWebhook: webhookStoreSchema({}),
+  UpdateWebhook: webhookUpdateSchema({}),
 };
 
 describe('the OpenAPI document', () => {

@@ -1,7 +1,7 @@
 /**
  * Pins the DynamoDB calls each operation makes (counted with SDK middleware on the shared client) to the
  * design's minimum, so that an extra read or a lost parallelism fails the build. The reasons are in
- * `bench/handlers.ts` (designTargets) and docs/performance.md.
+ * `bench/handler-targets.ts` (designTargets) and docs/performance.md.
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';

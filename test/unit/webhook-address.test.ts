@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
+import { webhookStoreSchema } from '#lib/webhooks/api/fields.ts';
 import {
   type AddressRefusal,
   addressRefusal,
@@ -233,7 +233,7 @@ describe('webhook URLs', () => {
 
   it(`is at most ${WEBHOOK_URL_MAX_LENGTH} characters long as sent, however long its stored (percent-encoded) form`, () => {
     // Prepare: the request schema counts characters as sent (code points, as JSON Schema's maxLength does).
-    const { store } = webhookSchemas({});
+    const store = webhookStoreSchema({});
     const base = 'https://hooks.example.com/';
     const longest = base + 'é'.repeat(WEBHOOK_URL_MAX_LENGTH - base.length);
     // Act

@@ -145,15 +145,16 @@ const description = (encoding: Encoding) =>
  * document shows AWS's). Store: a URL is required; absent events are every event the key may read, absent
  * enabled is true.
  */
-export function webhookBodies(rules: UrlRules) {
-  const store = requestBody({
+const storeBody = (rules: UrlRules) =>
+  requestBody({
     url: required(url(rules)),
     // Absent: every event the key may read (`subscribedPatterns`, which needs the key: the store's handler).
     events: optional(events),
     enabled: optional(enabled, true),
     description: optional(description, null),
   });
-  const update = requestBody(
+const updateBody = (rules: UrlRules) =>
+  requestBody(
     {
       url: optional(url(rules)),
       events: optional(events),
@@ -162,18 +163,20 @@ export function webhookBodies(rules: UrlRules) {
     },
     { readOnly: WEBHOOK_READ_ONLY },
   );
-  return { store, update };
+
+export function webhookBodies(rules: UrlRules) {
+  return { store: storeBody(rules), update: updateBody(rules) };
 }
 
-/** The request schemas, as the data layer takes the bodies (the record's names). */
-export function webhookSchemas(rules: UrlRules) {
-  const { store, update } = webhookBodies(rules);
-  return {
-    // A form's blank `enabled` is absent: the default.
-    store: mapped(store, (body) => storedFields(webhookStoredNames, { ...body, enabled: body.enabled ?? true })),
-    update: mapped(update, (body) => storedFields(webhookStoredNames, body)),
-  };
-}
+/**
+ * The request schemas, as the data layer takes the bodies (the record's names): one each, so that a function
+ * builds at cold start only the body it reads (the store's function the store's, the update's the update's).
+ */
+// A form's blank `enabled` is absent: the default.
+export const webhookStoreSchema = (rules: UrlRules) =>
+  mapped(storeBody(rules), (body) => storedFields(webhookStoredNames, { ...body, enabled: body.enabled ?? true }));
+export const webhookUpdateSchema = (rules: UrlRules) =>
+  mapped(updateBody(rules), (body) => storedFields(webhookStoredNames, body));
 
 const familyList = () => kinds.map((kind) => `\`${kind}.*\``).join(', ');
 
