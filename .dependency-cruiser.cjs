@@ -18,7 +18,7 @@
  */
 const floors = {
   ground: [
-    '^lib/(kinds|table|log|integers|characters|punycode|idn|idn-display|urls|retry|verification|domain-records|domain-status)[.]ts$',
+    '^lib/(kinds|table|log|integers|characters|punycode|idn|idn-display|urls|retry|verification|domain-records|domain-status|plans)[.]ts$',
     '^lib/settings/',
     '^lib/auth/(api-key|expiry|scopes|request-key)[.]ts$',
     '^lib/edge/record[.]ts$',

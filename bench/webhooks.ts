@@ -25,6 +25,7 @@ import { startGateway } from '#infra/local/gateway.ts';
 import { startWebhookWorker } from '#infra/local/webhook-worker.ts';
 import { createApiKey } from '#lib/data/api-key-admin.ts';
 import { createDb } from '#lib/dynamodb.ts';
+import { onePlan, planOf } from '#lib/plans.ts';
 import { JITTER_RATIO, retryScheduleOf } from '#lib/webhooks/schedule.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { median, percentile, progress, quick, round, writeResult } from './support.ts';
@@ -284,7 +285,7 @@ async function main() {
     WEBHOOK_RETRY_DELAYS: RETRY_DELAYS,
     // As `npm start` sets it: the receivers are on this machine, over http://.
     WEBHOOK_LOCAL_LOOPBACK: 'true',
-    MAX_WEBHOOKS_PER_OWNER: String(ENDPOINTS),
+    PLANS: JSON.stringify(onePlan({ webhooks: ENDPOINTS })),
   });
   const db = createDb(config);
   const gateway = await startGateway({
@@ -501,7 +502,7 @@ async function main() {
       lagBoundMs: LAG_BOUND_MS,
       writeRatioTarget: WRITE_RATIO_TARGET,
       authCacheTtlSeconds: AUTH_CACHE_TTL_SECONDS,
-      maxWebhooksPerOwner: config.maxWebhooksPerOwner ?? ENDPOINTS,
+      maxWebhooksPerOwner: planOf(config.plans, undefined).limits.webhooks,
       warmUpRounds: WARM_UP,
       rounds: ROUNDS,
       lag,

@@ -35,6 +35,10 @@ export type EventType = {
 }[Collection];
 
 export const collectionNames = /* @__PURE__ */ Object.keys(collections) as Collection[];
+
+/** The collection of a kind's items (`domain`: `domains`). */
+export const collectionOf = (kind: Kind): Collection =>
+  collectionNames.find((collection) => collections[collection].kind === kind) as Collection;
 export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((collection) => collections[collection].kind);
 
 export const eventTypes: readonly EventType[] = /* @__PURE__ */ collectionNames.flatMap((collection) => {

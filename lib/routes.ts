@@ -43,12 +43,7 @@ export const scopeOf = (collection: Collection, action: Action): Scope => `${col
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 /** Configuration a handler reads at cold start besides `TABLE_NAME`; the stack sets exactly these. */
-export type RouteSetting =
-  | 'CURSOR_SECRET'
-  | 'MAX_ITEMS_PER_OWNER'
-  | 'MAX_WEBHOOKS_PER_OWNER'
-  | 'EDGE_HOSTNAME'
-  | 'EDGE_ROUTING_ENDPOINT';
+export type RouteSetting = 'CURSOR_SECRET' | 'PLANS' | 'EDGE_HOSTNAME' | 'EDGE_ROUTING_ENDPOINT';
 
 /**
  * Functions that show domains (their `records` name the CNAME target, the stage's edge host name) need
@@ -100,7 +95,8 @@ function spec(collection: Collection, action: Action): RouteSpec {
           collection === 'domains'
             ? ['UpdateItem', 'GetItem', 'PutItem', 'ConditionCheckItem']
             : ['UpdateItem', 'GetItem', 'PutItem'],
-        settings: [collection === 'webhooks' ? 'MAX_WEBHOOKS_PER_OWNER' : 'MAX_ITEMS_PER_OWNER'],
+        // The owner's plan is on the feed head read: its limits come from the stage's plans.
+        settings: ['PLANS'],
       };
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };

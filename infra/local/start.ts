@@ -12,6 +12,7 @@ import { createDb } from '#lib/dynamodb.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { commandLine, helpOption } from '../../scripts/support/cli.ts';
+import { plans, plansSetting } from '../plans.ts';
 import { rateLimits } from '../rate-limits.ts';
 import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
 import { type Edge, startEdge } from './edge.ts';
@@ -68,7 +69,8 @@ Environment:
   EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
   WEBHOOK_RETRY_DELAYS      the webhook retry schedule (default 5s,5m,30m,2h,5h,10h,10h; try 1s,1s,1s)
   WEBHOOK_LOCAL_LOOPBACK    true (default here): webhooks may call http:// on this machine; false: https only
-  CURSOR_SECRET, MAX_ITEMS_PER_OWNER, MAX_WEBHOOKS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
+  PLANS                     the plans, as JSON (default: dev's, infra/plans.ts: ${Object.keys(plans.dev.plans).join(', ')}; default ${plans.dev.default})
+  CURSOR_SECRET, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
 async function main() {
   if (!commandLine(USAGE, { options: helpOption })) return;
@@ -114,11 +116,12 @@ async function main() {
         });
     await ensureTable(dynamo.endpoint, localTableName);
     // The functions' settings, as the stack sets their environment; the rest of the environment passes through
-    // (MAX_ITEMS_PER_OWNER, DNS_RESOLVER, DNS_TIMEOUT_MS, say).
+    // (DNS_RESOLVER, DNS_TIMEOUT_MS, say). The plans are dev's, as on AWS (`infra/plans.ts`), unless PLANS says.
     const config = loadWebhookConfig({
       ...process.env,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       TABLE_NAME: localTableName,
+      PLANS: process.env.PLANS || plansSetting(plans.dev),
       CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
       EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || LOCAL_EDGE_HOSTNAME,
       // A receiver on this machine (http://127.0.0.1:…) is what a developer tries webhooks with.

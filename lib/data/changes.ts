@@ -26,7 +26,7 @@ import { again, retrying } from '#lib/retry.ts';
 import { tableDefinition } from '#lib/table.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
 import { EVENT_RETENTION_DAYS } from './event-item.ts';
-import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
+import { advanceHead, type FeedHead, type HeadAttributes, readFeedHead } from './feed-head.ts';
 import { eventRecordOf, type ResourceRecord } from './item.ts';
 import { eventKey, idempotencyKey } from './keys.ts';
 import { RecordedAnswerReplay, type Written } from './outcome.ts';
@@ -82,17 +82,20 @@ export type ChangePlan<Result> =
       result: Result;
       /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
       failure: (failed: ReadonlySet<string>) => Error | 'retry';
+      /** What the change sets on the feed head as it moves it (a change of plan: `account.ts`). */
+      head?: HeadAttributes;
     }
   | { unchanged: true; result: Result };
 
 /**
  * A change: what it reads on each attempt, and the write it plans from that. `read` may wait for
  * `recorded()`, whether the request's idempotency key already has a record (read in the same round trip): a store
- * takes its id only when it has none, so a replay uses up no id.
+ * takes its id only when it has none, so a replay uses up no id. `plan` is also given the feed head read (the
+ * owner's plan is on it): the transaction is conditional on the head, so what the plan read of it holds.
  */
 export type ChangeSteps<State, Result> = {
   read: (recorded: () => Promise<boolean>) => Promise<State>;
-  plan: (state: State, now: Date) => ChangePlan<Result>;
+  plan: (state: State, now: Date, head: FeedHead) => ChangePlan<Result>;
 };
 
 const { timeToLiveAttribute } = tableDefinition;
@@ -258,13 +261,13 @@ async function attemptChange<State, Result>(
   if (!state.ok) throw state.error;
   // After the reads: an event's time is never before the change it follows committed.
   const now = new Date();
-  const plan = steps.plan(state.value, now);
+  const plan = steps.plan(state.value, now, head);
   if ('unchanged' in plan) return { done: true, written: { result: plan.result, replayed: false } };
   const own = Object.keys(plan.parts);
   if (own.some((name) => RESERVED_PARTS.has(name))) throw new Error(`A change's part is named ${own.join(', ')}`);
   const outcome = await transact(db, {
     ...plan.parts,
-    sequence: advanceHead(db, owner, head, now.getTime()),
+    sequence: advanceHead(db, owner, head, now.getTime(), plan.head),
     event: eventPart(db, owner, head.head + 1, plan.event, now),
     idempotency: idempotency && recordPart(db, owner, idempotency, plan.result, now),
   });

@@ -15,6 +15,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RequestKey } from '#lib/auth/request-key.ts';
 import type { Db } from '#lib/dynamodb.ts';
+import { largestLimit } from '#lib/plans.ts';
 import { assertReadable } from '#lib/webhooks/event-patterns.ts';
 import { newSigningSecret } from '#lib/webhooks/signature.ts';
 import type { WriteOptions } from './changes.ts';
@@ -29,8 +30,6 @@ import { queryItems } from './query.ts';
 
 const kind = 'webhook';
 
-/** Webhooks one owner may hold unless the stack says otherwise (`MAX_WEBHOOKS_PER_OWNER`). */
-export const DEFAULT_WEBHOOKS_PER_OWNER = 10;
 /** How long a secret rotated out still signs deliveries, beside the new one. */
 export const ROTATED_SECRET_VALID_MS = 24 * 3600 * 1000;
 
@@ -78,7 +77,10 @@ export const showWebhook = (db: Db, owner: string, id: number) => getRecord<Webh
 export const listWebhooks = (db: Db, owner: string, query: ListQuery) =>
   listRecords<WebhookRecord>(db, owner, kind, query);
 
-/** Every webhook of the owner (at most the quota: one Query), for the events' fan-out. */
+/**
+ * Every webhook of the owner, for the events' fan-out: at most the largest webhook limit of the stage's plans
+ * (one Query), which an owner moved to a smaller plan keeps.
+ */
 export async function allWebhooks(db: Db, owner: string): Promise<WebhookRecord[]> {
   const { from, to } = collectionRange(kind);
   const items = await queryItems(
@@ -91,7 +93,7 @@ export async function allWebhooks(db: Db, owner: string): Promise<WebhookRecord[
       ConsistentRead: true,
     },
     undefined,
-    quotaOf(db),
+    largestLimit(db.plans, 'webhooks'),
   );
   return items.map((item) => recordOf<WebhookRecord>(kind, item));
 }
@@ -101,8 +103,6 @@ export const signingSecrets = (webhook: WebhookRecord, now: Date): string[] =>
   webhook.secrets
     .filter((secret) => secret.expiresAt === undefined || Date.parse(secret.expiresAt) > now.getTime())
     .map((secret) => secret.value);
-
-const quotaOf = (db: Db) => db.maxWebhooksPerOwner ?? DEFAULT_WEBHOOKS_PER_OWNER;
 
 /** The record's `keyLineage` for a key (none for one whose line the request did not carry). */
 const lineageOf = (key: RequestKey) => (key.lineage === null ? {} : { keyLineage: key.lineage });
@@ -136,7 +136,7 @@ export async function storeWebhook(
       createdAt: now,
       updatedAt: now,
     }),
-    { ...options, quota: quotaOf(db) },
+    options,
   );
 }
 

@@ -15,6 +15,7 @@ import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import type { Scope } from '#lib/kinds.ts';
 import { OPENAPI_PATH, publishedDocument } from '#lib/openapi/public.ts';
+import { onePlan } from '#lib/plans.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -48,7 +49,7 @@ beforeAll(async () => {
   // webhook may call the test receiver on this machine, as on the local stack; every operation stores one.
   gateway = await startTestGateway({
     config: { ...configWithDns(dns), webhookLocalLoopback: true } as WebhookConfig,
-    db: { ...db, maxWebhooksPerOwner: 1_000 },
+    db: { ...db, plans: onePlan({ webhooks: 1_000 }) },
     authCacheTtlSeconds: 300,
   });
   client = await newClient(gateway);

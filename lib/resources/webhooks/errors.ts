@@ -31,7 +31,7 @@ export function eventsBeyondKeyMessage(error: EventsBeyondKey): string {
 }
 
 export const webhookErrors = (error: unknown): HttpError | null => {
-  if (error instanceof QuotaReached) return new QuotaExceededError('webhook', error.quota, 'url');
+  if (error instanceof QuotaReached) return new QuotaExceededError('webhook', error.quota, error.plan, 'url');
   if (error instanceof EventsBeyondKey) return ValidationError.field('events', eventsBeyondKeyMessage(error));
   return dnsErrors(error);
 };
