@@ -21,11 +21,11 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/dynamodb.ts';
-import type { EventType, Kind } from '#lib/kinds.ts';
+import type { AccountEventType, EventType, Kind } from '#lib/kinds.ts';
 import { again, retrying } from '#lib/retry.ts';
 import { tableDefinition } from '#lib/table.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
-import { EVENT_RETENTION_DAYS } from './event-item.ts';
+import { type AccountChange, EVENT_RETENTION_DAYS } from './event-item.ts';
 import { advanceHead, type FeedHead, type HeadAttributes, readFeedHead } from './feed-head.ts';
 import { eventRecordOf, type ResourceRecord } from './item.ts';
 import { eventKey, idempotencyKey } from './keys.ts';
@@ -67,8 +67,13 @@ export type WriteOptions = {
   idempotency?: IdempotentRequest;
 };
 
-/** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
-export type ChangeEvent = { type: EventType; kind: Kind; record: ResourceRecord; version: number };
+/**
+ * The event of a change: which, the resource it concerns (after the change; the last state for a delete) and its
+ * version; or a change of the account (its plan: `account.ts`), which has no version.
+ */
+export type ChangeEvent =
+  | { type: EventType; kind: Kind; record: ResourceRecord; version: number }
+  | { type: AccountEventType; kind: 'account'; account: AccountChange };
 
 /**
  * One attempt's write: its named parts, its event, what it answers, and what a failed condition means; or
@@ -160,7 +165,11 @@ function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest)
 }
 
 function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
-  const record = eventRecordOf(event.record);
+  // The resource's version after the change: the consistency checker follows each resource's versions.
+  const subject =
+    'account' in event
+      ? { resource: event.account }
+      : { resource: eventRecordOf(event.record), version: event.version };
   return {
     Put: {
       TableName: db.tableName,
@@ -170,9 +179,7 @@ function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: D
         eventId: id,
         type: event.type,
         createdAt: now.toISOString(),
-        resource: record,
-        // The resource's version after the change: the consistency checker follows each resource's versions.
-        version: event.version,
+        ...subject,
         [timeToLiveAttribute]: Math.floor(now.getTime() / SECOND) + EVENT_RETENTION_DAYS * 24 * 3600,
       },
       ConditionExpression: 'attribute_not_exists(pk)',

@@ -1,7 +1,7 @@
 /** The change feed's query and envelope, and which events a key's scopes let it see. */
 import { contextScopes } from '#lib/auth/scopes.ts';
 import type { EventPage, EventQuery } from '#lib/data/events.ts';
-import { type Collection, collections } from '#lib/kinds.ts';
+import { ACCOUNT, type Collection, collections } from '#lib/kinds.ts';
 import type { EventList } from '#lib/resources/events.ts';
 import type { EdgeHost } from '#lib/resources/module.ts';
 import { presentEvent } from '#lib/resources/present.ts';
@@ -10,15 +10,19 @@ import type { ApiRequest } from './handler.ts';
 import { basePath } from './pagination.ts';
 
 /**
- * The event types a key may see: those of the collections it may read, from the scopes the authorizer passed;
- * an answer without scopes holds every scope.
+ * The event types a key may see: those of the collections it may read, from the scopes the authorizer passed,
+ * and the account's with any of them (`readsEvent`); an answer without scopes holds every scope.
  */
 function readablePrefixes(request: ApiRequest): string[] | null {
   const granted = contextScopes(request.event.requestContext?.authorizer?.scopes);
   if (granted === null) return null;
-  return (Object.keys(collections) as Collection[])
-    .filter((collection) => granted.includes(`${collection}:read`))
-    .map((collection) => `${collections[collection].kind}.`);
+  const readable = (Object.keys(collections) as Collection[]).filter((collection) =>
+    granted.includes(`${collection}:read`),
+  );
+  return [
+    ...readable.map((collection) => `${collections[collection].kind}.`),
+    ...(readable.length > 0 ? [`${ACCOUNT}.`] : []),
+  ];
 }
 
 /** The data layer's query: after, page size, and the type prefixes an event must match (scopes, `type`). */

@@ -2,7 +2,7 @@
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { collections } from '#lib/kinds.ts';
-import { eventListSchema, eventSchema, eventSchemas } from '#lib/resources/events.ts';
+import { accountEventSchema, eventListSchema, eventSchema, eventSchemas } from '#lib/resources/events.ts';
 import { resources } from '#lib/resources/registry.ts';
 import {
   deletedSchema,
@@ -56,6 +56,7 @@ const definitions = {
     (title) => `${title}Event`,
     (module) => eventSchemas[module.kind],
   ),
+  AccountEvent: accountEventSchema,
   Event: eventSchema,
   EventList: eventListSchema,
   Error: errorSchema,
