@@ -2,6 +2,7 @@
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { collections } from '#lib/kinds.ts';
+import { accountSchema } from '#lib/resources/account.ts';
 import { accountEventSchema, eventListSchema, eventSchema, eventSchemas } from '#lib/resources/events.ts';
 import { resources } from '#lib/resources/registry.ts';
 import {
@@ -57,6 +58,8 @@ const definitions = {
     (module) => eventSchemas[module.kind],
   ),
   AccountEvent: accountEventSchema,
+  Account: accountSchema,
+  AccountResponse: singleSchema(accountSchema),
   Event: eventSchema,
   EventList: eventListSchema,
   Error: errorSchema,
