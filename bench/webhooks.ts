@@ -83,7 +83,7 @@ export type WebhooksSection = {
   lagBoundMs: number;
   writeRatioTarget: number;
   authCacheTtlSeconds: number;
-  /** The per-owner quota of webhooks the bench runs with (`MAX_WEBHOOKS_PER_OWNER`). */
+  /** The per-owner quota of webhooks the bench runs with (its plan's, `PLANS`). */
   maxWebhooksPerOwner: number;
   warmUpRounds: number;
   rounds: number;
