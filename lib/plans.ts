@@ -78,7 +78,8 @@ export function parsePlans(value: unknown): Plans {
  * the stage gives.
  */
 export function planOf(plans: Plans, stored: string | undefined): Plan {
-  const limits = stored === undefined ? undefined : plans.plans[stored];
+  // Own plans only: a stored name such as `constructor` is no plan.
+  const limits = stored !== undefined && Object.hasOwn(plans.plans, stored) ? plans.plans[stored] : undefined;
   if (stored !== undefined && limits) return { name: stored, limits };
   return { name: plans.default, limits: plans.plans[plans.default] as PlanLimits };
 }
