@@ -94,6 +94,12 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     reason:
       'GetItem of the item (name, status, last state) and of the feed head in parallel, then TransactWriteItems: item (version unchanged) + the name guards its status holds + event + counter + feed head.',
   },
+  'show-account': {
+    calls: 2,
+    rounds: 1,
+    reason:
+      "GetItem of the owner's feed head (its plan) in parallel with a Query of its counters (one per kind): one round trip.",
+  },
   'list-events': {
     calls: 2,
     rounds: 2,
@@ -339,6 +345,14 @@ async function main() {
         'list-events',
         count,
         () => call('events/list', apiEvent({ method: 'GET', url: '/api/v1/events?per_page=10', owner })),
+        status(200),
+      );
+    }
+    if (changeFeed) {
+      await measure(
+        'show-account',
+        count,
+        () => call('account/show', apiEvent({ method: 'GET', url: '/api/v1/account', owner })),
         status(200),
       );
     }
