@@ -1827,7 +1827,7 @@ export interface components {
     RetryAfter: number;
     /**
      * @description The representation's strong entity tag (`"a<16 hex digits>"`, a digest of the body): it changes when the plan, a count or the key's facts do. Send it in `If-None-Match` to get 304 while nothing changed.
-     * @example "a3f29c0d41b7e685"
+     * @example "a3f29c0d41b7e6850"
      */
     AccountETag: string;
     /**

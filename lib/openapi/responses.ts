@@ -130,7 +130,7 @@ export const headers = {
       'The representation\'s strong entity tag (`"a<16 hex digits>"`, a digest of the body): it changes when the plan, a count or the key\'s facts do. Send it in `If-None-Match` to get 304 while nothing changed.',
     required: true,
     schema: { type: 'string', pattern: '^"a[0-9a-f]{16}"$' },
-    example: '"a3f29c0d41b7e685"',
+    example: '"a3f29c0d41b7e6850"',
   },
   RateLimitPolicy: {
     description:

@@ -274,10 +274,10 @@ describe.each(operations)('$id ($method $path)', (op) => {
 
 describe('coverage', () => {
   it('saw every operation answer, live, every status it documents but 429', () => {
-    // Assess: twenty routes (verify, a webhook's rotate-secret, test and deliveries, and the change feed among
-    // them), PUT and PATCH two methods of each update route, HEAD on the eight GET routes, and this document
-    // (GET and HEAD).
-    expect(operations).toHaveLength(23 + 8 + 2);
+    // Assess: twenty-one routes (verify, a webhook's rotate-secret, test and deliveries, the change feed and the
+    // account among them), PUT and PATCH two methods of each update route, HEAD on the nine GET routes, and this
+    // document (GET and HEAD).
+    expect(operations).toHaveLength(24 + 9 + 2);
     for (const op of operations) {
       const live = op.statuses.filter((status) => status !== GATEWAY_ONLY);
       expect([...(seen.get(op.id) ?? [])].sort(), op.id).toEqual(live.sort());
