@@ -9,20 +9,20 @@
  * Two roles in one file. This process is DynamoDB's side: the harness, the seeding, the feed check. Each
  * configuration's writers are the Lambdas' side: another process (this file again, with BENCH_CONTENTION_FLEET
  * set), where every writer has a `Db` of its own, as a separate Lambda process has, so nothing waits in a
- * process's queue (`inLine` in lib/data/changes.ts is keyed by the `Db`) and every race is decided at DynamoDB.
+ * process's queue (`inLine` in lib/data/commit.ts is keyed by the `Db`) and every race is decided at DynamoDB.
  * Keeping the fleet out of this process keeps its CPU off the harness's event loop, whose delays are the
  * transactions' time in flight. Needs DYNAMODB_ENDPOINT (DynamoDB Local) and TABLE_NAME.
  */
 import { loadavg } from 'node:os';
 import { RATE_LIMIT_WINDOW_SECONDS, rateLimits } from '#infra/rate-limits.ts';
-import { loadConfig } from '#lib/config.ts';
-import { WRITE_BUDGET_MS } from '#lib/data/changes.ts';
+import { WRITE_BUDGET_MS } from '#lib/data/commit.ts';
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { WriteContended } from '#lib/data/errors.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { readFeedHead } from '#lib/data/feed-head.ts';
-import { type SpaceRecord, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { versionOf } from '#lib/data/version.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
+import { type SpaceRecord, showSpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { FAITHFUL, type HarnessSettings, type HarnessStats, startHarness } from '#test/support/dynamodb-harness.ts';
 import { checkFeed, type FeedCheck, percentile, progress, quick, round, runSection, writeResult } from './support.ts';
 

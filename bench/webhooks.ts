@@ -23,10 +23,10 @@ import { Webhook } from 'standardwebhooks';
 import { followChanges } from '#infra/local/edge-feed.ts';
 import { startGateway } from '#infra/local/gateway.ts';
 import { startWebhookWorker } from '#infra/local/webhook-worker.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { onePlan, planOf } from '#lib/plans.ts';
-import { JITTER_RATIO, retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { onePlan, planOf } from '#lib/platform/plans.ts';
+import { JITTER_RATIO, retryScheduleOf } from '#lib/webhooks/rules/schedule.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { median, percentile, progress, quick, round, writeResult } from './support.ts';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
 import { esbuildOptions, functionEntry, projectRoot } from './bundling.ts';
-import { domainChecksFunction } from './constructs/domain-checks.ts';
+import { domainChecksFunction } from './constructs/domain-recheck.ts';
 import { edgeSyncFunction } from './constructs/edge.ts';
 import { webhookDeliverFunction, webhookFanoutFunction } from './constructs/webhook-delivery.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The plans each stage offers (`lib/plans.ts`): what an owner may hold, per kind. The operator assigns one to an
+ * The plans each stage offers (`lib/platform/plans.ts`): what an owner may hold, per kind. The operator assigns one to an
  * owner with the key tool (`npm run keys -- plan --owner <id> --set <plan>`); an owner without one follows the
  * stage's default, `standard`: the limits every owner had before plans. Kept free of CDK imports so that
  * `npm start` and the key tool read them without loading aws-cdk-lib; `infra/stages.ts` holds them per stage,
@@ -9,7 +9,7 @@
  * refuses new ones; removing a plan puts its owners on the default one (their stored plan stays, and counts
  * again if the plan comes back).
  */
-import { type Plans, parsePlans, STANDARD_PLAN, standardLimits } from '#lib/plans.ts';
+import { type Plans, parsePlans, STANDARD_PLAN, standardLimits } from '#lib/platform/plans.ts';
 
 const offered = {
   default: STANDARD_PLAN,

@@ -7,11 +7,11 @@ import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from '
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
+import { formatAllowedOrigins } from '#lib/platform/origins.ts';
 import { authorizerActions, authorizerHandler, eventPublisherHandler, feed, type Route, routes } from '#lib/routes.ts';
-import { formatAllowedOrigins } from '#lib/settings/origins.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
-import { DomainChecks, domainChecksFunction } from './constructs/domain-checks.ts';
+import { DomainChecks, domainChecksFunction } from './constructs/domain-recheck.ts';
 import { Edge, edgeSyncFunction } from './constructs/edge.ts';
 import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
@@ -50,10 +50,10 @@ export class ServiceStack extends Stack {
     const authorizer = newFunction(authorizerHandler, authorizerHandler, 'REQUEST authorizer: API key to owner');
     authorizer.useTable(table, authorizerActions);
 
-    // The HMAC key of the list cursors (lib/cursor.ts), generated per stage. Passed as a CloudFormation
+    // The HMAC key of the list cursors (lib/http/cursor.ts), generated per stage. Passed as a CloudFormation
     // dynamic reference: the value never appears in the template or the cloud assembly, only in the
     // configuration of the two functions that sign cursors (encrypted at rest). The functions need no
-    // Secrets Manager permission and no fetch at cold start, which lib/cursor.ts requires synchronously.
+    // Secrets Manager permission and no fetch at cold start, which lib/http/cursor.ts requires synchronously.
     const cursorSecret = new Secret(this, 'cursor-secret', {
       secretName: `${name}/cursor-secret`,
       description: 'HMAC key that signs list page cursors',

@@ -3,8 +3,8 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { Plans } from '#lib/plans.ts';
-import type { AllowedOrigins } from '#lib/settings/origins.ts';
+import type { AllowedOrigins } from '#lib/platform/origins.ts';
+import type { Plans } from '#lib/platform/plans.ts';
 import type { EdgeSettings } from './edge-function.ts';
 import { functionSizing } from './function-sizing.ts';
 import { plans } from './plans.ts';

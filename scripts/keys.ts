@@ -11,10 +11,7 @@
  */
 
 import { plans as stagesPlans } from '#infra/plans.ts';
-import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/expiry.ts';
-import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/scopes.ts';
-import type { Config } from '#lib/config.ts';
-import { readAccount, setPlan } from '#lib/data/account.ts';
+import { readAccount, setPlan } from '#lib/account/data/account.ts';
 import {
   type ApiKeyRecord,
   ApiKeyStateError,
@@ -23,14 +20,17 @@ import {
   OWNER_ID_PATTERN,
   revokeApiKey,
   rotateApiKey,
-} from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { limitedCollections, type Plans, parsePlans, planNames, UnknownPlan } from '#lib/plans.ts';
+} from '#lib/auth/data/key-admin.ts';
+import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/rules/expiry.ts';
+import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/rules/scopes.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import type { Config } from '#lib/platform/config.ts';
+import { limitedCollections, type Plans, parsePlans, planNames, UnknownPlan } from '#lib/platform/plans.ts';
 
 type StageName = keyof typeof stagesPlans;
 const stageNames = Object.keys(stagesPlans) as StageName[];
 
-import { commandLine, helpOption } from './support/cli.ts';
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';

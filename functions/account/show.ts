@@ -1,10 +1,11 @@
-import { keyFactsOf, requestKeyOf } from '#lib/auth/request-key.ts';
-import { atColdStart, type Config } from '#lib/config.ts';
-import { readAccount } from '#lib/data/account.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { presentAccount } from '#lib/account/api/account.ts';
+import { readAccount } from '#lib/account/data/account.ts';
+import { keyFactsOf, requestKeyOf } from '#lib/auth/rules/request-key.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { contentRepresentation } from '#lib/http/conditional.ts';
 import { httpHandler } from '#lib/http/handler.ts';
-import { presentAccount } from '#lib/resources/account.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
 
 /** The owner's plan and usage (one round trip), and the calling key's facts from the authorizer's context. */
 export const create = (config: Config, db = createDb(config)) =>
@@ -15,4 +16,4 @@ export const create = (config: Config, db = createDb(config)) =>
     return contentRepresentation(request, body);
   });
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

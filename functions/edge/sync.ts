@@ -7,11 +7,11 @@
  * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
  * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
  */
-import { atColdStart, edgeHostOf } from '#lib/config.ts';
-import { edgeSyncDeps } from '#lib/data/domains.ts';
-import { routeLookup } from '#lib/dns/records.ts';
+
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
+import { routeLookup } from '#lib/domains/lookups.ts';
 import {
   CloudFrontClient,
   CloudFrontKeyValueStoreClient,
@@ -22,8 +22,10 @@ import type { ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
 import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
 import { type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
-import type { BusEvent } from '#lib/events-bus.ts';
-import { log } from '#lib/log.ts';
+import type { BusEvent } from '#lib/feed/bus.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { edgeHostOf } from '#lib/platform/config.ts';
+import { log } from '#lib/platform/log.ts';
 
 /** The EventBridge event a rule delivers: the bus event in `detail`. */
 export type SyncEvent = { 'detail-type'?: string; detail: BusEvent };

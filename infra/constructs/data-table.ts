@@ -1,5 +1,5 @@
 /**
- * The single table, built from the shared definition (`lib/table.ts`) that DynamoDB Local and the tests use.
+ * The single table, built from the shared definition (`lib/data/table.ts`) that DynamoDB Local and the tests use.
  */
 import { Validations } from 'aws-cdk-lib';
 import {
@@ -11,7 +11,7 @@ import {
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { tableDefinition } from '#lib/table.ts';
+import { tableDefinition } from '#lib/data/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export function dataTable(scope: Construct, config: StageConfig): Table {

@@ -24,7 +24,7 @@ import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '#lib/events-bus.ts';
+import { EVENT_SOURCE } from '#lib/feed/bus.ts';
 import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
@@ -71,7 +71,7 @@ export class Edge extends Construct {
 
     this.store = new KeyValueStore(this, 'store', {
       keyValueStoreName: `${name}-edge`,
-      comment: 'One entry per served host: its redirect record (lib/edge/record.ts)',
+      comment: 'One entry per served host: its redirect record (lib/edge/rules/record.ts)',
     });
     this.function = new CloudFrontFunction(this, 'viewer-request', {
       functionName: `${name}-edge-viewer-request`,

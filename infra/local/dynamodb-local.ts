@@ -18,8 +18,8 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createDynamoClient } from '#lib/dynamodb.ts';
-import { createTableInput, timeToLiveInput } from '#lib/table.ts';
+import { createDynamoClient } from '#lib/data/dynamodb.ts';
+import { createTableInput, timeToLiveInput } from '#lib/data/table.ts';
 
 export type DynamoDbLocal = { endpoint: string; stop: () => Promise<void> };
 

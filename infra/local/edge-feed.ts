@@ -8,11 +8,11 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Edge } from '#functions/edge/sync.ts';
-import { edgeSyncDeps } from '#lib/data/domains.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
 import { eventSequenceKey, partitionOwner } from '#lib/data/keys.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
 import { syncHost } from '#lib/edge/sync.ts';
 
 export type EdgeFollower = { stop: () => Promise<void>; caughtUp: () => Promise<void> };

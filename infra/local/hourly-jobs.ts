@@ -6,9 +6,9 @@
 
 import { create } from '#functions/domains/recheck.ts';
 import type { Edge } from '#functions/edge/sync.ts';
-import { type Config, configured } from '#lib/config.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { sweepEdge } from '#lib/edge/sweep.ts';
+import { type Config, configured } from '#lib/platform/config.ts';
 
 export type HourlyJobs = { stop: () => Promise<void> };
 

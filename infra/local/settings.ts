@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
 
 /** The CNAME target domains show locally: no DNS points anywhere real, `npm run dns -- --cname` serves it. */
 export const LOCAL_EDGE_HOSTNAME = 'edge.localhost';

@@ -9,9 +9,9 @@ import '@aws-sdk/signature-v4a';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { type CloudFrontClients, cloudFrontEdge, type Edge } from '#functions/edge/sync.ts';
-import { type Config, edgeHostOf } from '#lib/config.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
+import { type Config, edgeHostOf } from '#lib/platform/config.ts';
 import { type LocalCloudFront, type LocalCloudFrontOptions, startLocalCloudFront } from './cloudfront/index.ts';
 
 /** What the local stack's credentials are: any, as the local CloudFront checks only the signatures' form. */

@@ -5,13 +5,13 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { ownerOfKey } from '#lib/data/api-keys.ts';
-import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { commandLine, helpOption } from '#infra/command-line.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { ownerOfKey } from '#lib/auth/data/keys.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { backfillDueChecks } from '#lib/domains/data/migrations/backfill-due-checks.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
-import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { plans, plansSetting } from '../plans.ts';
 import { rateLimits } from '../rate-limits.ts';
 import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';

@@ -6,12 +6,13 @@
  * pending (AWS keeps them in SQS). Events from before the worker started are not delivered (on AWS only new
  * changes reach the bus).
  */
+
+import type { Db } from '#lib/data/dynamodb.ts';
 import type { EventRecord } from '#lib/data/event-item.ts';
-import type { Db } from '#lib/dynamodb.ts';
-import { presentEvent } from '#lib/resources/present.ts';
-import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhook-dispatch.ts';
-import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import { presentEvent } from '#lib/feed/present.ts';
+import { attemptDelivery, type DeliveryJob, type DispatchDeps, fanOut } from '#lib/webhooks/dispatch.ts';
+import { retryScheduleOf } from '#lib/webhooks/rules/schedule.ts';
+import { resolveOf } from '#lib/webhooks/send.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 
 export type WebhookWorker = {

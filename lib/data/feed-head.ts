@@ -8,17 +8,17 @@
  * - `committedAt`: when the last change committed (ms): a reader meeting a missing id tells "not visible yet"
  *   (a change committing right now) from "gone" with it.
  *
- * - `plan`: the owner's plan (`lib/plans.ts`; absent: the stage's default). Here because every change reads the
+ * - `plan`: the owner's plan (`lib/platform/plans.ts`; absent: the stage's default). Here because every change reads the
  *   head and conditions on it: a store's quota check reads the plan in the round trip it already makes, and a
  *   change of plan (an event of its own, `account.plan_changed`) moves the head, so no store commits under a
- *   plan read before the change (`lib/data/account.ts`).
+ *   plan read before the change (`lib/account/data/account.ts`).
  *
  * Feeds from before gapless ids (tickets) have only `last`; their events keep their gaps (ids below
  * `gaplessFrom`). The first change of such a feed moves it over and sets `last` to the highest id there is,
  * so a writer still running the ticket code fails its condition (`last < ticket`) instead of leaving a hole.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { eventSequenceKey, MAX_ID } from './keys.ts';
 import type { TransactPart } from './transaction.ts';
 

@@ -2,8 +2,9 @@
  * Key builders for the single table. Everything an owner has lives in the `OWNER#<id>` partition,
  * so every request-path read and write is scoped to the authenticated owner by construction.
  */
+
+import { type TableKey, tableDefinition } from '#lib/data/table.ts';
 import type { Kind } from '#lib/kinds.ts';
-import { type TableKey, tableDefinition } from '#lib/table.ts';
 
 /** Ids are zero-padded so the string sort key orders them numerically. */
 export const ID_DIGITS = 12;
@@ -93,7 +94,7 @@ export const spaceNameGuardKey = (owner: string, fold: string): TableKey => ({
 
 /**
  * An active domain's name is unique across all owners: one global guard item per name, held only by the
- * active domain (`lib/data/domains.ts`). A pending domain holds no global name.
+ * active domain (`lib/domains/data/domains.ts`). A pending domain holds no global name.
  */
 export const domainNameGuardKey = (name: string): TableKey => ({
   pk: `${nameGuardPrefix('domain')}${name}`,

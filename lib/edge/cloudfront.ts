@@ -32,9 +32,9 @@ import {
   PutKeyCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Serving } from '#lib/domain-status.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
 import { type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
-import type { EdgeRecord } from './record.ts';
+import type { EdgeRecord } from './rules/record.ts';
 
 /** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
 export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: string): ListableEdgeStore {

@@ -3,8 +3,8 @@
  * (`cloudfront.ts`), and in tests the in-memory store. Types and one error, so adapters and logic meet here
  * rather than importing each other.
  */
-import type { Serving } from '#lib/domain-status.ts';
-import type { EdgeRecord } from './record.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
+import type { EdgeRecord } from './rules/record.ts';
 
 /** The key-value store, as the sync writes it: conditional on the ETag read with the value. */
 export type EdgeStore = {

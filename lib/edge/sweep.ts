@@ -8,7 +8,7 @@
  */
 
 import { type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
-import { parseEdgeRecord, TOMBSTONE_TTL_MS } from './record.ts';
+import { parseEdgeRecord, TOMBSTONE_TTL_MS } from './rules/record.ts';
 
 export type SweepDeps = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
 

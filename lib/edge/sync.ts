@@ -5,10 +5,10 @@
  * over an older state (`t`), on the condition that the store did not change since it read it (its ETag).
  * Shared by the AWS sync function (functions/edge/sync.ts) and the local edge (infra/local/edge.ts).
  */
-import { type Serving, sameServing } from '#lib/domain-status.ts';
-import { again, noWait, retrying } from '#lib/retry.ts';
+import { type Serving, sameServing } from '#lib/edge/rules/serving.ts';
+import { again, noWait, retrying } from '#lib/platform/retry.ts';
 import { type EdgeStore, type EdgeTenants, StoreChanged } from './ports.ts';
-import { EDGE_VALUE_MAX_BYTES, edgeRecordOf, edgeValueBytes, parseEdgeRecord, sameService } from './record.ts';
+import { EDGE_VALUE_MAX_BYTES, edgeRecordOf, edgeValueBytes, parseEdgeRecord, sameService } from './rules/record.ts';
 
 /** The domain that holds a host active: where it lives, what it serves, and what it last recorded of serving. */
 export type ServedDomain = {

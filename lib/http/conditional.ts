@@ -5,7 +5,7 @@
  * a show answers 304 when the representation is the one the client has.
  */
 import { createHash } from 'node:crypto';
-import type { WriteOptions } from '#lib/data/changes.ts';
+import type { WriteOptions } from '#lib/data/commit.ts';
 import { type VersionMatch, versionOf } from '#lib/data/version.ts';
 import { type ApiRequest, notModified, ok } from './handler.ts';
 import { header } from './headers.ts';

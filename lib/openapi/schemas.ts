@@ -1,10 +1,10 @@
 /** The document's component schemas, converted from the response schemas the presenters are typed by. */
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { accountSchema } from '#lib/account/api/account.ts';
+import { accountEventSchema, eventListSchema, eventSchema, eventSchemas } from '#lib/feed/schemas.ts';
 import { collections } from '#lib/kinds.ts';
-import { accountSchema } from '#lib/resources/account.ts';
-import { accountEventSchema, eventListSchema, eventSchema, eventSchemas } from '#lib/resources/events.ts';
-import { resources } from '#lib/resources/registry.ts';
+import { resources } from '#lib/registry.ts';
 import {
   deletedSchema,
   errorSchema,

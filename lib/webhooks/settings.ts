@@ -1,12 +1,12 @@
 /**
- * The webhook functions' settings: the shared ones (`lib/config.ts`) and the webhooks' own, which only the
+ * The webhook functions' settings: the shared ones (`lib/platform/config.ts`) and the webhooks' own, which only the
  * functions that store, test or deliver webhooks read (so only their bundles carry them). Bound at their cold
  * start: a bad retry schedule or a missing queue fails it, not the first delivery.
  */
 import * as v from 'valibot';
-import type { Env } from '#lib/cold-start.ts';
-import { type Config, configOf, parseSettings, settingEntries } from '#lib/config.ts';
-import { RetryDelaysError, retryScheduleOf } from './schedule.ts';
+import type { Env } from '#lib/platform/cold-start.ts';
+import { type Config, configOf, parseSettings, settingEntries } from '#lib/platform/config.ts';
+import { RetryDelaysError, retryScheduleOf } from './rules/schedule.ts';
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
 

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { onePlan } from '#lib/plans.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { onePlan } from '#lib/platform/plans.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';

@@ -10,7 +10,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE } from '#infra/bundles.ts';
 import { functionEntry } from '#infra/bundling.ts';
-import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-checks.ts';
+import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-recheck.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES, PAYLOAD_MAX_BYTES } from '#infra/constructs/mapping-templates.ts';
 import {
@@ -21,12 +21,12 @@ import {
 import { edgeFunctionSource } from '#infra/edge-function.ts';
 import { matchRoute } from '#infra/local/routing.ts';
 import { type StageName, stages } from '#infra/stages.ts';
-import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
-import { errorBody } from '#lib/errors.ts';
-import { gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { errorBody } from '#lib/http/errors.ts';
+import { gatewayResponses } from '#lib/http/gateway-responses.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { type Config, ConfigError, loadConfig } from '#lib/platform/config.ts';
 import {
   apiPaths,
   authorizerHandler,
@@ -36,7 +36,6 @@ import {
   routes,
   unknownPathPreflights,
 } from '#lib/routes.ts';
-import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/delivery.ts';
 import {
   DEFAULT_RETRY_DELAYS,
   JITTER_RATIO,
@@ -44,7 +43,8 @@ import {
   SQS_MAX_VISIBILITY_MS,
   totalDelayMs,
   VISIBILITY_MARGIN_MS,
-} from '#lib/webhooks/schedule.ts';
+} from '#lib/webhooks/rules/schedule.ts';
+import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/send.ts';
 import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
@@ -1652,7 +1652,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     });
 
     it("leaves the hour of SQS's 12 h the delivery keeps for the time between a job's receive and its visibility change", () => {
-      // Prepare: the queue as synthesized; what the delivery function sets at most (lib/webhooks/schedule.ts)
+      // Prepare: the queue as synthesized; what the delivery function sets at most (lib/webhooks/rules/schedule.ts)
       const [, queue] = s.ofType('AWS::SQS::Queue').find(([id]) => id === queueNamed('webhook-deliveries')) ?? [];
       const visibility = Number(queue?.Properties.VisibilityTimeout) * 1_000;
       const timeout = Number(s.functions.get(DELIVER)?.Timeout) * 1_000;

@@ -12,11 +12,11 @@ import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/c
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudFrontEdge, create, type SyncEvent } from '#functions/edge/sync.ts';
-import { destroyDomain, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import type { LookupRecords } from '#lib/domain-records.ts';
-import { servingOf } from '#lib/domain-status.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import { destroyDomain, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { servingOf } from '#lib/edge/rules/serving.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepResult } from '#lib/edge/sweep.ts';
 import { type CloudFrontHarness, cloudFrontHarness } from '#test/support/cloudfront-harness.ts';

@@ -7,16 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { plans } from '#infra/plans.ts';
-import { readAccount, setPlan } from '#lib/data/account.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
+import { readAccount, setPlan } from '#lib/account/data/account.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { QuotaReached } from '#lib/data/errors.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { readFeedHead } from '#lib/data/feed-head.ts';
-import { storeSpace } from '#lib/data/spaces.ts';
-import { storeWebhook } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { UnknownPlan } from '#lib/plans.ts';
-import { fanOut } from '#lib/webhook-dispatch.ts';
+import { UnknownPlan } from '#lib/platform/plans.ts';
+import { storeSpace } from '#lib/spaces/data/spaces.ts';
+import { storeWebhook } from '#lib/webhooks/data/webhooks.ts';
+import { fanOut } from '#lib/webhooks/dispatch.ts';
 import { config } from '#test/support/database.ts';
 
 /** A client of its own per test (the per-owner queue of `changes.ts` is per client, as a Lambda's process is). */

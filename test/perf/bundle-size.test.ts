@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Bundle, budgetOf, bundleAll, contributors, SIZE_BUDGET_BYTES } from '#infra/bundles.ts';
-import { domainChecksFunction } from '#infra/constructs/domain-checks.ts';
+import { domainChecksFunction } from '#infra/constructs/domain-recheck.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { webhookDeliverFunction, webhookFanoutFunction } from '#infra/constructs/webhook-delivery.ts';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
@@ -39,9 +39,9 @@ describe('bundle size', () => {
     // Assess
     expect(names).toContain('@aws-sdk/util-dynamodb');
     expect(names).not.toContain('@aws-sdk/client-dynamodb');
-    // Nor the settings schema: its one setting is read without valibot (lib/cold-start.ts).
+    // Nor the settings schema: its one setting is read without valibot (lib/platform/cold-start.ts).
     expect(names).not.toContain('valibot');
-    // It presents domains, whose names it shows as a browser would (lib/idn.ts, Chromium's policy on UTS #39's
+    // It presents domains, whose names it shows as a browser would (lib/domains/rules/idn.ts, Chromium's policy on UTS #39's
     // script data): about 5 KB of the budget (11.6 KB in all when it came, from 6.6).
     expect(publisher?.code.length).toBeLessThan(16_000);
   });

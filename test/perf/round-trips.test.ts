@@ -17,12 +17,12 @@ import {
   loadFunction,
 } from '#infra/local/lambda.ts';
 import { plans } from '#infra/plans.ts';
-import type { RequestKey } from '#lib/auth/request-key.ts';
-import { setPlan } from '#lib/data/account.ts';
-import { createApiKey, rotateApiKey } from '#lib/data/api-key-admin.ts';
-import { storeWebhook } from '#lib/data/webhooks.ts';
+import { setPlan } from '#lib/account/data/account.ts';
+import { createApiKey, rotateApiKey } from '#lib/auth/data/key-admin.ts';
+import type { RequestKey } from '#lib/auth/rules/request-key.ts';
 import { authorizerHandler as authorizerName } from '#lib/routes.ts';
-import { fanOut } from '#lib/webhook-dispatch.ts';
+import { storeWebhook } from '#lib/webhooks/data/webhooks.ts';
+import { fanOut } from '#lib/webhooks/dispatch.ts';
 import { config, db } from '#test/support/database.ts';
 
 const owner = `owner-${randomUUID()}`;

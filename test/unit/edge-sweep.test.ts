@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import { type PurgeableTenants, StoreChanged } from '#lib/edge/ports.ts';
-import type { EdgeRecord } from '#lib/edge/record.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import type { EdgeRecord } from '#lib/edge/rules/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
 import { sweepEdge } from '#lib/edge/sweep.ts';
 
 const NOW = 10 * TOMBSTONE_TTL_MS;

@@ -1,16 +1,16 @@
 /** Plans and the account's events, pure: the definition's checks, the plan an owner follows, who reads `account.*`. */
 import { describe, expect, it } from 'vitest';
 import { plans } from '#infra/plans.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { advanceHead } from '#lib/data/feed-head.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { largestLimit, parsePlans, planOf, standardLimits, standardPlans } from '#lib/plans.ts';
+import { largestLimit, parsePlans, planOf, standardLimits, standardPlans } from '#lib/platform/plans.ts';
 import {
   assertReadable,
   isEventPattern,
   readsEvent,
   subscribedPatterns,
   unreadablePatterns,
-} from '#lib/webhooks/event-patterns.ts';
+} from '#lib/webhooks/rules/event-patterns.ts';
 
 describe('the stages’ plans', () => {
   it('have the limits of before plans as the default plan, standard, on every stage', () => {

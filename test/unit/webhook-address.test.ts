@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
+import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
 import {
   type AddressRefusal,
   addressRefusal,
@@ -8,7 +8,7 @@ import {
   checkWebhookUrl,
   type Resolve,
   WEBHOOK_URL_MAX_LENGTH,
-} from '#lib/webhooks/address.ts';
+} from '#lib/webhooks/rules/address.ts';
 
 /**
  * Each refused range by its first and last address, and the public addresses just outside it (null: allowed).
