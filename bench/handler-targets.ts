@@ -85,6 +85,12 @@ export const designTargets: Record<string, { calls: number; rounds: number; reas
     reason:
       'GetItem of the item (name, status, last state) and of the feed head in parallel, then TransactWriteItems: item (version unchanged) + the name guards its status holds + event + counter + feed head.',
   },
+  'show-account': {
+    calls: 2,
+    rounds: 1,
+    reason:
+      "GetItem of the owner's feed head (its plan) in parallel with a Query of its counters (one per kind): one round trip.",
+  },
   'list-events': {
     calls: 2,
     rounds: 2,

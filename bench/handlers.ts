@@ -257,6 +257,14 @@ async function main() {
         status(200),
       );
     }
+    if (changeFeed) {
+      await measure(
+        'show-account',
+        count,
+        () => call('account/show', apiEvent({ method: 'GET', url: '/api/v1/account', owner })),
+        status(200),
+      );
+    }
     const allowed = (result: APIGatewayAuthorizerResult) =>
       result.principalId === owner && result.policyDocument.Statement[0]?.Effect === 'Allow';
     await measure('authorizer', count, () => authorize(authorizerEvent(key), lambdaContext(authorizerName)), allowed);

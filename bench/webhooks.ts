@@ -26,6 +26,7 @@ import { type Receiver, startReceiver } from '#bench/webhooks/receiver.ts';
 import { RETRY_DELAYS, type Retries, retries } from '#bench/webhooks/retries.ts';
 import { createApiKey } from '#lib/auth/data/key-admin.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
+import { onePlan, planOf } from '#lib/platform/plans.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 
 export type { WebhookSpread } from '#bench/webhooks/common.ts';
@@ -46,7 +47,7 @@ export type WebhooksSection = {
   lagBoundMs: number;
   writeRatioTarget: number;
   authCacheTtlSeconds: number;
-  /** The per-owner quota of webhooks the bench runs with (`MAX_WEBHOOKS_PER_OWNER`). */
+  /** The per-owner quota of webhooks the bench runs with (its plan's, `PLANS`). */
   maxWebhooksPerOwner: number;
   warmUpRounds: number;
   rounds: number;
@@ -69,7 +70,7 @@ async function main() {
     WEBHOOK_RETRY_DELAYS: RETRY_DELAYS,
     // As `npm start` sets it: the receivers are on this machine, over http://.
     WEBHOOK_LOCAL_LOOPBACK: 'true',
-    MAX_WEBHOOKS_PER_OWNER: String(ENDPOINTS),
+    PLANS: JSON.stringify(onePlan({ webhooks: ENDPOINTS })),
   });
   const db = createDb(config);
   // The moment the follower hands each event over, noted on the way.
@@ -129,7 +130,7 @@ async function main() {
       lagBoundMs: LAG_BOUND_MS,
       writeRatioTarget: WRITE_RATIO_TARGET,
       authCacheTtlSeconds: AUTH_CACHE_TTL_SECONDS,
-      maxWebhooksPerOwner: config.maxWebhooksPerOwner ?? ENDPOINTS,
+      maxWebhooksPerOwner: planOf(config.plans, undefined).limits.webhooks,
       warmUpRounds: WARM_UP,
       rounds: ROUNDS,
       lag,

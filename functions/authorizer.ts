@@ -75,7 +75,10 @@ export const create = (config: Config, db = createDb(config), options: Authorize
     if (recordLastUse && lastUseIsStale(found.lastUsedAt, now, lastUseResolutionSeconds)) {
       await within(record(hash, now), lastUseWaitMs);
     }
-    return authorizerResult(event.methodArn, found.owner, found.scopes, found.lineage);
+    return authorizerResult(event.methodArn, found.owner, found.scopes, found.lineage, {
+      expiresAt: found.expiresAt,
+      rateLimitPerMinute: config.rateLimitPerKeyPerMinute ?? null,
+    });
   };
 };
 

@@ -20,5 +20,5 @@ export const rateLimits = {
   prod: { perKeyPerMinute: 600, perIpPerMinute: 3_000 },
 } as const satisfies Record<string, RateLimit>;
 
-/** The one window AWS WAF and the local gateway count over. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+/** The one window AWS WAF and the local gateway count over (the answers' `RateLimit-Policy` states it). */
+export { RATE_LIMIT_WINDOW_SECONDS } from '#lib/http/rate-limit.ts';

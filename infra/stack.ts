@@ -21,6 +21,7 @@ import { Api } from './constructs/rest-api.ts';
 import { ApiFirewall } from './constructs/waf.ts';
 import { WebhookDelivery, webhookDeliverFunction, webhookFanoutFunction } from './constructs/webhook-delivery.ts';
 import { routeTimeoutSeconds } from './function-sizing.ts';
+import { plansSetting } from './plans.ts';
 import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
@@ -164,8 +165,7 @@ export class ServiceStack extends Stack {
     // which references nothing: no cycle.
     const settings = {
       CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
-      MAX_ITEMS_PER_OWNER: config.maxItemsPerOwner === undefined ? undefined : String(config.maxItemsPerOwner),
-      MAX_WEBHOOKS_PER_OWNER: config.maxWebhooksPerOwner === undefined ? undefined : String(config.maxWebhooksPerOwner),
+      PLANS: plansSetting(config.plans),
       EDGE_HOSTNAME: edgeHostname,
       // A zone apex's ALIAS target when owners are told a name of the stage's own (a Route 53 alias cannot name it).
       EDGE_ROUTING_ENDPOINT: hostname === undefined ? undefined : edge.routingEndpoint,
@@ -176,6 +176,10 @@ export class ServiceStack extends Stack {
         if (value !== undefined) fn.addEnvironment(setting, value);
       }
     }
+    // The fan-out reads up to the largest webhook limit of the plans; the authorizer tells every function the
+    // key's rate limit (the web ACL's per-key rule), which each answer's RateLimit-Policy states.
+    webhooks.fanout.addEnvironment('PLANS', settings.PLANS);
+    authorizer.addEnvironment('RATE_LIMIT_PER_KEY_PER_MINUTE', String(config.rateLimit.perKeyPerMinute));
     // The bus events it publishes carry domains, which name the edge host name too.
     publisher.addEnvironment('EDGE_HOSTNAME', settings.EDGE_HOSTNAME);
     if (settings.EDGE_ROUTING_ENDPOINT)

@@ -4,8 +4,10 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { AllowedOrigins } from '#lib/platform/origins.ts';
+import type { Plans } from '#lib/platform/plans.ts';
 import type { EdgeSettings } from './edge-function.ts';
 import { functionSizing } from './function-sizing.ts';
+import { plans } from './plans.ts';
 import { type RateLimit, rateLimits } from './rate-limits.ts';
 
 export const stageNames = ['dev', 'prod'] as const;
@@ -44,10 +46,11 @@ export type StageConfig = {
   table: { pointInTimeRecovery: boolean; deletionProtection: boolean };
   /** API handlers and the authorizer: see `function-sizing.ts`. */
   functions: FunctionSizing;
-  /** Optional quota of items per owner and kind (`MAX_ITEMS_PER_OWNER`); the code's default otherwise. */
-  maxItemsPerOwner?: number;
-  /** Most webhooks per owner (default 10: `lib/webhooks/data/webhooks.ts`). */
-  maxWebhooksPerOwner?: number;
+  /**
+   * The plans owners may be put on, each the most domains, spaces and webhooks an owner may hold, and the
+   * default one (`infra/plans.ts`): passed as `PLANS` to the store functions, `/account` and the fan-out.
+   */
+  plans: Plans;
   /** Webhook deliveries on AWS (`infra/constructs/webhook-delivery.ts`, docs/deployment.md "Webhooks"). */
   webhooks: {
     /**
@@ -106,6 +109,7 @@ export const stages: Record<StageName, StageConfig> = {
     // Any page: keys are bearer tokens a page must hold itself (no cookies), so `*` lends a page nothing.
     corsAllowedOrigins: '*',
     rateLimit: rateLimits.dev,
+    plans: plans.dev,
     logRetention: RetentionDays.TWO_WEEKS,
     removalPolicy: RemovalPolicy.DESTROY,
     table: { pointInTimeRecovery: false, deletionProtection: false },
@@ -127,6 +131,7 @@ export const stages: Record<StageName, StageConfig> = {
     // As dev until the API has browser clients of its own to name here: a list narrows every answer to them.
     corsAllowedOrigins: '*',
     rateLimit: rateLimits.prod,
+    plans: plans.prod,
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     table: { pointInTimeRecovery: true, deletionProtection: true },

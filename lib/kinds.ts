@@ -29,19 +29,42 @@ export const itemActions = {
   webhooks: ['rotate-secret', 'test', 'deliveries'],
 } as const satisfies Record<Collection, readonly string[]>;
 
-/** Every kind of change an event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
-export type EventType = {
+/** Every kind of change a resource's event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
+export type ResourceEventType = {
   [C in Collection]: `${(typeof collections)[C]['kind']}.${'created' | 'updated' | 'deleted' | (typeof changes)[C][number]}`;
 }[Collection];
 
+/**
+ * The owner's account has events of its own, in the same feed: no collection's, so no collection's scope reads
+ * them; any read scope does (as any lets a key read the feed), and `/account` shows the same to any key.
+ */
+export const ACCOUNT = 'account';
+export const accountChanges = ['plan_changed'] as const;
+export type AccountEventType = `${typeof ACCOUNT}.${(typeof accountChanges)[number]}`;
+
+/** Every type of event the feed lists. */
+export type EventType = ResourceEventType | AccountEventType;
+/** What an event is of: a kind of resource, or the account. */
+export type EventKind = Kind | typeof ACCOUNT;
+
 export const collectionNames = /* @__PURE__ */ Object.keys(collections) as Collection[];
+
+/** The collection of a kind's items (`domain`: `domains`). */
+export const collectionOf = (kind: Kind): Collection =>
+  collectionNames.find((collection) => collections[collection].kind === kind) as Collection;
 export const kinds: readonly Kind[] = /* @__PURE__ */ collectionNames.map((collection) => collections[collection].kind);
 
-export const eventTypes: readonly EventType[] = /* @__PURE__ */ collectionNames.flatMap((collection) => {
-  const { kind } = collections[collection];
-  const own = changes[collection].map((change: string) => `${kind}.${change}`);
-  return [`${kind}.created`, `${kind}.updated`, ...own, `${kind}.deleted`];
-}) as EventType[];
+export const eventTypes: readonly EventType[] = /* @__PURE__ */ [
+  ...collectionNames.flatMap((collection) => {
+    const { kind } = collections[collection];
+    const own = changes[collection].map((change: string) => `${kind}.${change}`);
+    return [`${kind}.created`, `${kind}.updated`, ...own, `${kind}.deleted`];
+  }),
+  ...accountChanges.map((change) => `${ACCOUNT}.${change}`),
+] as EventType[];
+
+/** Every kind an event may be of: the resources', then the account. */
+export const eventKinds: readonly EventKind[] = /* @__PURE__ */ [...kinds, ACCOUNT];
 
 /** What a key may do: read (list, show) or write (store, update, destroy) one collection. */
 export type Access = 'read' | 'write';

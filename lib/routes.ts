@@ -27,9 +27,17 @@ export type Action = (typeof resourceActions)[number] | ItemAction;
 export const feed = 'events';
 export type Feed = typeof feed;
 
-/** A route's scope: one collection's, or `*:read`, any read scope (the feed, which shows what those allow). */
-export type RouteScope = Scope | '*:read';
+/** The account (`/account`): the owner's plan and usage, and the key's own facts. Not a collection either. */
+export const account = 'account';
+export type AccountRoute = typeof account;
+
+/**
+ * A route's scope: one collection's; `*:read`, any read scope (the feed, which shows what those allow); or `*`,
+ * any key at all, whatever its scopes (the account: what a key may hold and do is every key's to know).
+ */
+export type RouteScope = Scope | '*:read' | '*';
 export const anyRead = '*:read';
+export const anyKey = '*';
 
 /** What an action needs: reading (list, show, a webhook's deliveries) or writing (every other). */
 export const accessOf = (action: Action): Access =>
@@ -43,12 +51,7 @@ export const scopeOf = (collection: Collection, action: Action): Scope => `${col
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 /** Configuration a handler reads at cold start besides `TABLE_NAME`; the stack sets exactly these. */
-export type RouteSetting =
-  | 'CURSOR_SECRET'
-  | 'MAX_ITEMS_PER_OWNER'
-  | 'MAX_WEBHOOKS_PER_OWNER'
-  | 'EDGE_HOSTNAME'
-  | 'EDGE_ROUTING_ENDPOINT';
+export type RouteSetting = 'CURSOR_SECRET' | 'PLANS' | 'EDGE_HOSTNAME' | 'EDGE_ROUTING_ENDPOINT';
 
 /**
  * Functions that show domains (their `records` name the CNAME target, the stage's edge host name) need
@@ -62,7 +65,7 @@ const showsDomains = (collection: Collection | Feed, action: Action) =>
 export type Route = {
   /** Logical name, used for the Lambda's id and name: `<action>-<collection>` for lists, else `<action>-<kind>`. */
   name: string;
-  collection: Collection | Feed;
+  collection: Collection | Feed | AccountRoute;
   action: Action;
   /** The scope a key needs to call this route. */
   scope: RouteScope;
@@ -100,7 +103,8 @@ function spec(collection: Collection, action: Action): RouteSpec {
           collection === 'domains'
             ? ['UpdateItem', 'GetItem', 'PutItem', 'ConditionCheckItem']
             : ['UpdateItem', 'GetItem', 'PutItem'],
-        settings: [collection === 'webhooks' ? 'MAX_WEBHOOKS_PER_OWNER' : 'MAX_ITEMS_PER_OWNER'],
+        // The owner's plan is on the feed head read: its limits come from the stage's plans.
+        settings: ['PLANS'],
       };
     case 'show':
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
@@ -181,16 +185,40 @@ const eventsRoute: Route = {
   ...withSettings(feed, 'list'),
 };
 
-/** Every route: each resource action on each collection, then the collection's own item actions; then the feed. */
+/**
+ * The account: any key reads it. GetItem reads the feed head (which holds the owner's plan), Query the owner's
+ * counters (one per kind), in parallel: one round trip. `PLANS` gives the plans' limits.
+ */
+const accountRoute: Route = {
+  name: 'show-account',
+  collection: account,
+  action: 'show',
+  scope: anyKey,
+  methods: ['GET'],
+  path: `${apiBasePath}/${account}`,
+  handler: `${account}/show`,
+  actions: ['GetItem', 'Query'],
+  settings: ['PLANS'],
+};
+
+/**
+ * Every route: each resource action on each collection, then the collection's own item actions; then the feed,
+ * then the account.
+ */
 export const routes: readonly Route[] = /* @__PURE__ */ [
   ...collectionNames.flatMap((collection) =>
     [...resourceActions, ...itemActions[collection]].map((action) => route(collection, action)),
   ),
   eventsRoute,
+  accountRoute,
 ];
 
 const allows = (granted: readonly Scope[], scope: RouteScope) =>
-  scope === anyRead ? granted.some((entry) => entry.endsWith(':read')) : granted.includes(scope);
+  scope === anyKey
+    ? granted.length > 0
+    : scope === anyRead
+      ? granted.some((entry) => entry.endsWith(':read'))
+      : granted.includes(scope);
 
 /** The routes a key with these scopes may call. */
 export const routesFor = (granted: readonly Scope[]): Route[] => routes.filter((r) => allows(granted, r.scope));

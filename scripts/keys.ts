@@ -6,10 +6,12 @@
  *   keys rotate <prefix> [--grace <N>h] [--scopes <fewer>]
  *                                                    a new key (last line); the old one expires after the grace
  *   keys revoke <prefix>
+ *   keys plan --owner <ownerId> [--set <plan>]       the owner's plan, limits and usage; --set changes the plan
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
 
-import { commandLine, helpOption } from '#infra/command-line.ts';
+import { plans as stagesPlans } from '#infra/plans.ts';
+import { readAccount, setPlan } from '#lib/account/data/account.ts';
 import {
   type ApiKeyRecord,
   ApiKeyStateError,
@@ -23,6 +25,12 @@ import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/rules/ex
 import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/rules/scopes.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
 import type { Config } from '#lib/platform/config.ts';
+import { limitedCollections, type Plans, parsePlans, planNames, UnknownPlan } from '#lib/platform/plans.ts';
+
+type StageName = keyof typeof stagesPlans;
+const stageNames = Object.keys(stagesPlans) as StageName[];
+
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';
@@ -33,6 +41,7 @@ const USAGE = `Usage:
   npm run --silent keys -- rotate <prefix> [--grace <N>h] [--scopes <scope,…>]
                                   [--expires-in <N>d | --expires-at <ISO date>] ${TABLE}
   npm run --silent keys -- revoke <prefix> ${TABLE}
+  npm run --silent keys -- plan --owner <ownerId> [--set <plan>] [--stage <stage>] ${TABLE}
 
 Scopes: ${allScopes.join(', ')} (default: all; <collection>:* is both of a collection's).
 A key holds exactly the scopes it is given; \`list\` shows what each key holds. Keys made before this release
@@ -46,8 +55,16 @@ domains:read; * every read scope). Deliveries follow the key's rotation line: af
 the new key (and its scopes, if --scopes narrowed them); once the line's newest key is revoked or expired, the
 webhook is disabled at its next event (disabled_reason key_revoked, key_expired) until a key enables it again.
 
+Plans: what an owner may hold (domains, spaces, webhooks), defined per stage in infra/plans.ts; an owner
+without one follows the stage's default. \`plan\` shows the owner's plan, its limits and the owner's usage;
+--set puts the owner on another (a conditional write, with an account.plan_changed event in the owner's feed):
+it holds from the owner's next store. Below its usage, the owner keeps its items and new ones are refused.
+
 Options:
-  --owner <ownerId>        the keys' owner (create, list)
+  --owner <ownerId>        the keys' owner (create, list), or the account's (plan)
+  --set <plan>             the owner's new plan (plan), one of the stage's
+  --stage <stage>          whose plans (plan): ${stageNames.join(', ')}; default the one in --table's name
+                           (domains-spaces-<stage>), else dev's, which npm start uses (or PLANS, as npm start)
   --name <label>           a label for the new key (create)
   --scopes <scope,…>       what the key may do (create); rotate: some of the old key's (default: all of them)
   --expires-in <N>d|<N>h   lifetime of the new key (create, rotate; also m, s); or --expires-at <ISO date>
@@ -72,6 +89,26 @@ const row = (record: ApiKeyRecord) =>
 
 let config: Config | undefined;
 
+/**
+ * Whose plans: `--stage`'s; else the stage whose table `--table` names (`domains-spaces-<stage>`); else the local
+ * stack's: `PLANS` if set (as `npm start` takes it), or dev's.
+ */
+function stagePlans(values: { stage?: string; table?: string }): Plans {
+  const named = values.stage ?? values.table?.match(/^domains-spaces-([a-z]+)$/)?.[1];
+  if (named !== undefined) {
+    if (!stageNames.includes(named as StageName)) fail(`Unknown stage "${named}": ${stageNames.join(', ')}.`);
+    return stagesPlans[named as StageName];
+  }
+  if (values.table === undefined && process.env.PLANS) {
+    try {
+      return parsePlans(JSON.parse(process.env.PLANS));
+    } catch (error) {
+      fail(`PLANS ${(error as Error).message}`);
+    }
+  }
+  return stagesPlans.dev;
+}
+
 async function main() {
   const parsed = commandLine(USAGE, {
     allowPositionals: true,
@@ -84,6 +121,8 @@ async function main() {
       'expires-at': { type: 'string' },
       grace: { type: 'string' },
       json: { type: 'boolean' },
+      set: { type: 'string' },
+      stage: { type: 'string' },
       ...tableOptions,
     },
   });
@@ -91,7 +130,7 @@ async function main() {
   const { values, positionals } = parsed;
   const [command, argument] = positionals;
   if (!command) fail(USAGE);
-  const known = ['create', 'list', 'rotate', 'revoke'];
+  const known = ['create', 'list', 'rotate', 'revoke', 'plan'];
   if (!known.includes(command)) fail(`Unknown command "${command}".\n${USAGE}`);
 
   // Every option is checked before the table is touched.
@@ -123,9 +162,16 @@ async function main() {
   if (expiresAt !== undefined && command !== 'create' && command !== 'rotate') {
     fail('--expires-in and --expires-at are for create and rotate.');
   }
+  if ((values.set !== undefined || values.stage !== undefined) && command !== 'plan') {
+    fail('--set and --stage are for plan.');
+  }
+  const plans = stagePlans(values);
+  if (values.set !== undefined && !planNames(plans).includes(values.set)) {
+    fail(new UnknownPlan(values.set, planNames(plans)).message);
+  }
 
   config = tableConfig(values);
-  const db = createDb(config);
+  const db = createDb({ ...config, plans });
   switch (command) {
     case 'create': {
       const { key, record } = await createApiKey(db, owner(), values.name ?? '', { scopes, expiresAt });
@@ -165,6 +211,42 @@ async function main() {
         if (error instanceof ApiKeyStateError) fail(error.message);
         throw error;
       }
+      return;
+    }
+    case 'plan': {
+      const account = owner();
+      if (values.set !== undefined) {
+        const change = await setPlan(db, account, values.set);
+        console.log(
+          change.changed
+            ? `Owner ${account}: plan ${change.previous} → ${change.plan} (account.plan_changed in its feed). It holds from the next store.`
+            : `Owner ${account} is on ${change.plan} already: nothing changed.`,
+        );
+      }
+      const { plan, storedPlan, usage } = await readAccount(db, account);
+      const how =
+        storedPlan === null
+          ? ' (the default: none set)'
+          : storedPlan === plan.name
+            ? ''
+            : ` (the default: ${storedPlan} is not a plan of this stage)`;
+      if (values.json) {
+        console.log(
+          JSON.stringify(
+            { owner: account, plan: plan.name, stored_plan: storedPlan, usage, limits: plan.limits },
+            null,
+            2,
+          ),
+        );
+        return;
+      }
+      console.log(`Owner ${account}: plan ${plan.name}${how}.`);
+      console.log(['kind', 'used', 'limit'].join('\t'));
+      for (const collection of limitedCollections) {
+        const over = usage[collection] > plan.limits[collection] ? '\tover the limit: new ones refused' : '';
+        console.log([collection, usage[collection], plan.limits[collection]].join('\t') + over);
+      }
+      console.log(`Plans of this stage: ${planNames(plans).join(', ')} (default ${plans.default}).`);
       return;
     }
     case 'revoke': {

@@ -1,5 +1,5 @@
 /**
- * The client: one object per collection (`spaces`, `domains`, `webhooks`, `events`) over openapi-fetch, typed by the
+ * The client: one object per collection (`spaces`, `domains`, `webhooks`, `events`) and the `account`, over openapi-fetch, typed by the
  * OpenAPI document (`schema.ts`, generated). Every call goes through `send`: the key, JSON, the
  * `Idempotency-Key` of writes, the retries, and an `ApiError` for any error status.
  */
@@ -22,6 +22,8 @@ export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type WebhookList = components['schemas']['WebhookList'];
 export type Delivery = components['schemas']['Delivery'];
+export type Account = components['schemas']['Account'];
+export type AccountEvent = components['schemas']['AccountEvent'];
 export type DeliveryList = components['schemas']['DeliveryList'];
 
 type JsonBody<Operation extends keyof operations> = NonNullable<
@@ -184,11 +186,21 @@ export interface Events {
   poll(options?: PollOptions): AsyncIterable<Event>;
 }
 
+export interface AccountApi {
+  /**
+   * `GET /account`: the owner's plan, each kind's `used` and `limit`, and this key's scopes, expiry and rate
+   * limit; with `ifNoneMatch`, `{ notModified: true }` while none of it changed.
+   */
+  get(options?: CallOptions & { ifNoneMatch?: undefined }): Promise<Result<Account>>;
+  get(options: ShowOptions): Promise<Result<Account> | NotModified>;
+}
+
 export interface Client {
   spaces: Spaces;
   domains: Domains;
   webhooks: Webhooks;
   events: Events;
+  account: AccountApi;
 }
 
 /** What openapi-fetch answers. */
@@ -399,6 +411,9 @@ export function createClient(options: ClientOptions): Client {
     events: {
       list: (options = {}) => events(options),
       poll: (options = {}) => poll(options),
+    },
+    account: {
+      get: ((options?: ShowOptions) => show((init) => api.GET('/account', init), options)) as AccountApi['get'],
     },
   };
 }

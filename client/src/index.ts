@@ -10,6 +10,9 @@
  * ```
  */
 export {
+  type Account,
+  type AccountApi,
+  type AccountEvent,
   type CallOptions,
   type Client,
   type ClientOptions,

@@ -366,6 +366,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the account (plan, usage, this key)
+     * @description The owner's plan and, for each kind, how many items it holds (`used`: the very counts a store is checked against) and the plan's `limit`; and this key's scopes, expiry and rate limit. A store beyond a limit is refused (422, naming the plan). After a move to a smaller plan `used` may exceed `limit`: the items stay, new ones are refused until the owner is below it. `ETag` changes with any of it; `If-None-Match` answers 304.
+     *
+     *     Any valid key, whatever its scopes (`*`).
+     */
+    get: operations['showAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * Show the account (plan, usage, this key) (HEAD)
+     * @description `GET` without the body: the same parameters, status and headers as `GET` would answer.
+     *
+     *     Any valid key, whatever its scopes (`*`).
+     */
+    head: operations['showAccountHead'];
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -639,6 +667,7 @@ export interface components {
         | 'webhook.updated'
         | 'webhook.disabled'
         | 'webhook.deleted'
+        | 'account.plan_changed'
         | 'webhook.test';
       /** @description The `webhook-id` header: the same on every attempt of this event. */
       message_id: string;
@@ -911,11 +940,76 @@ export interface components {
         updated_at: string;
       };
     };
+    AccountEvent: {
+      /** @description Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps). */
+      id: string;
+      /** @enum {string} */
+      type: 'account.plan_changed';
+      /**
+       * Format: date-time
+       * @description When the change committed, ISO 8601 in UTC.
+       */
+      created_at: string;
+      /** @description The account's change. */
+      data: {
+        /** @description The plan after the change: its limits hold from this event on. */
+        plan: string;
+        /** @description The plan before it. */
+        previous_plan: string;
+      };
+    };
+    Account: {
+      /** @description The owner's plan (the stage's default for an owner the operator has not put on one). */
+      plan: string;
+      usage: {
+        /** @description The owner's domains, against the plan's limit. */
+        domains: {
+          /** @description The domains the owner holds now. */
+          used: number;
+          /** @description The most domains the plan allows. A store beyond it is refused (422); `used` may be above it after a move to a smaller plan: what exists stays. */
+          limit: number;
+        };
+        /** @description The owner's spaces, against the plan's limit. */
+        spaces: {
+          /** @description The spaces the owner holds now. */
+          used: number;
+          /** @description The most spaces the plan allows. A store beyond it is refused (422); `used` may be above it after a move to a smaller plan: what exists stays. */
+          limit: number;
+        };
+        /** @description The owner's webhooks, against the plan's limit. */
+        webhooks: {
+          /** @description The webhooks the owner holds now. */
+          used: number;
+          /** @description The most webhooks the plan allows. A store beyond it is refused (422); `used` may be above it after a move to a smaller plan: what exists stays. */
+          limit: number;
+        };
+      };
+      /** @description The key this request was made with. */
+      key: {
+        /** @description What the key may do. */
+        scopes: (
+          | 'domains:read'
+          | 'domains:write'
+          | 'spaces:read'
+          | 'spaces:write'
+          | 'webhooks:read'
+          | 'webhooks:write'
+        )[];
+        /** @description When the key stops working; null: never. */
+        expires_at: string | null;
+        /** @description Requests the key may make per 60-second window before 429 (`RateLimit-Policy` on every answer says the same); null: none stated. */
+        rate_limit_per_minute: number | null;
+      };
+    };
+    AccountResponse: {
+      data: components['schemas']['Account'];
+    };
     /** @description A change: kept 30 days. */
     Event:
       | components['schemas']['SpaceEvent']
       | components['schemas']['DomainEvent']
-      | components['schemas']['WebhookEvent'];
+      | components['schemas']['WebhookEvent']
+      | components['schemas']['AccountEvent'];
     EventList: {
       data: components['schemas']['Event'][];
       links: {
@@ -1064,7 +1158,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads (`["domain.*"]` for `domains:read`); refused (422) for a key that reads none.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`, `account.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `account.*` (the account's own events, `account.plan_changed`) any read scope, `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads and the account's (`["domain.*","account.*"]` for `domains:read`); refused (422) for a key that reads none.
        * @example [
        *       "domain.*"
        *     ]
@@ -1074,6 +1168,7 @@ export interface components {
         | 'domain.*'
         | 'space.*'
         | 'webhook.*'
+        | 'account.*'
         | 'domain.created'
         | 'domain.updated'
         | 'domain.verified'
@@ -1085,6 +1180,7 @@ export interface components {
         | 'webhook.updated'
         | 'webhook.disabled'
         | 'webhook.deleted'
+        | 'account.plan_changed'
       )[];
       /**
        * @description Whether events are delivered. Default true.
@@ -1106,7 +1202,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads (`["domain.*"]` for `domains:read`); refused (422) for a key that reads none. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`, `account.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `account.*` (the account's own events, `account.plan_changed`) any read scope, `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads and the account's (`["domain.*","account.*"]` for `domains:read`); refused (422) for a key that reads none. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
        * @example domain.*,space.created
        */
       events?:
@@ -1115,6 +1211,7 @@ export interface components {
             | 'domain.*'
             | 'space.*'
             | 'webhook.*'
+            | 'account.*'
             | 'domain.created'
             | 'domain.updated'
             | 'domain.verified'
@@ -1126,6 +1223,7 @@ export interface components {
             | 'webhook.updated'
             | 'webhook.disabled'
             | 'webhook.deleted'
+            | 'account.plan_changed'
           )[]
         | string;
       /**
@@ -1148,7 +1246,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`, `account.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `account.*` (the account's own events, `account.plan_changed`) any read scope, `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way.
        * @example [
        *       "domain.*"
        *     ]
@@ -1158,6 +1256,7 @@ export interface components {
         | 'domain.*'
         | 'space.*'
         | 'webhook.*'
+        | 'account.*'
         | 'domain.created'
         | 'domain.updated'
         | 'domain.verified'
@@ -1169,6 +1268,7 @@ export interface components {
         | 'webhook.updated'
         | 'webhook.disabled'
         | 'webhook.deleted'
+        | 'account.plan_changed'
       )[];
       /** @description Whether events are delivered. Enabling a webhook again delivers the events from then on and forgets its failures. Absent: unchanged. */
       enabled?: boolean;
@@ -1187,7 +1287,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
+       * @description The event types to deliver: exact types (`space.created`), a kind's family (`domain.*`, `space.*`, `webhook.*`, `account.*`), or `*` for every event; at most 32, duplicates dropped. Only events the key could read in the feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `account.*` (the account's own events, `account.plan_changed`) any read scope, `*` needs every read scope; others are refused (422 on `events`, naming the missing scopes). Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way. In a form: repeat the field (`events[]=domain.*&events[]=space.created`) or separate the patterns with commas.
        * @example domain.*,space.created
        */
       events?:
@@ -1196,6 +1296,7 @@ export interface components {
             | 'domain.*'
             | 'space.*'
             | 'webhook.*'
+            | 'account.*'
             | 'domain.created'
             | 'domain.updated'
             | 'domain.verified'
@@ -1207,6 +1308,7 @@ export interface components {
             | 'webhook.updated'
             | 'webhook.disabled'
             | 'webhook.deleted'
+            | 'account.plan_changed'
           )[]
         | string;
       /**
@@ -1544,6 +1646,17 @@ export interface components {
       };
       content?: never;
     };
+    /** @description Nothing changed: `If-None-Match` names the current `ETag` (or is `*`). No body. */
+    AccountNotModified: {
+      headers: {
+        ETag: components['headers']['AccountETag'];
+        'X-Request-Id': components['headers']['RequestId'];
+        'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+        'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+        [name: string]: unknown;
+      };
+      content?: never;
+    };
   };
   parameters: {
     /**
@@ -1709,11 +1822,26 @@ export interface components {
     AccessControlAllowOrigin: string;
     /**
      * @description CORS: the response headers a browser script may read. With `Access-Control-Allow-Origin`.
-     * @example ETag, Location, Retry-After, Idempotent-Replayed, X-Request-Id
+     * @example ETag, Location, Retry-After, Idempotent-Replayed, X-Request-Id, RateLimit-Policy, RateLimit
      */
     AccessControlExposeHeaders: string;
     /** @description Seconds to wait before retrying. */
     RetryAfter: number;
+    /**
+     * @description The representation's strong entity tag (`"a<16 hex digits>"`, a digest of the body): it changes when the plan, a count or the key's facts do. Send it in `If-None-Match` to get 304 while nothing changed.
+     * @example "a3f29c0d41b7e6850"
+     */
+    AccountETag: string;
+    /**
+     * @description The key's rate limit (draft-ietf-httpapi-ratelimit-headers-10): `"per-key";q=<requests>;w=60`, the requests one key may make per 60-second window before 429. On every answer for a key the authorizer passed, locally and on AWS.
+     * @example "per-key";q=300;w=60
+     */
+    RateLimitPolicy: string;
+    /**
+     * @description What is left of the key's window (draft-ietf-httpapi-ratelimit-headers-10): `"per-key";r=<remaining>;t=<seconds until it resets>`. Sent by the local stack, which counts; not on AWS, where the web ACL counts and reports nothing (docs/api.md, "Rate limits").
+     * @example "per-key";r=299;t=42
+     */
+    RateLimit: string;
     /** @description The request id the service logged this request with. */
     RequestId: string;
     /**
@@ -1760,6 +1888,8 @@ export interface operations {
       /** @description One page, with links to the others. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -1853,6 +1983,8 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -1940,6 +2072,8 @@ export interface operations {
       /** @description One page, with links to the others. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2046,6 +2180,8 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2133,6 +2269,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2224,6 +2362,8 @@ export interface operations {
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2278,6 +2418,8 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2400,6 +2542,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2485,6 +2629,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2570,6 +2716,8 @@ export interface operations {
       /** @description One page, with links to the others. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2636,6 +2784,8 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2696,6 +2846,8 @@ export interface operations {
       /** @description One page, with links to the others. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2802,6 +2954,8 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2862,6 +3016,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2926,6 +3082,8 @@ export interface operations {
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -2980,6 +3138,8 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3102,6 +3262,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3164,6 +3326,8 @@ export interface operations {
       /** @description One page, with links to the others. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3235,6 +3399,8 @@ export interface operations {
           ETag: components['headers']['ETag'];
           Location: components['headers']['Location'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3301,6 +3467,8 @@ export interface operations {
       /** @description One page, with links to the others. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3407,6 +3575,8 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3472,6 +3642,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3541,6 +3713,8 @@ export interface operations {
       200: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3595,6 +3769,8 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3717,6 +3893,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3785,6 +3963,8 @@ export interface operations {
         headers: {
           ETag: components['headers']['ETag'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3841,6 +4021,8 @@ export interface operations {
       /** @description The attempt. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3899,6 +4081,8 @@ export interface operations {
       /** @description One page of attempts, newest first. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -3983,6 +4167,8 @@ export interface operations {
       /** @description One page of attempts, newest first. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -4099,6 +4285,8 @@ export interface operations {
       /** @description Events after `after`, oldest first. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -4237,6 +4425,8 @@ export interface operations {
       /** @description Events after `after`, oldest first. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
           'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
@@ -4286,6 +4476,154 @@ export interface operations {
       };
       /** @description A field is invalid; `errors` has the messages by field. */
       422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over the key's rate limit (requests per minute) or the API's request rate; retry after `Retry-After` seconds. On AWS the per-key limit is answered by the firewall before the API, without `X-Request-Id`. */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description An unexpected failure; it is logged with the request id, and the body holds no details. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The database is throttling or unavailable, a write kept losing races with concurrent writes of the same owner for its 4-second budget (nothing was written), or (when verifying a domain, or storing or updating a webhook's `url`) DNS did not answer the lookup: the message then says so, and which resolver was asked; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  showAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The owner's account. */
+      200: {
+        headers: {
+          ETag: components['headers']['AccountETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "plan": "starter",
+           *         "usage": {
+           *           "domains": {
+           *             "used": 3,
+           *             "limit": 3
+           *           },
+           *           "spaces": {
+           *             "used": 1,
+           *             "limit": 3
+           *           },
+           *           "webhooks": {
+           *             "used": 0,
+           *             "limit": 1
+           *           }
+           *         },
+           *         "key": {
+           *           "scopes": [
+           *             "domains:read",
+           *             "spaces:read"
+           *           ],
+           *           "expires_at": "2027-01-01T00:00:00.000Z",
+           *           "rate_limit_per_minute": 300
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['AccountResponse'];
+        };
+      };
+      304: components['responses']['AccountNotModified'];
+      401: components['responses']['Unauthenticated'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  showAccountHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The owner's account. */
+      200: {
+        headers: {
+          ETag: components['headers']['AccountETag'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Nothing changed: `If-None-Match` names the current `ETag` (or is `*`). No body. */
+      304: {
+        headers: {
+          ETag: components['headers']['AccountETag'];
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The `Authorization: Bearer <key>` header is missing or malformed, or the key is unknown, revoked or expired. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];
+          'Access-Control-Expose-Headers': components['headers']['AccessControlExposeHeaders'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `Accept` excludes `application/json`, the one media type the API answers in (`*\/*`, `application/*` and `application/json` admit it, unless with `q=0`; no `Accept` admits anything). Nothing was done. */
+      406: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Access-Control-Allow-Origin': components['headers']['AccessControlAllowOrigin'];

@@ -58,7 +58,8 @@ describe('the client package', () => {
     // Assess
     expect(Object.keys(client).sort()).toEqual(['ApiError', 'RETRY_DEFAULTS', 'createClient']);
     const api = client.createClient({ baseUrl: 'http://127.0.0.1:1/api/v1', apiKey: 'dsk_x' });
-    expect(Object.keys(api)).toEqual(['spaces', 'domains', 'webhooks', 'events']);
+    expect(Object.keys(api)).toEqual(['spaces', 'domains', 'webhooks', 'events', 'account']);
+    expect(Object.keys(api.account)).toEqual(['get']);
     expect(Object.keys(api.domains)).toEqual(expect.arrayContaining(['store', 'show', 'list', 'verify']));
   });
 });

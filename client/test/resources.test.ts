@@ -10,6 +10,7 @@ import { configWithDns, publish } from '../../test/support/domains.ts';
 import { startTestGateway } from '../../test/support/http.ts';
 import { startReceiver, type WebhookReceiver } from '../../test/support/webhook-receiver.ts';
 import {
+  type Account,
   ApiError,
   type Deleted,
   type Delivery,
@@ -273,5 +274,23 @@ describe.concurrent('webhooks', () => {
       status: 422,
       errors: { url: ['The url field must not point to a private network address.'] },
     });
+  });
+});
+
+describe('account', () => {
+  it('gets the plan, the usage and the key, typed, with an ETag; ifNoneMatch answers notModified', async () => {
+    // Prepare
+    const { api } = await clientOf(gateway);
+    await api.spaces.store({ name: unique('Counted'), color: 1 });
+    // Act
+    const account = await api.account.get();
+    const again = await api.account.get({ ifNoneMatch: account.etag });
+    // Assess
+    expectTypeOf(account).toEqualTypeOf<Result<Account>>();
+    expect(account.data.plan).toBe('standard');
+    expect(account.data.usage.spaces).toEqual({ used: 1, limit: 10_000 });
+    expect(account.data.key.scopes.length).toBeGreaterThan(0);
+    expect(account.etag).toMatch(/^"a[0-9a-f]{16}"$/);
+    expect(again.notModified).toBe(true);
   });
 });

@@ -60,7 +60,12 @@ export function followChanges(options: {
         await options.onEvent?.(owner, event);
         if (event.kind !== 'domain' || !deps) continue;
         const payload = event.payload;
-        const name = 'record' in payload ? payload.record.name : (payload.answered as { name?: unknown }).name;
+        const name =
+          'record' in payload
+            ? payload.record.name
+            : 'answered' in payload
+              ? (payload.answered as { name?: unknown }).name
+              : undefined;
         if (typeof name === 'string') await syncHost(deps, name);
       }
       positions.set(owner, page.next);

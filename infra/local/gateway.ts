@@ -19,6 +19,7 @@ import {
   resolveHeaders,
 } from '#lib/http/gateway-responses.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
+import { rateLimitState } from '#lib/http/rate-limit.ts';
 import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
 import type { Config } from '#lib/platform/config.ts';
 import { apiMethods, authorizerHandler, documentRoute, underApi } from '#lib/routes.ts';
@@ -106,10 +107,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   /** Each function is initialised on first use, like a cold start, and kept warm afterwards. */
   const functions = new Map<string, Promise<unknown>>();
+  // The authorizer states the limit this gateway enforces, as the stack sets the web ACL's on AWS.
+  const authorizerConfig: Config = { ...config, ...(perMinute > 0 ? { rateLimitPerKeyPerMinute: perMinute } : {}) };
   function warm<Handler>(name: string): Promise<Handler> {
     let loaded = functions.get(name);
     if (!loaded) {
-      loaded = loadFunction<Handler>(name, config, db);
+      loaded = loadFunction<Handler>(name, name === authorizerHandler ? authorizerConfig : config, db);
       functions.set(name, loaded);
     }
     return loaded as Promise<Handler>;
@@ -226,8 +229,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const handler = await warm<ApiHandler>(match.route.handler);
     const context = lambdaContext(match.route.name, requestId);
     const result = await invoke(match.route.name, () => handler(authorizedEvent(event, authorization), context));
-    // A proxy integration's answer goes out as the function wrote it (its X-Request-Id and CORS headers too).
-    send(res, result.statusCode, { ...(result.headers ?? {}) }, result.body);
+    // A proxy integration's answer goes out as the function wrote it (its X-Request-Id, CORS headers and
+    // RateLimit-Policy too), with what is left of the key's window: the count only this gateway knows (on AWS
+    // the web ACL keeps it, and tells nobody).
+    const counted: Record<string, string> = limit?.allowed
+      ? { RateLimit: rateLimitState(limit.remaining, limit.resetSeconds) }
+      : {};
+    send(res, result.statusCode, { ...(result.headers ?? {}), ...counted }, result.body);
     return result.statusCode;
   }
 

@@ -18,7 +18,13 @@ export function rateLimitKey(authorization: string): string {
   return token !== undefined ? `key ${token}` : `header ${authorization.trim().replace(/\s+/g, ' ').toLowerCase()}`;
 }
 
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * Whether a request may go on; if so, what is left of its key's window (requests, and seconds until it resets),
+ * which the gateway answers in `RateLimit` (`lib/http/rate-limit.ts`).
+ */
+export type RateLimitDecision =
+  | { allowed: true; remaining: number; resetSeconds: number }
+  | { allowed: false; retryAfterSeconds: number };
 
 export type RateLimiterOptions = {
   /** Requests allowed per key and window. */
@@ -65,11 +71,10 @@ export function createRateLimiter({
         windows.set(key, window);
         evict(time);
       }
-      if (window.count >= limit) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - time) / 1000)) };
-      }
+      const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - time) / 1000));
+      if (window.count >= limit) return { allowed: false, retryAfterSeconds: resetSeconds };
       window.count += 1;
-      return { allowed: true };
+      return { allowed: true, remaining: limit - window.count, resetSeconds };
     },
     get size() {
       return windows.size;

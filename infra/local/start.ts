@@ -13,6 +13,7 @@ import { backfillFeedHeads } from '#lib/data/migrations/backfill-feed-heads.ts';
 import { backfillDueChecks } from '#lib/domains/data/migrations/backfill-due-checks.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
+import { plans, plansSetting } from '../plans.ts';
 import { rateLimits } from '../rate-limits.ts';
 import {
   connectHost,
@@ -85,7 +86,8 @@ Environment:
                             only. Default: true while HOST is a loopback address, else false (anyone on the
                             network could make the stack call this machine). Never the stack's own ports
                             (PORT, EDGE_PORT, DYNAMODB_PORT, CLOUDFRONT_PORT), whatever this says
-  CURSOR_SECRET, MAX_ITEMS_PER_OWNER, MAX_WEBHOOKS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
+  PLANS                     the plans, as JSON (default: dev's, infra/plans.ts: ${Object.keys(plans.dev.plans).join(', ')}; default ${plans.dev.default})
+  CURSOR_SECRET, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
 async function main() {
   if (!commandLine(USAGE, { options: helpOption })) return;
@@ -160,12 +162,13 @@ async function main() {
     if (dynamoPort) reserve(dynamoPort);
     await ensureTable(dynamo.endpoint, localTableName);
     // The functions' settings, as the stack sets their environment; the rest of the environment passes through
-    // (MAX_ITEMS_PER_OWNER, DNS_RESOLVER, DNS_TIMEOUT_MS, say).
+    // (DNS_RESOLVER, DNS_TIMEOUT_MS, say). The plans are dev's, as on AWS (`infra/plans.ts`), unless PLANS says.
     const config = {
       ...loadWebhookConfig({
         ...process.env,
         DYNAMODB_ENDPOINT: dynamo.endpoint,
         TABLE_NAME: localTableName,
+        PLANS: process.env.PLANS || plansSetting(plans.dev),
         CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
         EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || LOCAL_EDGE_HOSTNAME,
         // A receiver on this machine (http://127.0.0.1:…) is what a developer tries webhooks with: allowed while

@@ -6,6 +6,7 @@
 import type { APIGatewayAuthorizerResult, PolicyDocument, Statement } from 'aws-lambda';
 import type { Scope } from '#lib/kinds.ts';
 import { routeMethods, routesFor } from '#lib/routes.ts';
+import type { KeyFacts } from './rules/request-key.ts';
 import { scopesContext } from './rules/scopes.ts';
 
 /** The log message of every refused key; the stack counts these apart from the authorizer's failures. */
@@ -47,16 +48,24 @@ export function policyFor(methodArn: string, granted: readonly Scope[]): PolicyD
 
 /**
  * The whole answer. The context reaches every function as `requestContext.authorizer`: the owner, the scopes
- * (`scopesContext`) and the key's rotation line (`keyLineage`, the prefix of its line's first key: what a webhook
- * records of the key that directs it, `lib/auth/rules/request-key.ts`).
+ * (`scopesContext`), the key's rotation line (`keyLineage`, the prefix of its line's first key: what a webhook
+ * records of the key that directs it, `lib/auth/rules/request-key.ts`), its expiry (`expiresAt`, '' for never) and the
+ * per-key rate limit (`rateLimitPerMinute`, 0 for none): context values are strings, numbers or booleans.
  */
 export const authorizerResult = (
   methodArn: string,
   owner: string,
   granted: readonly Scope[],
   lineage: string,
+  facts: KeyFacts = { expiresAt: null, rateLimitPerMinute: null },
 ): APIGatewayAuthorizerResult => ({
   principalId: owner,
   policyDocument: policyFor(methodArn, granted),
-  context: { ownerId: owner, scopes: scopesContext(granted), keyLineage: lineage },
+  context: {
+    ownerId: owner,
+    scopes: scopesContext(granted),
+    keyLineage: lineage,
+    expiresAt: facts.expiresAt ?? '',
+    rateLimitPerMinute: facts.rateLimitPerMinute ?? 0,
+  },
 });

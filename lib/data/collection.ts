@@ -8,7 +8,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/data/dynamodb.ts';
 import type { TableKey } from '#lib/data/table.ts';
-import type { EventType, Kind } from '#lib/kinds.ts';
+import { collectionOf, type EventType, type Kind } from '#lib/kinds.ts';
+import { planOf } from '#lib/platform/plans.ts';
 import { commitChange, type WriteOptions } from './commit.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import { type Bookkeeping, bookkeepingAttributes, itemOf, type ResourceRecord, recordOf } from './item.ts';
@@ -109,9 +110,9 @@ async function allocateId(db: Db, owner: string, kind: Kind): Promise<number> {
   return Attributes?.last as number;
 }
 
-/** The owner's count of a kind, moved by one; an increment is conditional on the quota. */
-function counterPart(db: Db, owner: string, kind: Kind, delta: 1 | -1, quota = db.maxItemsPerOwner): TransactPart {
-  const guardQuota = delta > 0;
+/** The owner's count of a kind, moved by one; an increment is conditional on the quota (at least 1). */
+function counterPart(db: Db, owner: string, kind: Kind, delta: 1 | -1, quota?: number): TransactPart {
+  const guardQuota = delta > 0 && quota !== undefined;
   return {
     Update: {
       TableName: db.tableName,
@@ -201,9 +202,8 @@ export async function insertRecord<R extends ResourceRecord>(
   kind: Kind,
   claims: Claims,
   build: (id: number, now: string) => Omit<R, 'version'>,
-  options: WriteOptions & { quota?: number; checks?: ChangeChecks } = {},
+  options: WriteOptions & { checks?: ChangeChecks } = {},
 ): Promise<Written<R>> {
-  const quota = options.quota ?? db.maxItemsPerOwner;
   let allocated: Promise<number | null> | undefined;
   return commitChange(db, owner, options, {
     // Taken once, in the first round trip (with the feed head); every attempt reuses it. With a key, after the
@@ -214,8 +214,13 @@ export async function insertRecord<R extends ResourceRecord>(
         : allocateId(db, owner, kind);
       return allocated;
     },
-    plan: (allocatedId, now) => {
+    plan: (allocatedId, now, head) => {
       if (allocatedId === null) throw new Error(`A store of ${kind} planned without an id`);
+      // The owner's plan, from the feed head this change is conditional on: a change of plan moves the head.
+      const plan = planOf(db.plans, head.plan);
+      const quota = plan.limits[collectionOf(kind)];
+      // Nothing to count up to (a plan without this kind): no counter condition could say so.
+      if (quota === 0) throw new QuotaReached(kind, quota, plan.name);
       const id = allocatedId;
       const record = { ...build(id, now.toISOString()), version: 1 } as R;
       const claimParts = Object.fromEntries(
@@ -232,7 +237,7 @@ export async function insertRecord<R extends ResourceRecord>(
         result: record,
         failure: (failed) => {
           if (Object.keys(claims).some((name) => failed.has(name))) return new NameTaken();
-          if (failed.has('counter')) return new QuotaReached(kind, quota);
+          if (failed.has('counter')) return new QuotaReached(kind, quota, plan.name);
           const checked = options.checks?.failure(failed);
           if (checked) return checked;
           return new Error(`The id counter of ${kind} handed out ${id} twice`);

@@ -22,11 +22,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { tableDefinition } from '#lib/data/table.ts';
-import type { EventType, Kind } from '#lib/kinds.ts';
+import type { AccountEventType, EventType, Kind } from '#lib/kinds.ts';
 import { again, retrying } from '#lib/platform/retry.ts';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused, WriteContended } from './errors.ts';
-import { EVENT_RETENTION_DAYS } from './event-item.ts';
-import { advanceHead, type FeedHead, readFeedHead } from './feed-head.ts';
+import { type AccountChange, EVENT_RETENTION_DAYS } from './event-item.ts';
+import { advanceHead, type FeedHead, type HeadAttributes, readFeedHead } from './feed-head.ts';
 import { eventRecordOf, type ResourceRecord } from './item.ts';
 import { eventKey, idempotencyKey } from './keys.ts';
 import { RecordedAnswerReplay, type Written } from './outcome.ts';
@@ -67,8 +67,13 @@ export type WriteOptions = {
   idempotency?: IdempotentRequest;
 };
 
-/** The event of a change: which, the resource it concerns (after the change; the last state for a delete). */
-export type ChangeEvent = { type: EventType; kind: Kind; record: ResourceRecord; version: number };
+/**
+ * The event of a change: which, the resource it concerns (after the change; the last state for a delete) and its
+ * version; or a change of the account (its plan: `account.ts`), which has no version.
+ */
+export type ChangeEvent =
+  | { type: EventType; kind: Kind; record: ResourceRecord; version: number }
+  | { type: AccountEventType; kind: 'account'; account: AccountChange };
 
 /**
  * One attempt's write: its named parts, its event, what it answers, and what a failed condition means; or
@@ -82,17 +87,20 @@ export type ChangePlan<Result> =
       result: Result;
       /** The error that failed conditions among `parts` mean, or `retry` when the state moved (read again). */
       failure: (failed: ReadonlySet<string>) => Error | 'retry';
+      /** What the change sets on the feed head as it moves it (a change of plan: `account.ts`). */
+      head?: HeadAttributes;
     }
   | { unchanged: true; result: Result };
 
 /**
  * A change: what it reads on each attempt, and the write it plans from that. `read` may wait for
  * `recorded()`, whether the request's idempotency key already has a record (read in the same round trip): a store
- * takes its id only when it has none, so a replay uses up no id.
+ * takes its id only when it has none, so a replay uses up no id. `plan` is also given the feed head read (the
+ * owner's plan is on it): the transaction is conditional on the head, so what the plan read of it holds.
  */
 export type ChangeSteps<State, Result> = {
   read: (recorded: () => Promise<boolean>) => Promise<State>;
-  plan: (state: State, now: Date) => ChangePlan<Result>;
+  plan: (state: State, now: Date, head: FeedHead) => ChangePlan<Result>;
 };
 
 const { timeToLiveAttribute } = tableDefinition;
@@ -157,7 +165,11 @@ function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest)
 }
 
 function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
-  const record = eventRecordOf(event.record);
+  // The resource's version after the change: the consistency checker follows each resource's versions.
+  const subject =
+    'account' in event
+      ? { resource: event.account }
+      : { resource: eventRecordOf(event.record), version: event.version };
   return {
     Put: {
       TableName: db.tableName,
@@ -167,9 +179,7 @@ function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: D
         eventId: id,
         type: event.type,
         createdAt: now.toISOString(),
-        resource: record,
-        // The resource's version after the change: the consistency checker follows each resource's versions.
-        version: event.version,
+        ...subject,
         [timeToLiveAttribute]: Math.floor(now.getTime() / SECOND) + EVENT_RETENTION_DAYS * 24 * 3600,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -258,13 +268,13 @@ async function attemptChange<State, Result>(
   if (!state.ok) throw state.error;
   // After the reads: an event's time is never before the change it follows committed.
   const now = new Date();
-  const plan = steps.plan(state.value, now);
+  const plan = steps.plan(state.value, now, head);
   if ('unchanged' in plan) return { done: true, written: { result: plan.result, replayed: false } };
   const own = Object.keys(plan.parts);
   if (own.some((name) => RESERVED_PARTS.has(name))) throw new Error(`A change's part is named ${own.join(', ')}`);
   const outcome = await transact(db, {
     ...plan.parts,
-    sequence: advanceHead(db, owner, head, now.getTime()),
+    sequence: advanceHead(db, owner, head, now.getTime(), plan.head),
     event: eventPart(db, owner, head.head + 1, plan.event, now),
     idempotency: idempotency && recordPart(db, owner, idempotency, plan.result, now),
   });

@@ -2,14 +2,13 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '#lib/platform/config.ts';
+import { type Plans, standardPlans } from '#lib/platform/plans.ts';
 
-/** What the data module needs: the client, the table, and the per-owner quotas it enforces. */
+/** What the data module needs: the client, the table, and the plans whose limits it enforces (`lib/platform/plans.ts`). */
 export type Db = {
   client: DynamoDBDocumentClient;
   tableName: string;
-  maxItemsPerOwner: number;
-  /** Webhooks one owner may hold (`lib/webhooks/data/webhooks.ts` has the default). */
-  maxWebhooksPerOwner?: number;
+  plans: Plans;
 };
 
 /**
@@ -42,11 +41,12 @@ export function createDynamoClient(
   return new DynamoDBClient({ ...dynamoClientConfig, ...local, ...overrides });
 }
 
-/** `overrides` change the client's settings for a measurement (the bench's scale section); the API uses none. */
+/**
+ * `overrides` change the client's settings for a measurement (the bench's scale section); the API uses none.
+ * Without plans: the standard plan alone (`lib/platform/plans.ts`).
+ */
 export function createDb(
-  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region' | 'maxItemsPerOwner'> & {
-    maxWebhooksPerOwner?: number;
-  },
+  config: Pick<Config, 'tableName' | 'dynamodbEndpoint' | 'region'> & { plans?: Plans },
   overrides: DynamoDBClientConfig = {},
 ): Db {
   return {
@@ -54,7 +54,6 @@ export function createDb(
       marshallOptions: { removeUndefinedValues: true },
     }),
     tableName: config.tableName,
-    maxItemsPerOwner: config.maxItemsPerOwner,
-    maxWebhooksPerOwner: config.maxWebhooksPerOwner,
+    plans: config.plans ?? standardPlans,
   };
 }

@@ -35,13 +35,15 @@ export class VerificationMismatch extends DataError {
   }
 }
 
-/** The owner already holds the most items of this kind they may. */
+/** The owner already holds the most items of this kind their plan allows. */
 export class QuotaReached extends DataError {
   constructor(
     readonly kind: string,
     readonly quota: number,
+    /** The plan whose limit it is. */
+    readonly plan: string,
   ) {
-    super(`Quota of ${quota} ${kind}s reached`);
+    super(`Quota of ${quota} ${kind}s of plan ${plan} reached`);
   }
 }
 

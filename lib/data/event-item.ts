@@ -4,7 +4,7 @@
  * Pure: no SDK client.
  */
 
-import type { EventType, Kind } from '#lib/kinds.ts';
+import { ACCOUNT, type EventKind, type EventType, type Kind } from '#lib/kinds.ts';
 import { type ResourceRecord, recordOf } from './item.ts';
 
 /** Events are kept this long (DynamoDB TTL); a cursor whose next events may be gone is answered 410. */
@@ -25,23 +25,33 @@ export type EventRow = {
   ttl?: number;
 };
 
-/** What an event says about its resource: its record, or (older events) the JSON the API answered. */
-export type EventPayload = { record: ResourceRecord } | { answered: unknown };
+/** A change of the owner's account (`account.plan_changed`): its plan after the change, and before. */
+export type AccountChange = { plan: string; previousPlan: string };
+
+/**
+ * What an event says: about its resource, its record, or (older events) the JSON the API answered; about the
+ * account, the change (stored as `resource` too: the one attribute every event carries its subject in).
+ */
+export type EventPayload = { record: ResourceRecord } | { answered: unknown } | { account: AccountChange };
 
 /** An event as the data layer returns it. */
-export type EventRecord = { id: number; type: EventType; kind: Kind; createdAt: string; payload: EventPayload };
+export type EventRecord = { id: number; type: EventType; kind: EventKind; createdAt: string; payload: EventPayload };
 
-export const kindOfEvent = (type: EventType): Kind => type.slice(0, type.indexOf('.')) as Kind;
+export const kindOfEvent = (type: EventType): EventKind => type.slice(0, type.indexOf('.')) as EventKind;
+
+const accountChangeOf = (stored: Record<string, unknown>): AccountChange => ({
+  plan: String(stored.plan),
+  previousPlan: String(stored.previousPlan),
+});
+
+function payloadOf(kind: EventKind, row: EventRow): EventPayload {
+  if (kind === ACCOUNT) return { account: accountChangeOf(row.resource ?? {}) };
+  return row.resource ? { record: recordOf(kind as Kind, row.resource) } : { answered: JSON.parse(row.data ?? 'null') };
+}
 
 export function eventRecord(row: EventRow): EventRecord {
   const kind = kindOfEvent(row.type);
-  return {
-    id: row.eventId,
-    type: row.type,
-    kind,
-    createdAt: row.createdAt,
-    payload: row.resource ? { record: recordOf(kind, row.resource) } : { answered: JSON.parse(row.data ?? 'null') },
-  };
+  return { id: row.eventId, type: row.type, kind, createdAt: row.createdAt, payload: payloadOf(kind, row) };
 }
 
 /** Whether DynamoDB's TTL may delete the item already: readers treat it as gone (TTL deletes lag by days). */

@@ -8,6 +8,11 @@
  * - `committedAt`: when the last change committed (ms): a reader meeting a missing id tells "not visible yet"
  *   (a change committing right now) from "gone" with it.
  *
+ * - `plan`: the owner's plan (`lib/platform/plans.ts`; absent: the stage's default). Here because every change reads the
+ *   head and conditions on it: a store's quota check reads the plan in the round trip it already makes, and a
+ *   change of plan (an event of its own, `account.plan_changed`) moves the head, so no store commits under a
+ *   plan read before the change (`lib/account/data/account.ts`).
+ *
  * Feeds from before gapless ids (tickets) have only `last`; their events keep their gaps (ids below
  * `gaplessFrom`). The first change of such a feed moves it over and sets `last` to the highest id there is,
  * so a writer still running the ticket code fails its condition (`last < ticket`) instead of leaving a hole.
@@ -38,6 +43,8 @@ export type FeedHead = {
   epoch: number;
   /** When the last change committed (ms since 1970); absent before gapless ids. */
   committedAt?: number;
+  /** The owner's plan, as stored (absent: none, the stage's default applies). */
+  plan?: string;
   /** How the item stands: none yet, from before gapless ids (with its `last`), or gapless. */
   shape: { is: 'none' } | { is: 'legacy'; last: number | undefined } | { is: 'gapless' };
 };
@@ -48,13 +55,21 @@ export async function readFeedHead(db: Db, owner: string): Promise<FeedHead> {
   );
   if (!Item) return { head: 0, gaplessFrom: 1, epoch: 0, shape: { is: 'none' } };
   const number = (name: string) => (typeof Item[name] === 'number' ? (Item[name] as number) : undefined);
+  const plan = typeof Item.plan === 'string' ? { plan: Item.plan } : {};
   const head = number('head');
   if (head === undefined) {
     const last = number('last');
     const top = last ?? 0;
-    return { head: top, gaplessFrom: top + 1, epoch: number('epoch') ?? LEGACY_EPOCH, shape: { is: 'legacy', last } };
+    return {
+      head: top,
+      gaplessFrom: top + 1,
+      epoch: number('epoch') ?? LEGACY_EPOCH,
+      ...plan,
+      shape: { is: 'legacy', last },
+    };
   }
   return {
+    ...plan,
     head,
     gaplessFrom: number('gaplessFrom') ?? 1,
     epoch: number('epoch') ?? LEGACY_EPOCH,
@@ -73,27 +88,42 @@ const names = {
   '#committedAt': 'committedAt',
 };
 
+/** What a change sets on the head besides moving it: the owner's new plan. */
+export type HeadAttributes = { plan?: string };
+
 /**
- * The transaction's part that moves the head from the value read to `head + 1`, and only from it; and its keys
- * in the feed-change index (`tableDefinition.feedChangeIndex`): when the feed last changed.
+ * The transaction's part that moves the head from the value read to `head + 1`, and only from it (setting
+ * `attributes` with it); and its keys in the feed-change index (`tableDefinition.feedChangeIndex`): when the
+ * feed last changed.
  */
-export function advanceHead(db: Db, owner: string, read: FeedHead, nowMs: number): TransactPart {
+export function advanceHead(
+  db: Db,
+  owner: string,
+  read: FeedHead,
+  nowMs: number,
+  attributes: HeadAttributes = {},
+): TransactPart {
   const next = read.head + 1;
   const base = { TableName: db.tableName, Key: eventSequenceKey(owner) };
   const change = { ':changePk': feedChangeShard(owner), ':changeSk': feedChangeSortKey(nowMs, owner) };
+  const plan =
+    attributes.plan === undefined
+      ? { set: '', names: {} as Record<string, string>, values: {} as Record<string, string> }
+      : { set: ', #plan = :plan', names: { '#plan': 'plan' }, values: { ':plan': attributes.plan } };
   if (read.shape.is === 'gapless') {
     return {
       Update: {
         ...base,
-        UpdateExpression: 'SET #head = :next, #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk',
+        UpdateExpression: `SET #head = :next, #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk${plan.set}`,
         ConditionExpression: '#head = :head',
         ExpressionAttributeNames: {
           '#head': names['#head'],
           '#committedAt': names['#committedAt'],
           '#changePk': names['#changePk'],
           '#changeSk': names['#changeSk'],
+          ...plan.names,
         },
-        ExpressionAttributeValues: { ':next': next, ':now': nowMs, ':head': read.head, ...change },
+        ExpressionAttributeValues: { ':next': next, ':now': nowMs, ':head': read.head, ...change, ...plan.values },
       },
     };
   }
@@ -106,11 +136,11 @@ export function advanceHead(db: Db, owner: string, read: FeedHead, nowMs: number
   return {
     Update: {
       ...base,
-      UpdateExpression:
-        'SET #head = :next, #gaplessFrom = :next, #last = :sealed, #epoch = if_not_exists(#epoch, :epoch), #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk',
+      UpdateExpression: `SET #head = :next, #gaplessFrom = :next, #last = :sealed, #epoch = if_not_exists(#epoch, :epoch), #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk${plan.set}`,
       ConditionExpression: condition,
-      ExpressionAttributeNames: names,
+      ExpressionAttributeNames: { ...names, ...plan.names },
       ExpressionAttributeValues: {
+        ...plan.values,
         ':next': next,
         ':sealed': MAX_ID,
         // A new feed's epoch is the time it began; a ticket feed's cursors (bare ids) are of the legacy epoch.

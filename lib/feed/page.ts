@@ -6,19 +6,23 @@ import type { EventList } from '#lib/feed/schemas.ts';
 import type { ApiRequest } from '#lib/http/handler.ts';
 import { basePath } from '#lib/http/pagination.ts';
 import type { EdgeHost } from '#lib/kind-module.ts';
-import { type Collection, collections } from '#lib/kinds.ts';
+import { ACCOUNT, type Collection, collections } from '#lib/kinds.ts';
 import { type EventParams, encodeFeedCursor } from '#lib/schemas/events.ts';
 
 /**
- * The event types a key may see: those of the collections it may read, from the scopes the authorizer passed;
- * an answer without scopes holds every scope.
+ * The event types a key may see: those of the collections it may read, from the scopes the authorizer passed,
+ * and the account's with any of them (`readsEvent`); an answer without scopes holds every scope.
  */
 function readablePrefixes(request: ApiRequest): string[] | null {
   const granted = contextScopes(request.event.requestContext?.authorizer?.scopes);
   if (granted === null) return null;
-  return (Object.keys(collections) as Collection[])
-    .filter((collection) => granted.includes(`${collection}:read`))
-    .map((collection) => `${collections[collection].kind}.`);
+  const readable = (Object.keys(collections) as Collection[]).filter((collection) =>
+    granted.includes(`${collection}:read`),
+  );
+  return [
+    ...readable.map((collection) => `${collections[collection].kind}.`),
+    ...(readable.length > 0 ? [`${ACCOUNT}.`] : []),
+  ];
 }
 
 /** The data layer's query: after, page size, and the type prefixes an event must match (scopes, `type`). */

@@ -3,7 +3,7 @@
  * presenter), a deletion. Only the presenters are imported here, never the kinds' documentation, so the feed's
  * function and the bus's publisher stay small. A kind without its presenter does not compile.
  */
-import type { EventRecord } from '#lib/data/event-item.ts';
+import type { AccountChange, EventRecord } from '#lib/data/event-item.ts';
 import { padId } from '#lib/data/keys.ts';
 import { presentAnsweredDomain, presentDomain } from '#lib/domains/api/present.ts';
 import type { EdgeHost } from '#lib/kind-module.ts';
@@ -30,11 +30,21 @@ const answeredPresenters: Record<Kind, (answered: unknown, edge: EdgeHost) => un
 const shown = (event: EventRecord, data: unknown) =>
   ({ id: padId(event.id), type: event.type, created_at: event.createdAt, data }) as Event;
 
-/** An event as the feed lists it: its record presented, or (older events) the JSON answered then, as shown now. */
+/** What an account event shows: the plan after the change, and before. */
+export const presentAccountChange = (change: AccountChange) => ({
+  plan: change.plan,
+  previous_plan: change.previousPlan,
+});
+
+/**
+ * An event as the feed lists it: its record presented, or (older events) the JSON answered then, as shown now;
+ * an account event's change.
+ */
 export function presentEvent(event: EventRecord, edge: EdgeHost): Event {
   const { payload, kind } = event;
-  if ('record' in payload) return shown(event, presenters[kind](payload.record as never, edge));
-  return shown(event, answeredPresenters[kind](payload.answered, edge));
+  if ('account' in payload) return shown(event, presentAccountChange(payload.account));
+  if ('record' in payload) return shown(event, presenters[kind as Kind](payload.record as never, edge));
+  return shown(event, answeredPresenters[kind as Kind](payload.answered, edge));
 }
 
 /**
@@ -44,7 +54,8 @@ export function presentEvent(event: EventRecord, edge: EdgeHost): Event {
  */
 export function presentNewEvent(event: EventRecord, edge: EdgeHost): Event {
   const { payload, kind } = event;
-  return shown(event, 'record' in payload ? presenters[kind](payload.record as never, edge) : payload.answered);
+  if ('account' in payload) return shown(event, presentAccountChange(payload.account));
+  return shown(event, 'record' in payload ? presenters[kind as Kind](payload.record as never, edge) : payload.answered);
 }
 
 export const deleted = (object: Deleted['object'], id: number): Deleted => ({ id, object, deleted: true, status: 200 });

@@ -6,25 +6,29 @@
 import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS } from '#lib/data/event-item.ts';
 import { ID_DIGITS } from '#lib/data/keys.ts';
-import { type EventType, eventTypes, type Kind } from '#lib/kinds.ts';
+import { ACCOUNT, type EventKind, type EventType, eventTypes, type Kind } from '#lib/kinds.ts';
+import { PLAN_NAME } from '#lib/platform/plans.ts';
 import { type ResourceOf, resources } from '#lib/registry.ts';
 import { EVENTS_PER_PAGE } from '#lib/schemas/events.ts';
 import { integer, timestamp, url } from '#lib/schemas/values.ts';
 
 /** The event types of a kind: `domain.created`, `domain.verified`, … */
-export const eventTypesOf = <K extends Kind>(kind: K) =>
+export const eventTypesOf = <K extends EventKind>(kind: K) =>
   eventTypes.filter((type): type is Extract<EventType, `${K}.${string}`> => type.startsWith(`${kind}.`));
+
+const eventId = () =>
+  v.pipe(
+    v.string(),
+    v.regex(new RegExp(`^[0-9]{${ID_DIGITS}}$`)),
+    v.description(
+      'Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps).',
+    ),
+  );
 
 /** One change of one resource of a kind, as the feed lists it (and the event bus carries it, with the owner). */
 const eventOf = <K extends Kind>(kind: K) =>
   v.strictObject({
-    id: v.pipe(
-      v.string(),
-      v.regex(new RegExp(`^[0-9]{${ID_DIGITS}}$`)),
-      v.description(
-        'Increases by one with every change of the owner, in the order the changes committed (events from before gapless ids may have gaps).',
-      ),
-    ),
+    id: eventId(),
     type: v.picklist(eventTypesOf(kind)),
     created_at: timestamp('When the change committed'),
     data: v.pipe(
@@ -41,8 +45,27 @@ export const eventSchemas = /* @__PURE__ */ Object.fromEntries(registered.map((k
   [K in Kind]: ReturnType<typeof eventOf<K>>;
 };
 
+const planName = (description: string) => v.pipe(v.string(), v.regex(PLAN_NAME), v.description(description));
+
+/**
+ * A change of the owner's account: `account.plan_changed`, its plan moved by the operator (the key tool). Read
+ * with any read scope, as the feed is; `/account` shows the plan's limits.
+ */
+export const accountEventSchema = /* @__PURE__ */ v.strictObject({
+  id: eventId(),
+  type: v.picklist(eventTypesOf(ACCOUNT)),
+  created_at: timestamp('When the change committed'),
+  data: v.pipe(
+    v.strictObject({
+      plan: planName('The plan after the change: its limits hold from this event on.'),
+      previous_plan: planName('The plan before it.'),
+    }),
+    v.description("The account's change."),
+  ),
+});
+
 export const eventSchema = /* @__PURE__ */ v.pipe(
-  v.union(registered.map((kind) => eventSchemas[kind])),
+  v.union([...registered.map((kind) => eventSchemas[kind]), accountEventSchema]),
   v.description(`A change: kept ${EVENT_RETENTION_DAYS} days.`),
 );
 
@@ -69,5 +92,6 @@ export type EventOf<K extends Kind> = {
   created_at: string;
   data: ResourceOf<K>;
 };
-export type Event = { [K in Kind]: EventOf<K> }[Kind];
+export type AccountEvent = v.InferOutput<typeof accountEventSchema>;
+export type Event = { [K in Kind]: EventOf<K> }[Kind] | AccountEvent;
 export type EventList = Omit<v.InferOutput<typeof eventListSchema>, 'data'> & { data: Event[] };

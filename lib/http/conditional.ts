@@ -4,6 +4,7 @@
  * that satisfied them (412 otherwise: `If-None-Match: *` on an existing resource never does); If-None-Match on
  * a show answers 304 when the representation is the one the client has.
  */
+import { createHash } from 'node:crypto';
 import type { WriteOptions } from '#lib/data/commit.ts';
 import { type VersionMatch, versionOf } from '#lib/data/version.ts';
 import { type ApiRequest, notModified, ok } from './handler.ts';
@@ -75,4 +76,18 @@ function unchanged(request: ApiRequest, item: Versioned): boolean {
 export function representation(request: ApiRequest, item: Versioned, body: () => unknown): Reply {
   const headers = etagHeaders(item);
   return unchanged(request, item) ? notModified(headers) : ok(body(), headers);
+}
+
+/**
+ * The answer of a read whose representation has no version of its own (`/account`: a plan, counters and the
+ * key's facts): its strong entity tag is a digest of the body, `"a<16 hex digits>"`; If-None-Match naming it
+ * (weak comparison) or `*` answers 304.
+ */
+export function contentRepresentation(request: ApiRequest, body: unknown): Reply {
+  const tag = `a${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)}`;
+  const headers = { ETag: `"${tag}"` };
+  const value = header(request.event.headers, 'if-none-match');
+  const tags = value === undefined ? [] : parseEntityTags(value);
+  const unchanged = tags === '*' || tags.some((entry) => entry.tag === tag);
+  return unchanged ? notModified(headers) : ok(body, headers);
 }

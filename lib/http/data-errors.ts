@@ -30,7 +30,7 @@ import {
 function fromDataError(error: DataError): HttpError | null {
   if (error instanceof ItemNotFound) return new NotFoundError();
   if (error instanceof NameTaken) return new NameTakenError();
-  if (error instanceof QuotaReached) return new QuotaExceededError(error.kind, error.quota);
+  if (error instanceof QuotaReached) return new QuotaExceededError(error.kind, error.quota, error.plan);
   if (error instanceof VersionMismatch) return new PreconditionFailedError();
   if (error instanceof IdempotencyKeyReused) return new IdempotencyKeyReusedError();
   if (error instanceof IdempotencyKeyInFlight) return new ConflictError();

@@ -123,9 +123,9 @@ export class NameTakenError extends ValidationError {
 }
 
 export class QuotaExceededError extends ValidationError {
-  /** Said on the field a store names its resource by (`name`; a webhook's `url`). */
-  constructor(kind: string, quota: number, field = 'name') {
-    super({ [field]: [`You have reached the maximum of ${quota} ${kind}s for this account.`] });
+  /** Said on the field a store names its resource by (`name`; a webhook's `url`), naming the owner's plan. */
+  constructor(kind: string, quota: number, plan: string, field = 'name') {
+    super({ [field]: [`You have reached the maximum of ${quota} ${kind}s for your plan (${plan}).`] });
   }
 }
 

@@ -8,7 +8,7 @@ import { type Config, configure } from '#lib/platform/config.ts';
 import { POSITIVE_INTEGER } from '#lib/platform/integers.ts';
 import type { KindErrors } from './data-errors.ts';
 import { acceptsJson, header } from './headers.ts';
-import { corsResponder, errorResponder, type Reply, replySerializer } from './middleware.ts';
+import { corsResponder, errorResponder, type Reply, rateLimitResponder, replySerializer } from './middleware.ts';
 
 export type ApiRequest = {
   /** Set by the authorizer; never taken from the request itself. */
@@ -84,6 +84,7 @@ export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>, kin
   const cors = corsResponder();
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(cors)
+    .use(rateLimitResponder())
     .use(errorResponder(kindErrors))
     .use(replySerializer())
     .handler(async (event) => {

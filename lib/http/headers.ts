@@ -44,7 +44,15 @@ export function acceptsJson(value: string | undefined): boolean {
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match'];
 
 /** The response headers a browser script may read besides the CORS-safelisted ones (`Content-Type`, …). */
-export const CORS_EXPOSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'Idempotent-Replayed', 'X-Request-Id'];
+export const CORS_EXPOSE_HEADERS = [
+  'ETag',
+  'Location',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'X-Request-Id',
+  'RateLimit-Policy',
+  'RateLimit',
+];
 
 /**
  * How long a browser may reuse a preflight answer (`Access-Control-Max-Age`), in seconds: ten minutes. Long

@@ -1,11 +1,13 @@
 /** The middy middlewares every API handler runs (`lib/http/handler.ts` puts them in order). */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { keyFactsOf } from '#lib/auth/rules/request-key.ts';
 import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/http/errors.ts';
 import { log } from '#lib/platform/log.ts';
 import type { AllowedOrigins } from '#lib/platform/origins.ts';
 import { httpErrorOf, type KindErrors } from './data-errors.ts';
 import { corsHeaders, header } from './headers.ts';
+import { rateLimitPolicy } from './rate-limit.ts';
 import { isTransientAwsError } from './transient.ts';
 
 /** A handler's answer: a status, a JSON body (none for 304) and headers of its own (`ETag`, say). */
@@ -114,4 +116,19 @@ export function corsResponder(): CorsResponder {
     after: addHeaders,
     onError: addHeaders,
   };
+}
+
+/**
+ * Adds `RateLimit-Policy` to every answer for a key the authorizer passed, success or error, when it stated the
+ * key's limit (`lib/http/rate-limit.ts`); the local gateway adds `RateLimit`, the count it keeps.
+ */
+export function rateLimitResponder(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const addPolicy = async (request: { event: APIGatewayProxyEvent; response?: APIGatewayProxyResult | null }) => {
+    if (!request.response) return;
+    const { rateLimitPerMinute } = keyFactsOf(request.event.requestContext?.authorizer);
+    if (rateLimitPerMinute === null) return;
+    const policy = { 'RateLimit-Policy': rateLimitPolicy(rateLimitPerMinute) };
+    request.response = { ...request.response, headers: { ...request.response.headers, ...policy } };
+  };
+  return { after: addPolicy, onError: addPolicy };
 }

@@ -12,6 +12,7 @@ import { apiBasePath, apiPaths, documentRoute, routes } from '#lib/routes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { LOCAL_SERVER } from './examples.ts';
 import {
+  ACCOUNT_TAG,
   documentPath,
   EVENTS_TAG,
   headOperation,
@@ -217,7 +218,11 @@ export function buildDocument() {
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: [
       ...tags(),
-      { name: EVENTS_TAG, description: "The change feed: every change of the owner's spaces, domains and webhooks." },
+      {
+        name: EVENTS_TAG,
+        description: "The change feed: every change of the owner's spaces, domains and webhooks, and of its plan.",
+      },
+      { name: ACCOUNT_TAG, description: "The owner's plan and usage, and the key's own facts: for any key." },
       {
         name: RECEIVING_TAG,
         description:

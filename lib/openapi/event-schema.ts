@@ -10,12 +10,12 @@
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EVENT_DETAIL_TYPE, EVENT_SCHEMA_VERSION, EVENT_SOURCE } from '#lib/feed/bus.ts';
-import { eventSchemas } from '#lib/feed/schemas.ts';
+import { accountEventSchema, eventSchemas } from '#lib/feed/schemas.ts';
 import { collections } from '#lib/kinds.ts';
 import { resources } from '#lib/registry.ts';
 import { webhookTestEventSchema } from '#lib/webhooks/api/schema.ts';
 
-const onBus = (event: (typeof eventSchemas)[keyof typeof eventSchemas]) =>
+const onBus = (event: (typeof eventSchemas)[keyof typeof eventSchemas] | typeof accountEventSchema) =>
   v.strictObject({
     schema_version: v.pipe(v.literal(EVENT_SCHEMA_VERSION), v.description('This schema’s version.')),
     owner: v.pipe(v.string(), v.description('The owner of the API key whose change this is.')),
@@ -25,25 +25,30 @@ const onBus = (event: (typeof eventSchemas)[keyof typeof eventSchemas]) =>
 const registered = () =>
   Object.values(resources).map((module) => ({ title: collections[module.collection].title, module }));
 
-/** The resources' schemas and each kind's event (as `event` makes it), under `$defs`, refs between them. */
+/**
+ * The resources' schemas and each kind's event (as `event` makes it), then the account's event, under `$defs`,
+ * refs between them.
+ */
 function withDefs(
-  event: (kind: keyof typeof eventSchemas) => v.GenericSchema,
+  event: (schema: (typeof eventSchemas)[keyof typeof eventSchemas] | typeof accountEventSchema) => v.GenericSchema,
   others: Record<string, v.GenericSchema> = {},
 ) {
   const kinds = registered();
   const defs = toJsonSchemaDefs(
     {
       ...Object.fromEntries(kinds.map(({ title, module }) => [title, module.schema])),
-      ...Object.fromEntries(kinds.map(({ title, module }) => [`${title}Event`, event(module.kind)])),
+      ...Object.fromEntries(kinds.map(({ title, module }) => [`${title}Event`, event(eventSchemas[module.kind])])),
+      AccountEvent: event(accountEventSchema),
       ...others,
     },
     { target: 'draft-2020-12', overrideRef: ({ referenceId }) => `#/$defs/${referenceId}` },
   );
-  return { events: kinds.map(({ title }) => ({ $ref: `#/$defs/${title}Event` })), defs };
+  const titles = [...kinds.map(({ title }) => title), 'Account'];
+  return { events: titles.map((title) => ({ $ref: `#/$defs/${title}Event` })), defs };
 }
 
 export function eventBusSchema(): JsonSchema {
-  const { events, defs } = withDefs((kind) => onBus(eventSchemas[kind]));
+  const { events, defs } = withDefs(onBus);
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: `urn:${EVENT_SOURCE}:event:v${EVENT_SCHEMA_VERSION}`,
@@ -60,7 +65,7 @@ export function eventBusSchema(): JsonSchema {
 }
 
 export function webhookBodySchema(): JsonSchema {
-  const { events, defs } = withDefs((kind) => eventSchemas[kind], { WebhookTestEvent: webhookTestEventSchema });
+  const { events, defs } = withDefs((schema) => schema, { WebhookTestEvent: webhookTestEventSchema });
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: `urn:${EVENT_SOURCE}:webhook:v${EVENT_SCHEMA_VERSION}`,

@@ -1,10 +1,11 @@
 /** One OpenAPI operation per route and method of the route table. */
 
+import { accountExample } from '#lib/account/api/account.ts';
 import { VERIFICATION_PREFIX } from '#lib/domains/rules/verification.ts';
 import { deleted } from '#lib/feed/present.ts';
 import { type Collection, collectionNames, collections, type Kind, scopes } from '#lib/kinds.ts';
 import { resources } from '#lib/registry.ts';
-import { type Action, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
+import { type Action, account, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
 import { deliveryExample, deliveryListExample, eventListExample, listExample } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';
 import { requestSchemaName } from './requests.ts';
@@ -44,13 +45,20 @@ const ALWAYS: ErrorName[] = [
 const WITH_BODY: ErrorName[] = ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed'];
 
 /** Response headers by their component name; `Idempotent-Replayed` is named as it is sent. */
-const headerNames = { ETag: 'ETag', Location: 'Location', IdempotentReplayed: 'Idempotent-Replayed' } as const;
+const headerNames = {
+  ETag: 'ETag',
+  AccountETag: 'ETag',
+  Location: 'Location',
+  IdempotentReplayed: 'Idempotent-Replayed',
+} as const;
 type HeaderName = keyof typeof headerNames;
 
 const success = (description: string, content: object, more: HeaderName[] = []) => ({
   description,
   headers: {
     ...Object.fromEntries(more.map((name) => [headerNames[name], { $ref: `#/components/headers/${name}` }])),
+    'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+    RateLimit: { $ref: '#/components/headers/RateLimit' },
     ...everyAnswerHeaders,
   },
   content,
@@ -228,6 +236,22 @@ const events: Spec = {
   parameters: eventParameterNames(),
 };
 
+/** The account: not a collection, one operation, for any key. */
+const accountSpec: Spec = {
+  summary: 'Show the account (plan, usage, this key)',
+  description:
+    "The owner's plan and, for each kind, how many items it holds (`used`: the very counts a store is checked " +
+    "against) and the plan's `limit`; and this key's scopes, expiry and rate limit. A store beyond a limit is " +
+    'refused (422, naming the plan). After a move to a smaller plan `used` may exceed `limit`: the items stay, ' +
+    'new ones are refused until the owner is below it. `ETag` changes with any of it; `If-None-Match` answers 304.',
+  success: [
+    200,
+    success("The owner's account.", jsonContent('AccountResponse', { data: accountExample }), ['AccountETag']),
+  ],
+  errors: [],
+  also: { 304: responseRef('AccountNotModified') },
+};
+
 /** The stored item's id, in a store's answer: what its item operations take as `{id}`. */
 export const STORED_ID = '$response.body#/data/id';
 
@@ -273,7 +297,10 @@ export const tags = () =>
 
 export const EVENTS_TAG = 'Events';
 
+export const ACCOUNT_TAG = 'Account';
+
 export function operation(route: Route, method: HttpMethod) {
+  if (route.collection === account) return accountOperation(route);
   const { action } = route;
   const collection = route.collection === feed ? undefined : documented(route.collection);
   const spec = collection ? actions[action](collection, method) : events;
@@ -297,6 +324,26 @@ export function operation(route: Route, method: HttpMethod) {
       ? { parameters: parameters.map((name) => ({ $ref: `#/components/parameters/${name}` })) }
       : {}),
     ...spec.more,
+    responses: Object.fromEntries(
+      [
+        [spec.success[0], spec.success[1]] as const,
+        ...Object.entries(spec.also ?? {}).map(([status, response]) => [Number(status), response] as const),
+        ...errors.map((name) => [errorStatus(name), responseRef(name)] as const),
+      ].sort((a, b) => a[0] - b[0]),
+    ),
+  };
+}
+
+/** `GET /account`: any key, whatever its scopes (so no scope is listed: the key alone). */
+function accountOperation(route: Route) {
+  const spec = accountSpec;
+  const errors = ALWAYS.filter((name) => name !== 'Forbidden').sort((a, b) => errorStatus(a) - errorStatus(b));
+  return {
+    operationId: 'showAccount',
+    tags: [ACCOUNT_TAG],
+    summary: spec.summary,
+    description: `${spec.description}\n\nAny valid key, whatever its scopes (\`${route.scope}\`).`,
+    security: [{ [SECURITY_SCHEME]: [] }],
     responses: Object.fromEntries(
       [
         [spec.success[0], spec.success[1]] as const,

@@ -126,6 +126,27 @@ export const headers = {
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
+  AccountETag: {
+    description:
+      'The representation\'s strong entity tag (`"a<16 hex digits>"`, a digest of the body): it changes when the plan, a count or the key\'s facts do. Send it in `If-None-Match` to get 304 while nothing changed.',
+    required: true,
+    schema: { type: 'string', pattern: '^"a[0-9a-f]{16}"$' },
+    example: '"a3f29c0d41b7e6850"',
+  },
+  RateLimitPolicy: {
+    description:
+      'The key\'s rate limit (draft-ietf-httpapi-ratelimit-headers-10): `"per-key";q=<requests>;w=60`, the requests one key may make per 60-second window before 429. On every answer for a key the authorizer passed, locally and on AWS.',
+    required: false,
+    schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=60$' },
+    example: '"per-key";q=300;w=60',
+  },
+  RateLimit: {
+    description:
+      'What is left of the key\'s window (draft-ietf-httpapi-ratelimit-headers-10): `"per-key";r=<remaining>;t=<seconds until it resets>`. Sent by the local stack, which counts; not on AWS, where the web ACL counts and reports nothing (docs/api.md, "Rate limits").',
+    required: false,
+    schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
+    example: '"per-key";r=299;t=42',
+  },
   RequestId: {
     description: 'The request id the service logged this request with.',
     required: true,
@@ -199,6 +220,10 @@ export const otherResponses = {
     description:
       'The resource is unchanged: `If-None-Match` names its current `ETag` (or is `*`). No body; keep the copy you have.',
     headers: { ETag: headerRef('ETag'), ...everyAnswerHeaders },
+  },
+  AccountNotModified: {
+    description: 'Nothing changed: `If-None-Match` names the current `ETag` (or is `*`). No body.',
+    headers: { ETag: headerRef('AccountETag'), ...everyAnswerHeaders },
   },
 };
 

@@ -1,7 +1,8 @@
 /** The document's component schemas, converted from the response schemas the presenters are typed by. */
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { eventListSchema, eventSchema, eventSchemas } from '#lib/feed/schemas.ts';
+import { accountSchema } from '#lib/account/api/account.ts';
+import { accountEventSchema, eventListSchema, eventSchema, eventSchemas } from '#lib/feed/schemas.ts';
 import { collections } from '#lib/kinds.ts';
 import { resources } from '#lib/registry.ts';
 import {
@@ -56,6 +57,9 @@ const definitions = {
     (title) => `${title}Event`,
     (module) => eventSchemas[module.kind],
   ),
+  AccountEvent: accountEventSchema,
+  Account: accountSchema,
+  AccountResponse: singleSchema(accountSchema),
   Event: eventSchema,
   EventList: eventListSchema,
   Error: errorSchema,

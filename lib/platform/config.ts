@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { ConfigError, type Env, HOST_NAME } from '#lib/platform/cold-start.ts';
 import { POSITIVE_INTEGER } from '#lib/platform/integers.ts';
 import { type AllowedOrigins, parseAllowedOrigins } from '#lib/platform/origins.ts';
+import { type Plans, PlansError, parsePlans, standardPlans } from '#lib/platform/plans.ts';
 
 export { ConfigError, configure, configured, edgeHostOf, requiredSetting } from '#lib/platform/cold-start.ts';
 
@@ -42,8 +43,25 @@ export const settingEntries = {
   AWS_REGION: optionalText,
   /** HMAC key of list cursors; required by the functions that sign cursors (`lib/http/cursor.ts`). */
   CURSOR_SECRET: optionalText,
-  /** Most items one owner may hold per kind. */
-  MAX_ITEMS_PER_OWNER: positiveInteger(10_000),
+  /**
+   * The stage's plans, as JSON (`{"default":"standard","plans":{"standard":{"domains":10000,…}}}`: `lib/platform/plans.ts`);
+   * the stack sets it from `infra/plans.ts` on the functions that enforce or show limits. Unset: the standard
+   * plan alone (the limits before plans). A bad definition fails the cold start.
+   */
+  PLANS: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        try {
+          return parsePlans(JSON.parse(dataset.value));
+        } catch (error) {
+          if (!(error instanceof PlansError || error instanceof SyntaxError)) throw error;
+          addIssue({ message: error instanceof SyntaxError ? 'must be JSON' : error.message });
+          return NEVER;
+        }
+      }),
+    ),
+  ),
   /**
    * DNS servers that domain verification asks (`IP:port`, comma-separated): a test server, or one a developer
    * runs for `npm start`. Unset on AWS: the Lambda's own resolver. Kept as given; the functions that ask DNS
@@ -86,6 +104,20 @@ export const settingEntries = {
    * target of a zone apex's ALIAS in `records`, which a Route 53 alias cannot point at another zone's name.
    */
   EDGE_ROUTING_ENDPOINT: edgeHostnameSetting,
+  /**
+   * Requests per minute per key before 429: the web ACL's per-key rule on AWS, the local gateway's limiter
+   * (`infra/rate-limits.ts`). Read by the authorizer, which tells every function in its context, for the answers'
+   * `RateLimit-Policy` and `/account`. Unset: no limit stated.
+   */
+  RATE_LIMIT_PER_KEY_PER_MINUTE: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(POSITIVE_INTEGER, 'must be a positive integer'),
+      v.transform(Number),
+      v.safeInteger('must be a positive integer'),
+    ),
+  ),
   /** How long one DNS try waits, in ms; a lookup tries twice (`lib/dns/resolver.ts`). At most 2 s. */
   DNS_TIMEOUT_MS: v.pipe(
     positiveInteger(DNS_TIMEOUT_MAX_MS),
@@ -102,7 +134,8 @@ export type Config = {
   dynamodbEndpoint?: string;
   region?: string;
   cursorSecret?: string;
-  maxItemsPerOwner: number;
+  /** The stage's plans (`PLANS`): the limits each owner's store is held to, and what `/account` shows. */
+  plans: Plans;
   /** `DNS_RESOLVER` as given: the DNS servers domain checks ask; absent: the system's (Lambda's) resolver. */
   dnsResolver?: string;
   dnsTimeoutMs: number;
@@ -110,6 +143,8 @@ export type Config = {
   corsAllowedOrigins: AllowedOrigins;
   edgeHostname?: string;
   edgeRoutingEndpoint?: string;
+  /** The per-key rate limit the authorizer states (`RATE_LIMIT_PER_KEY_PER_MINUTE`). */
+  rateLimitPerKeyPerMinute?: number;
 };
 
 /** Reads and checks the settings `schema` describes; throws one message naming every bad or missing setting. */
@@ -131,7 +166,7 @@ export function loadConfig(env: Env): Config {
 export function configOf(settings: v.InferOutput<typeof settingsSchema>): Config {
   return {
     tableName: settings.TABLE_NAME,
-    maxItemsPerOwner: settings.MAX_ITEMS_PER_OWNER,
+    plans: settings.PLANS ?? standardPlans,
     dnsTimeoutMs: settings.DNS_TIMEOUT_MS,
     corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
     ...(settings.DNS_RESOLVER ? { dnsResolver: settings.DNS_RESOLVER } : {}),
@@ -140,5 +175,8 @@ export function configOf(settings: v.InferOutput<typeof settingsSchema>): Config
     ...(settings.CURSOR_SECRET ? { cursorSecret: settings.CURSOR_SECRET } : {}),
     ...(settings.EDGE_HOSTNAME ? { edgeHostname: settings.EDGE_HOSTNAME } : {}),
     ...(settings.EDGE_ROUTING_ENDPOINT ? { edgeRoutingEndpoint: settings.EDGE_ROUTING_ENDPOINT } : {}),
+    ...(settings.RATE_LIMIT_PER_KEY_PER_MINUTE
+      ? { rateLimitPerKeyPerMinute: settings.RATE_LIMIT_PER_KEY_PER_MINUTE }
+      : {}),
   };
 }

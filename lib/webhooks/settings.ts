@@ -13,10 +13,6 @@ const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
 const webhookSettingsSchema = v.object(
   {
     ...settingEntries,
-    /** Most webhooks one owner may hold (each event is delivered to every one that wants it); default 10. */
-    MAX_WEBHOOKS_PER_OWNER: v.optional(
-      v.pipe(v.string(), v.trim(), v.regex(/^[1-9]\d{0,5}$/, 'must be a positive integer'), v.transform(Number)),
-    ),
     /** The retry schedule (`5s,5m,30m,2h`…; default Standard Webhooks' 5s,5m,30m,2h,5h,10h,10h). */
     WEBHOOK_RETRY_DELAYS: v.optional(
       v.pipe(
@@ -44,8 +40,6 @@ const webhookSettingsSchema = v.object(
 );
 
 export type WebhookConfig = Config & {
-  /** Absent: the data layer's default (`lib/webhooks/data/webhooks.ts`). */
-  maxWebhooksPerOwner?: number;
   /** `WEBHOOK_RETRY_DELAYS` as given (checked here; parsed by the functions that deliver: `retryScheduleOf`). */
   webhookRetryDelays?: string;
   webhookQueueUrl?: string;
@@ -62,7 +56,6 @@ export function loadWebhookConfig(env: Env): WebhookConfig {
   const settings = parseSettings(webhookSettingsSchema, env);
   return {
     ...configOf(settings),
-    ...(settings.MAX_WEBHOOKS_PER_OWNER === undefined ? {} : { maxWebhooksPerOwner: settings.MAX_WEBHOOKS_PER_OWNER }),
     ...(settings.WEBHOOK_RETRY_DELAYS?.trim() ? { webhookRetryDelays: settings.WEBHOOK_RETRY_DELAYS } : {}),
     ...(settings.WEBHOOK_QUEUE_URL ? { webhookQueueUrl: settings.WEBHOOK_QUEUE_URL } : {}),
     webhookLocalLoopback: settings.WEBHOOK_LOCAL_LOOPBACK === 'true',

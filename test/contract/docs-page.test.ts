@@ -97,7 +97,7 @@ describe('the published documents', () => {
     expect(html).not.toContain(documented);
   });
 
-  it('renders offline in Chromium and lists all operations (PUT and PATCH of update apart, HEAD, verify, the feed, this document, and what a webhook is sent)', async () => {
+  it('renders offline in Chromium and lists all operations (PUT and PATCH of update apart, HEAD, verify, the feed, the account, this document, and what a webhook is sent)', async () => {
     // Prepare: the paths' operations, and the webhooks section's (what an endpoint receives).
     const received = Object.entries(
       (document as unknown as { webhooks: Record<string, { post: { summary: string; tags: string[] } }> }).webhooks,
@@ -125,9 +125,9 @@ describe('the published documents', () => {
     // Assess
     expect(status).toBe(200);
     expect(await page.title()).toBe('Domains and Spaces API');
-    expect(new Set(operations.map(({ path }) => path)).size).toBe(12 + 2);
+    expect(new Set(operations.map(({ path }) => path)).size).toBe(13 + 2);
     expect(listed).toEqual(operations.map(() => 1));
-    expect(operations).toHaveLength(33 + 2);
+    expect(operations).toHaveLength(35 + 2);
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import { errorCatalogue } from '#lib/http/errors.ts';
 import { gatewayResponseBody, gatewayResponses } from '#lib/http/gateway-responses.ts';
 import type { Scope } from '#lib/kinds.ts';
 import { OPENAPI_PATH, publishedDocument } from '#lib/openapi/public.ts';
+import { onePlan } from '#lib/platform/plans.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -48,7 +49,7 @@ beforeAll(async () => {
   // webhook may call the test receiver on this machine, as on the local stack; every operation stores one.
   gateway = await startTestGateway({
     config: { ...configWithDns(dns), webhookLocalLoopback: true } as WebhookConfig,
-    db: { ...db, maxWebhooksPerOwner: 1_000 },
+    db: { ...db, plans: onePlan({ webhooks: 1_000 }) },
     authCacheTtlSeconds: 300,
   });
   client = await newClient(gateway);
@@ -273,10 +274,10 @@ describe.each(operations)('$id ($method $path)', (op) => {
 
 describe('coverage', () => {
   it('saw every operation answer, live, every status it documents but 429', () => {
-    // Assess: twenty routes (verify, a webhook's rotate-secret, test and deliveries, and the change feed among
-    // them), PUT and PATCH two methods of each update route, HEAD on the eight GET routes, and this document
-    // (GET and HEAD).
-    expect(operations).toHaveLength(23 + 8 + 2);
+    // Assess: twenty-one routes (verify, a webhook's rotate-secret, test and deliveries, the change feed and the
+    // account among them), PUT and PATCH two methods of each update route, HEAD on the nine GET routes, and this
+    // document (GET and HEAD).
+    expect(operations).toHaveLength(24 + 9 + 2);
     for (const op of operations) {
       const live = op.statuses.filter((status) => status !== GATEWAY_ONLY);
       expect([...(seen.get(op.id) ?? [])].sort(), op.id).toEqual(live.sort());

@@ -292,7 +292,7 @@ describe('HEAD', () => {
     const paths = routes
       .filter((route) => route.methods.includes('GET'))
       .map((route) => route.path.replace('{id}', String(ids[route.collection] ?? 1)));
-    expect(paths).toHaveLength(8);
+    expect(paths).toHaveLength(9);
     // Act
     const pairs = await Promise.all(
       paths.map(async (path) => ({

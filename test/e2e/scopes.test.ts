@@ -148,9 +148,18 @@ describe('scopes', () => {
     // Act
     const result = await authorize(directAuthorizerEvent(key), lambdaContext(authorizerHandler));
     // Assess
-    expect(result.principalId).toBe(owner);
-    expect(result.context).toEqual({ ownerId: owner, scopes: 'domains:read,spaces:write', keyLineage: prefix });
     const arn = (method: string, path: string) => `arn:aws:execute-api:local:000000000000:local/prod/${method}${path}`;
+    expect(result.principalId).toBe(owner);
+    // No expiry (''), and no rate limit stated by a configuration without one (0).
+    expect(result.context).toEqual({
+      ownerId: owner,
+      scopes: 'domains:read,spaces:write',
+      keyLineage: prefix,
+      expiresAt: '',
+      rateLimitPerMinute: 0,
+    });
+    // Any key may read the account.
+    expect(policyAllows(result, arn('GET', '/api/v1/account'))).toBe(true);
     expect(policyAllows(result, arn('GET', '/api/v1/domains/3'))).toBe(true);
     expect(policyAllows(result, arn('DELETE', '/api/v1/spaces/3'))).toBe(true);
     expect(policyAllows(result, arn('DELETE', '/api/v1/domains/3'))).toBe(false);

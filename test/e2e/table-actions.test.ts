@@ -152,6 +152,8 @@ async function exerciseEvents() {
   await client.get(first.body.links.next.replace(gateway.url, ''));
   await client.get('/api/v1/events', { type: 'domain.' });
   await client.get('/api/v1/events', { after: 'not-an-id' }); // 422
+  // The account: the feed head and the counters.
+  await client.get('/api/v1/account');
 }
 
 describe('DynamoDB actions per function', () => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { onePlan } from '#lib/platform/plans.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';
@@ -330,7 +331,7 @@ describe('what a store refuses (422, on the field)', () => {
 
   it('refuses a webhook beyond the quota, on url', async () => {
     // Prepare: a gateway whose quota is 2.
-    const small = await startDeliveringStack(dns, { db: { ...db, maxWebhooksPerOwner: 2 } });
+    const small = await startDeliveringStack(dns, { db: { ...db, plans: onePlan({ webhooks: 2 }) } });
     try {
       const owner = await newClient(small.gateway);
       await storeWebhook({ url: receiver.url('/1') }, owner);
@@ -339,7 +340,7 @@ describe('what a store refuses (422, on the field)', () => {
       const third = await storeWebhook({ url: receiver.url('/3') }, owner);
       // Assess
       expect(third.status).toBe(422);
-      expect(third.body.errors.url).toEqual(['You have reached the maximum of 2 webhooks for this account.']);
+      expect(third.body.errors.url).toEqual(['You have reached the maximum of 2 webhooks for your plan (standard).']);
     } finally {
       await small.close();
     }

@@ -16,7 +16,7 @@ await ensureTable(target, tableName);
 
 /** A document client at `endpoint` without SDK retries, so that every answer is seen as the harness gave it. */
 export const dbAt = (endpoint: string): Db =>
-  createDb({ tableName, dynamodbEndpoint: endpoint, region: 'local', maxItemsPerOwner: 10_000 }, { maxAttempts: 1 });
+  createDb({ tableName, dynamodbEndpoint: endpoint, region: 'local' }, { maxAttempts: 1 });
 
 /** A harness for this test (stopped when it ends), a client through it, and one straight to DynamoDB Local. */
 export async function harnessed(

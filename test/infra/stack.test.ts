@@ -56,6 +56,8 @@ const expectedTableActions: Record<string, string[]> = {
   'list-domains': ['GetItem', 'Query'],
   'list-spaces': ['GetItem', 'Query'],
   'list-events': ['GetItem', 'Query'],
+  // The owner's feed head (its plan) and a Query of its counters, on the table.
+  'show-account': ['GetItem', 'Query'],
   'show-domain': ['GetItem'],
   'show-space': ['GetItem'],
   'store-domain': ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
@@ -264,7 +266,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         }
         expect(env.TABLE_NAME, name).toEqual({ Ref: tableId() });
         if (webhookWorkers.includes(name)) {
-          expect(Object.keys(env).sort(), name).toEqual(['NODE_OPTIONS', 'TABLE_NAME', 'WEBHOOK_QUEUE_URL']);
+          // The fan-out reads up to the largest webhook limit of the stage's plans.
+          const plans = name === FANOUT ? ['PLANS'] : [];
+          expect(Object.keys(env).sort(), name).toEqual(
+            ['NODE_OPTIONS', 'TABLE_NAME', 'WEBHOOK_QUEUE_URL', ...plans].sort(),
+          );
           expect(env.WEBHOOK_QUEUE_URL, name).toEqual({ Ref: queueNamed('webhook-deliveries') });
           continue;
         }
@@ -297,6 +303,9 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         }
         const cursors = signsCursors(name);
         const answers = name !== authorizerHandler && name !== RECHECK; // a route's handler answers the client: CORS
+        // The plans go where limits are enforced or shown; the authorizer states the per-key rate limit.
+        const plans = routes.find((route) => route.name === name)?.settings?.includes('PLANS') ? ['PLANS'] : [];
+        const rate = name === authorizerHandler ? ['RATE_LIMIT_PER_KEY_PER_MINUTE'] : [];
         expect(Object.keys(env).sort(), name).toEqual(
           [
             'NODE_OPTIONS',
@@ -304,8 +313,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
             ...(cursors ? ['CURSOR_SECRET'] : []),
             ...(answers ? ['CORS_ALLOWED_ORIGINS'] : []),
             ...edgeHostname,
+            ...plans,
+            ...rate,
           ].sort(),
         );
+        if (plans.length > 0) expect(JSON.parse(env.PLANS as string), name).toEqual(config.plans);
+        if (rate.length > 0)
+          expect(env.RATE_LIMIT_PER_KEY_PER_MINUTE, name).toBe(String(config.rateLimit.perKeyPerMinute));
         if (answers) expect(env.CORS_ALLOWED_ORIGINS, name).toBe('*');
         if (env.CURSOR_SECRET) expect(JSON.stringify(env.CURSOR_SECRET)).toContain('{{resolve:secretsmanager:');
       }
@@ -316,8 +330,12 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // Prepare: the template's values (references, dynamic references) stand in as plain strings: a host
         // name for the edge's (the distribution's domain name), a URL for the others.
         const given = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
-        const standIn = (key: string) =>
-          key === 'EDGE_HOSTNAME' ? 'd111111abcdef8.cloudfront.net' : `https://${key.toLowerCase()}.test`;
+        const standIns: Record<string, string> = {
+          EDGE_HOSTNAME: 'd111111abcdef8.cloudfront.net',
+          PLANS: String(given.PLANS),
+          RATE_LIMIT_PER_KEY_PER_MINUTE: '300',
+        };
+        const standIn = (key: string) => standIns[key] ?? `https://${key.toLowerCase()}.test`;
         const env = Object.fromEntries(Object.keys(given).map((key) => [key, standIn(key)]));
         const module = (await import(pathToFileURL(functionEntry(handlerOf(name))).href)) as {
           create: (config: Config) => unknown;
@@ -334,8 +352,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         }
         // Act / Assess
         expect(() => module.create(load(env)), name).not.toThrow();
-        // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler.
-        const required = (setting: string) => setting !== 'NODE_OPTIONS' && setting !== 'CORS_ALLOWED_ORIGINS';
+        // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler. So do
+        // PLANS (the standard plan alone: the limits before plans) and the rate limit the authorizer states (none).
+        const defaulted = ['NODE_OPTIONS', 'CORS_ALLOWED_ORIGINS', 'PLANS', 'RATE_LIMIT_PER_KEY_PER_MINUTE'];
+        const required = (setting: string) => !defaulted.includes(setting);
         for (const key of Object.keys(env).filter(required)) {
           const { [key]: _removed, ...without } = env;
           expect(() => module.create(load(without)), `${name} without ${key}`).toThrow(ConfigError);
@@ -536,8 +556,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const synthesized = proxied();
       // Assess
       expect(synthesized.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(expected.sort());
-      // The lists and items of domains, spaces and webhooks, the feed, and a webhook's deliveries.
-      expect(expected.filter((entry) => entry.startsWith('HEAD '))).toHaveLength(8);
+      // The lists and items of domains, spaces and webhooks, the feed, a webhook's deliveries, and the account.
+      expect(expected.filter((entry) => entry.startsWith('HEAD '))).toHaveLength(9);
       for (const { method, path, props } of synthesized) {
         const local = matchRoute(method, path.replace('{id}', '42'));
         expect(props.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
@@ -620,6 +640,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         '/api/v1/webhooks/{id}/test/{proxy+}',
         '/api/v1/webhooks/{id}/deliveries/{proxy+}',
         '/api/v1/events/{proxy+}',
+        '/api/v1/account/{proxy+}',
         '/api/v1/openapi.json/{proxy+}',
       ]);
       for (const path of unknownPathPreflights) {

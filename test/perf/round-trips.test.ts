@@ -16,6 +16,8 @@ import {
   lambdaContext,
   loadFunction,
 } from '#infra/local/lambda.ts';
+import { plans } from '#infra/plans.ts';
+import { setPlan } from '#lib/account/data/account.ts';
 import { createApiKey, rotateApiKey } from '#lib/auth/data/key-admin.ts';
 import type { RequestKey } from '#lib/auth/rules/request-key.ts';
 import { authorizerHandler as authorizerName } from '#lib/routes.ts';
@@ -194,6 +196,28 @@ describe('DynamoDB round trips per operation', () => {
     expect(page.commands).toEqual(['GetItem', 'Query']);
     expect(page.roundTrips).toBe(2);
     expect(page.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('reads the account with the feed head (the plan) and the counters in parallel: one round trip', async () => {
+    // Act
+    const account = await invoke('account/show', 'GET', '/api/v1/account');
+    // Assess
+    expect(account.status).toBe(200);
+    expect(account.commands.slice().sort()).toEqual(['GetItem', 'Query']);
+    expect(account.roundTrips).toBe(1);
+    expect(account.body.data.usage.spaces.used).toBeGreaterThan(0);
+  });
+
+  it('stores a space of an owner on a plan in the same 2 round trips: the plan is on the feed head it reads', async () => {
+    // Prepare: the owner on a plan of the stages' (the functions here know the standard plan only: it reads
+    // as the default, in the same reads)
+    await setPlan({ ...db, plans: plans.dev }, owner, 'pro');
+    // Act
+    const stored = await storeSpace(`Planned ${unique()}`);
+    // Assess
+    expect(stored.status).toBe(201);
+    expect(stored.commands.slice().sort()).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem']);
+    expect(stored.roundTrips).toBe(2);
   });
 
   describe('lists', () => {

@@ -1,4 +1,4 @@
-/** The per-owner quota (MAX_ITEMS_PER_OWNER), set low for this file's gateway. */
+/** The per-owner quota (the default plan's limits, `PLANS`), set low for this file's gateway. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
@@ -14,7 +14,7 @@ const settings = {
   AWS_REGION: config.region,
   CURSOR_SECRET: config.cursorSecret,
   EDGE_HOSTNAME: config.edgeHostname,
-  MAX_ITEMS_PER_OWNER: String(QUOTA),
+  PLANS: JSON.stringify({ default: 'tiny', plans: { tiny: { domains: QUOTA, spaces: QUOTA, webhooks: 1 } } }),
 };
 const quotaConfig = loadConfig(settings);
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 const full = (kind: string) => {
-  const message = `You have reached the maximum of ${QUOTA} ${kind}s for this account.`;
+  const message = `You have reached the maximum of ${QUOTA} ${kind}s for your plan (tiny).`;
   return { message, errors: { name: [message] }, status: 422 };
 };
 
@@ -36,9 +36,12 @@ async function fill(client: Client, count: number) {
 }
 
 describe('per-owner quota', () => {
-  it('is read from MAX_ITEMS_PER_OWNER, and defaults to 10,000', () => {
-    expect(quotaConfig.maxItemsPerOwner).toBe(QUOTA);
-    expect(loadConfig({ ...settings, MAX_ITEMS_PER_OWNER: undefined }).maxItemsPerOwner).toBe(10_000);
+  it('is read from PLANS, and defaults to the standard plan: 10,000 domains and spaces, 10 webhooks', () => {
+    expect(quotaConfig.plans.plans.tiny).toEqual({ domains: QUOTA, spaces: QUOTA, webhooks: 1 });
+    expect(loadConfig({ ...settings, PLANS: undefined }).plans).toEqual({
+      default: 'standard',
+      plans: { standard: { domains: 10_000, spaces: 10_000, webhooks: 10 } },
+    });
   });
 
   it('one store over the quota → 422 with a clear message; per kind; freed by a delete', async () => {

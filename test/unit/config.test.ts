@@ -21,7 +21,8 @@ describe('loadConfig', () => {
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
       AWS_REGION: 'eu-west-1',
       CURSOR_SECRET: 's3cret',
-      MAX_ITEMS_PER_OWNER: '25',
+      PLANS: '{"default":"one","plans":{"one":{"domains":25,"spaces":2,"webhooks":0}}}',
+      RATE_LIMIT_PER_KEY_PER_MINUTE: '300',
       DNS_RESOLVER: '127.0.0.1:5353, [::1]',
       DNS_TIMEOUT_MS: '500',
       CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173',
@@ -33,14 +34,15 @@ describe('loadConfig', () => {
       dynamodbEndpoint: 'http://127.0.0.1:8000',
       region: 'eu-west-1',
       cursorSecret: 's3cret',
-      maxItemsPerOwner: 25,
+      plans: { default: 'one', plans: { one: { domains: 25, spaces: 2, webhooks: 0 } } },
+      rateLimitPerKeyPerMinute: 300,
       dnsResolver: '127.0.0.1:5353, [::1]',
       dnsTimeoutMs: 500,
       corsAllowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });
     expect(minimal).toEqual({
       tableName: 'items',
-      maxItemsPerOwner: 10_000,
+      plans: { default: 'standard', plans: { standard: { domains: 10_000, spaces: 10_000, webhooks: 10 } } },
       dnsTimeoutMs: 2_000,
       corsAllowedOrigins: '*',
     });
@@ -49,8 +51,27 @@ describe('loadConfig', () => {
   it.each([
     [{}, 'TABLE_NAME is required'],
     [{ TABLE_NAME: '   ' }, 'TABLE_NAME is required'],
-    [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '0' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
-    [{ TABLE_NAME: 't', MAX_ITEMS_PER_OWNER: '1e3' }, 'MAX_ITEMS_PER_OWNER must be a positive integer'],
+    [{ TABLE_NAME: 't', PLANS: '{' }, 'PLANS must be JSON'],
+    [
+      { TABLE_NAME: 't', PLANS: '{"default":"pro","plans":{"free":{"domains":1,"spaces":1,"webhooks":1}}}' },
+      'PLANS "default" must name one of the plans (free)',
+    ],
+    [
+      { TABLE_NAME: 't', PLANS: '{"default":"free","plans":{"free":{"domains":1,"spaces":1}}}' },
+      'PLANS plan "free" must give webhooks a whole number',
+    ],
+    [
+      { TABLE_NAME: 't', PLANS: '{"default":"free","plans":{"free":{"domains":1.5,"spaces":1,"webhooks":1}}}' },
+      'PLANS plan "free" must give domains a whole number',
+    ],
+    [
+      { TABLE_NAME: 't', PLANS: '{"default":"Free","plans":{"Free":{"domains":1,"spaces":1,"webhooks":1}}}' },
+      'PLANS plan "Free" must match',
+    ],
+    [
+      { TABLE_NAME: 't', RATE_LIMIT_PER_KEY_PER_MINUTE: '0' },
+      'RATE_LIMIT_PER_KEY_PER_MINUTE must be a positive integer',
+    ],
     [{ TABLE_NAME: 't', DYNAMODB_ENDPOINT: 'localhost:8000' }, 'DYNAMODB_ENDPOINT must be an http(s) URL'],
     [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: '*,https://a.example' }, 'CORS_ALLOWED_ORIGINS must be * alone'],
     [{ TABLE_NAME: 't', CORS_ALLOWED_ORIGINS: 'https://a.example/' }, 'CORS_ALLOWED_ORIGINS must list origins'],
@@ -65,9 +86,7 @@ describe('loadConfig', () => {
 
   it('names every bad setting at once', () => {
     // Act / Assess
-    expect(() => loadConfig({ MAX_ITEMS_PER_OWNER: '-1' })).toThrow(
-      /TABLE_NAME is required.*MAX_ITEMS_PER_OWNER must be a positive integer/,
-    );
+    expect(() => loadConfig({ PLANS: '[]' })).toThrow(/TABLE_NAME is required.*PLANS must define at least one plan/);
   });
 });
 
@@ -84,7 +103,6 @@ describe("the webhook functions' settings", () => {
     // Act
     const config = loadWebhookConfig({
       TABLE_NAME: 'items',
-      MAX_WEBHOOKS_PER_OWNER: '3',
       WEBHOOK_RETRY_DELAYS: '1s, 500ms,2h',
       WEBHOOK_LOCAL_LOOPBACK: 'true',
       WEBHOOK_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries',
@@ -93,7 +111,6 @@ describe("the webhook functions' settings", () => {
     // Assess
     expect(config).toMatchObject({
       tableName: 'items',
-      maxWebhooksPerOwner: 3,
       webhookRetryDelays: '1s, 500ms,2h',
       webhookLocalLoopback: true,
       webhookQueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries',
@@ -106,13 +123,13 @@ describe("the webhook functions' settings", () => {
     const load = () =>
       loadWebhookConfig({
         TABLE_NAME: 'items',
-        MAX_WEBHOOKS_PER_OWNER: '0',
+        PLANS: '{"default":"free","plans":{"free":{"domains":1,"spaces":1,"webhooks":-1}}}',
         WEBHOOK_RETRY_DELAYS: '5s,12h',
         WEBHOOK_LOCAL_LOOPBACK: 'yes',
       });
     // Assess
     expect(load).toThrow(ConfigError);
-    expect(load).toThrow(/MAX_WEBHOOKS_PER_OWNER must be a positive integer/);
+    expect(load).toThrow(/PLANS plan "free" must give webhooks a whole number from 0 to 1000000/);
     expect(load).toThrow(
       /WEBHOOK_RETRY_DELAYS must be a comma-separated list .*"12h" is longer than the longest delay, 10h/,
     );

@@ -10,7 +10,7 @@ import { authorizerResult, policyFor, stageArn } from '#lib/auth/policy.ts';
 import { expiryFrom, isExpired, parseDuration, parseGrace } from '#lib/auth/rules/expiry.ts';
 import { allScopes, parseScopes, SCOPE_CATALOGUE, scopeReleases, storedScopes } from '#lib/auth/rules/scopes.ts';
 import type { Scope } from '#lib/kinds.ts';
-import { anyRead, type RouteScope, routes } from '#lib/routes.ts';
+import { anyKey, anyRead, type RouteScope, routes } from '#lib/routes.ts';
 
 const API = 'arn:aws:execute-api:eu-west-1:123456789012:abcdef1234';
 const methodArn = (method: string, path: string, stage = 'prod') => `${API}/${stage}/${method}${path}`;
@@ -23,9 +23,16 @@ const requests = routes.flatMap((route) =>
 const resultFor = (scopes: readonly Scope[], arn = methodArn('GET', '/api/v1/spaces')) =>
   authorizerResult(arn, 'acme', scopes, 'dsk_AbCdEfGh');
 
-/** Whether these scopes cover a route's scope: the change feed's (`*:read`) is covered by any read scope. */
+/**
+ * Whether these scopes cover a route's scope: the change feed's (`*:read`) is covered by any read scope, the
+ * account's (`*`) by any key.
+ */
 const covers = (scopes: readonly Scope[], scope: RouteScope) =>
-  scope === anyRead ? scopes.some((granted) => granted.endsWith(':read')) : scopes.includes(scope);
+  scope === anyKey
+    ? true
+    : scope === anyRead
+      ? scopes.some((granted) => granted.endsWith(':read'))
+      : scopes.includes(scope);
 
 describe('the authorizer policy', () => {
   it.each([

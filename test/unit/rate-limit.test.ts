@@ -20,7 +20,7 @@ describe('createRateLimiter', () => {
     clock.advance(20_500);
     const sixth = limiter.take('Bearer a');
     // Assess
-    expect(first).toEqual(Array(5).fill({ allowed: true }));
+    expect(first).toEqual([4, 3, 2, 1, 0].map((remaining) => ({ allowed: true, remaining, resetSeconds: 60 })));
     expect(sixth).toEqual({ allowed: false, retryAfterSeconds: 40 });
   });
 
@@ -34,7 +34,10 @@ describe('createRateLimiter', () => {
     const b = takeMany(limiter, 'Bearer b', 2);
     // Assess
     expect(a.allowed).toBe(false);
-    expect(b).toEqual([{ allowed: true }, { allowed: true }]);
+    expect(b).toEqual([
+      { allowed: true, remaining: 1, resetSeconds: 60 },
+      { allowed: true, remaining: 0, resetSeconds: 60 },
+    ]);
   });
 
   it('starts a new window once the previous one is over, and a refusal does not count', () => {
@@ -49,7 +52,27 @@ describe('createRateLimiter', () => {
     const next = takeMany(limiter, 'k', 3);
     // Assess
     expect(lastMoment).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(next).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 60 }]);
+    expect(next).toEqual([
+      { allowed: true, remaining: 1, resetSeconds: 60 },
+      { allowed: true, remaining: 0, resetSeconds: 60 },
+      { allowed: false, retryAfterSeconds: 60 },
+    ]);
+  });
+
+  it('tells what is left of the window: requests, and whole seconds until it resets (at least 1)', () => {
+    // Prepare
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 3, now: clock.now });
+    // Act
+    const first = limiter.take('k');
+    clock.advance(42_300);
+    const second = limiter.take('k');
+    clock.advance(17_650);
+    const third = limiter.take('k');
+    // Assess
+    expect(first).toEqual({ allowed: true, remaining: 2, resetSeconds: 60 });
+    expect(second).toEqual({ allowed: true, remaining: 1, resetSeconds: 18 });
+    expect(third).toEqual({ allowed: true, remaining: 0, resetSeconds: 1 });
   });
 
   it('never answers a Retry-After below one second', () => {
@@ -138,12 +161,7 @@ describe('rateLimitKey', () => {
       limiter.take(rateLimitKey(header)),
     );
     // Assess
-    expect(decisions).toEqual([
-      { allowed: true },
-      { allowed: true },
-      { allowed: true },
-      { allowed: false, retryAfterSeconds: 60 },
-    ]);
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, false]);
     expect(limiter.size).toBe(1);
   });
 });

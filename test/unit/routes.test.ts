@@ -62,10 +62,11 @@ describe('route table', () => {
       ['test-webhook', 'webhooks', 'test', 'webhooks/test', '/api/v1/webhooks/{id}/test'],
       ['deliveries-webhook', 'webhooks', 'deliveries', 'webhooks/deliveries', '/api/v1/webhooks/{id}/deliveries'],
       ['list-events', 'events', 'list', 'events/list', '/api/v1/events'],
+      ['show-account', 'account', 'show', 'account/show', '/api/v1/account'],
     ]);
   });
 
-  it.each(routes.filter((route) => route.collection !== 'events'))(
+  it.each(routes.filter((route) => route.collection !== 'events' && route.collection !== 'account'))(
     '$name needs the scope its action implies',
     (route) => {
       // Prepare: reads are list, show and a webhook's deliveries; every other action writes (verify too: it
@@ -96,10 +97,19 @@ describe('route table', () => {
     expect(routesFor(['spaces:write']).map((route) => route.name)).not.toContain('list-events');
   });
 
+  it('lets any key read the account, whatever its scopes, and no key without one', () => {
+    // Act
+    const account = routes.find((route) => route.name === 'show-account');
+    // Assess
+    expect(account?.scope).toBe('*');
+    for (const scope of scopes) expect(routesFor([scope]).map((route) => route.name)).toContain('show-account');
+    expect(routesFor([]).map((route) => route.name)).toEqual([]);
+  });
+
   it('reads with GET only, and writes never with GET', () => {
     // Assess
     for (const route of routes) {
-      const reads = route.scope.endsWith(':read');
+      const reads = route.scope.endsWith(':read') || route.scope === '*';
       expect(
         route.methods.every((method) => (method === 'GET') === reads),
         route.name,
@@ -111,8 +121,14 @@ describe('route table', () => {
     // Act
     const names = (granted: Parameters<typeof routesFor>[0]) => routesFor(granted).map((route) => route.name);
     // Assess
-    expect(names(['spaces:read'])).toEqual(['list-spaces', 'show-space', 'list-events']);
-    expect(names(['domains:write'])).toEqual(['store-domain', 'update-domain', 'destroy-domain', 'verify-domain']);
+    expect(names(['spaces:read'])).toEqual(['list-spaces', 'show-space', 'list-events', 'show-account']);
+    expect(names(['domains:write'])).toEqual([
+      'store-domain',
+      'update-domain',
+      'destroy-domain',
+      'verify-domain',
+      'show-account',
+    ]);
     expect(names([...scopes])).toEqual(routes.map((route) => route.name));
     expect(names([])).toEqual([]);
   });
@@ -139,6 +155,7 @@ describe('route table', () => {
           'POST /api/v1/webhooks/{id}/test',
           'GET /api/v1/webhooks/{id}/deliveries',
           'GET /api/v1/events',
+          'GET /api/v1/account',
         )
         .sort(),
     );
@@ -147,6 +164,8 @@ describe('route table', () => {
   it.each([
     ['GET', '/api/v1/spaces', 'spaces/list', null],
     ['GET', '/api/v1/events', 'events/list', null],
+    ['GET', '/api/v1/account', 'account/show', null],
+    ['HEAD', '/api/v1/account', 'account/show', null],
     ['POST', '/api/v1/domains', 'domains/store', null],
     ['GET', '/api/v1/domains/42', 'domains/show', { id: '42' }],
     ['PUT', '/api/v1/spaces/7', 'spaces/update', { id: '7' }],

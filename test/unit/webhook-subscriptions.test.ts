@@ -31,11 +31,11 @@ describe('what a key may subscribe to', () => {
     ]);
   });
 
-  it('defaults to every event the key reads: * with every read scope, else each collection’s family', () => {
+  it('defaults to every event the key reads: * with every read scope, else each collection’s family and the account’s', () => {
     // Act / Assess
     expect(subscribedPatterns(undefined, allScopes)).toEqual(['*']);
     expect(subscribedPatterns(undefined, reads('domains', 'spaces', 'webhooks'))).toEqual(['*']);
-    expect(subscribedPatterns(undefined, reads('domains', 'webhooks'))).toEqual(['domain.*', 'webhook.*']);
+    expect(subscribedPatterns(undefined, reads('domains', 'webhooks'))).toEqual(['domain.*', 'webhook.*', 'account.*']);
     expect(subscribedPatterns(['space.created'], reads('spaces'))).toEqual(['space.created']);
   });
 

@@ -60,7 +60,16 @@ export const keyState = (item: Pick<StoredKey, 'revoked' | 'expiresAt'>, now: Da
 
 /** Why a key is refused; `prefix` is known for a key that exists. */
 export type KeyLookup =
-  | { found: true; owner: string; prefix: string; lineage: string; scopes: Scope[]; lastUsedAt?: string }
+  | {
+      found: true;
+      owner: string;
+      prefix: string;
+      lineage: string;
+      scopes: Scope[];
+      /** Null: never expires. */
+      expiresAt: string | null;
+      lastUsedAt?: string;
+    }
   | { found: false; reason: 'unknown' | 'revoked' | 'expired'; prefix?: string };
 
 /** The key with this hash, if it may be used now. One strongly consistent GetItem. */
@@ -79,6 +88,7 @@ export async function lookUpKey(db: Db, hash: string, now: Date = new Date()): P
     prefix: item.prefix,
     lineage: lineageOf(item),
     scopes: storedScopes(item),
+    expiresAt: item.expiresAt ?? null,
     ...lastUsed,
   };
 }

@@ -22,3 +22,23 @@ export function requestKeyOf(context: unknown): RequestKey {
   const lineage = typeof fields.keyLineage === 'string' && fields.keyLineage !== '' ? fields.keyLineage : null;
   return { lineage, scopes: contextScopes(fields.scopes) ?? allScopes };
 }
+
+/** What the authorizer tells every function of the key besides its owner, scopes and line. */
+export type KeyFacts = {
+  /** When the key expires (null: never). */
+  expiresAt: string | null;
+  /** The stage's per-key rate limit (null: none stated). */
+  rateLimitPerMinute: number | null;
+};
+
+/**
+ * The key's expiry and rate limit, from `requestContext.authorizer` (`authorizerResult`): API Gateway passes
+ * context values on as strings. An answer made before they were passed (cached, for at most the TTL) has
+ * neither: never expires, no limit stated.
+ */
+export function keyFactsOf(context: unknown): KeyFacts {
+  const fields = (context ?? {}) as { expiresAt?: unknown; rateLimitPerMinute?: unknown };
+  const expiresAt = typeof fields.expiresAt === 'string' && fields.expiresAt !== '' ? fields.expiresAt : null;
+  const rate = Number(fields.rateLimitPerMinute);
+  return { expiresAt, rateLimitPerMinute: Number.isSafeInteger(rate) && rate > 0 ? rate : null };
+}

@@ -16,7 +16,9 @@ const and = list('and');
 const or = list('or');
 
 const needs = (entries: readonly UnreadablePattern[]) =>
-  entries.map(({ pattern, missing }) => `"${pattern}" needs ${and(missing)}`).join('; ');
+  entries
+    .map(({ pattern, missing, anyOf }) => `"${pattern}" needs ${anyOf ? `one of ${or(missing)}` : and(missing)}`)
+    .join('; ');
 
 /** `The events field …`: what the key may not subscribe to, and why. */
 export function eventsBeyondKeyMessage(error: EventsBeyondKey): string {
@@ -31,7 +33,7 @@ export function eventsBeyondKeyMessage(error: EventsBeyondKey): string {
 }
 
 export const webhookErrors = (error: unknown): HttpError | null => {
-  if (error instanceof QuotaReached) return new QuotaExceededError('webhook', error.quota, 'url');
+  if (error instanceof QuotaReached) return new QuotaExceededError('webhook', error.quota, error.plan, 'url');
   if (error instanceof EventsBeyondKey) return ValidationError.field('events', eventsBeyondKeyMessage(error));
   return dnsErrors(error);
 };

@@ -14,7 +14,7 @@ import {
   readOnlyFields,
   storedFields,
 } from '#lib/kind-module.ts';
-import { eventTypes, kinds } from '#lib/kinds.ts';
+import { eventKinds, eventTypes } from '#lib/kinds.ts';
 import { characterCount, type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
 import { NAME_CHARACTERS, nameClasses, nameUnit, unchanged } from '#lib/schemas/patterns.ts';
 import { type Mode, optional, requestBody, required } from '#lib/schemas/request.ts';
@@ -178,7 +178,7 @@ export const webhookStoreSchema = (rules: UrlRules) =>
 export const webhookUpdateSchema = (rules: UrlRules) =>
   mapped(updateBody(rules), (body) => storedFields(webhookStoredNames, body));
 
-const familyList = () => kinds.map((kind) => `\`${kind}.*\``).join(', ');
+const familyList = () => eventKinds.map((kind) => `\`${kind}.*\``).join(', ');
 
 /** A description as the document states it: of the characters a name may hold (`nameUnit`), spaces around it. */
 export const descriptionPattern = () => `^[${nameClasses().spaces}]*(${nameUnit()})*[${nameClasses().spaces}]*$`;
@@ -211,15 +211,16 @@ export const webhookFieldDocs: FieldDocs<ReturnType<typeof webhookBodies>> = {
   events: (mode, encoding): JsonSchema => {
     const items: JsonSchema = {
       type: 'string',
-      enum: [ALL_EVENTS, ...kinds.map((kind) => `${kind}.*`), ...eventTypes],
+      enum: [ALL_EVENTS, ...eventKinds.map((kind) => `${kind}.*`), ...eventTypes],
     };
     const what =
       `The event types to deliver: exact types (\`space.created\`), a kind's family (${familyList()}), or \`*\` ` +
       `for every event; at most ${EVENT_PATTERNS_MAX}, duplicates dropped. Only events the key could read in the ` +
-      'feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `*` needs every read ' +
+      'feed: a `<kind>` pattern needs `<collection>:read` (`domain.*`: `domains:read`), `account.*` (the ' +
+      "account's own events, `account.plan_changed`) any read scope, `*` needs every read " +
       'scope; others are refused (422 on `events`, naming the missing scopes). ' +
       (mode === 'store'
-        ? 'Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads (`["domain.*"]` for `domains:read`); refused (422) for a key that reads none.'
+        ? 'Absent: every event the key may read: `*` for a key with every read scope, else the family of each collection it reads and the account\'s (`["domain.*","account.*"]` for `domains:read`); refused (422) for a key that reads none.'
         : 'Absent: unchanged; but a change of `url` or a re-enabling checks the events the webhook has against the key in the same way.');
     return encoding === 'json'
       ? { type: 'array', items, minItems: 1, maxItems: EVENT_PATTERNS_MAX, description: what, examples: [['domain.*']] }

@@ -31,13 +31,12 @@ import { ownerPartition } from '#lib/data/keys.ts';
 import { collectionRange, type ListQuery, listRecords } from '#lib/data/listing.ts';
 import type { Written } from '#lib/data/outcome.ts';
 import { queryItems } from '#lib/data/query.ts';
+import { largestLimit } from '#lib/platform/plans.ts';
 import { assertReadable } from '#lib/webhooks/rules/event-patterns.ts';
 import { newSigningSecret } from '#lib/webhooks/rules/signature.ts';
 
 const kind = 'webhook';
 
-/** Webhooks one owner may hold unless the stack says otherwise (`MAX_WEBHOOKS_PER_OWNER`). */
-export const DEFAULT_WEBHOOKS_PER_OWNER = 10;
 /** How long a secret rotated out still signs deliveries, beside the new one. */
 export const ROTATED_SECRET_VALID_MS = 24 * 3600 * 1000;
 
@@ -85,7 +84,10 @@ export const showWebhook = (db: Db, owner: string, id: number) => getRecord<Webh
 export const listWebhooks = (db: Db, owner: string, query: ListQuery) =>
   listRecords<WebhookRecord>(db, owner, kind, query);
 
-/** Every webhook of the owner (at most the quota: one Query), for the events' fan-out. */
+/**
+ * Every webhook of the owner, for the events' fan-out: at most the largest webhook limit of the stage's plans
+ * (one Query), which an owner moved to a smaller plan keeps.
+ */
 export async function allWebhooks(db: Db, owner: string): Promise<WebhookRecord[]> {
   const { from, to } = collectionRange(kind);
   const items = await queryItems(
@@ -98,7 +100,7 @@ export async function allWebhooks(db: Db, owner: string): Promise<WebhookRecord[
       ConsistentRead: true,
     },
     undefined,
-    quotaOf(db),
+    largestLimit(db.plans, 'webhooks'),
   );
   return items.map((item) => recordOf<WebhookRecord>(kind, item));
 }
@@ -108,8 +110,6 @@ export const signingSecrets = (webhook: WebhookRecord, now: Date): string[] =>
   webhook.secrets
     .filter((secret) => secret.expiresAt === undefined || Date.parse(secret.expiresAt) > now.getTime())
     .map((secret) => secret.value);
-
-const quotaOf = (db: Db) => db.maxWebhooksPerOwner ?? DEFAULT_WEBHOOKS_PER_OWNER;
 
 /** The record's `keyLineage` for a key (none for one whose line the request did not carry). */
 const lineageOf = (key: RequestKey) => (key.lineage === null ? {} : { keyLineage: key.lineage });
@@ -143,7 +143,7 @@ export async function storeWebhook(
       createdAt: now,
       updatedAt: now,
     }),
-    { ...options, quota: quotaOf(db) },
+    options,
   );
 }
 

@@ -4,10 +4,18 @@
  * that could never match (a typo, a family that does not exist) is refused when the webhook is stored.
  *
  * And which of them a key may have delivered: only the events it could read in the feed, those of the
- * collections it holds `<collection>:read` of (the feed's rule, `lib/feed/page.ts`). `*` needs every read
- * scope. Pure.
+ * collections it holds `<collection>:read` of, and the account's (`account.*`) with any read scope (the feed's
+ * rule, `lib/feed/page.ts`). `*` needs every read scope. Pure.
  */
-import { type Collection, collectionNames, collections, eventTypes, kinds, type Scope } from '#lib/kinds.ts';
+import {
+  ACCOUNT,
+  type Collection,
+  collectionNames,
+  collections,
+  eventKinds,
+  eventTypes,
+  type Scope,
+} from '#lib/kinds.ts';
 
 /** Every event, the default. */
 export const ALL_EVENTS = '*';
@@ -18,7 +26,7 @@ export const EVENT_PATTERNS_MAX = 32;
 export const isEventPattern = (pattern: string): boolean =>
   pattern === ALL_EVENTS ||
   (eventTypes as readonly string[]).includes(pattern) ||
-  kinds.some((kind) => pattern === `${kind}.*`);
+  eventKinds.some((kind) => pattern === `${kind}.*`);
 
 /** Whether an event of this type is one the patterns want. */
 export const matchesPatterns = (patterns: readonly string[], type: string): boolean =>
@@ -42,14 +50,23 @@ const collectionsOfPattern = (pattern: string): Collection[] => {
 
 const readScope = (collection: Collection): Scope => `${collection}:read`;
 
+/** Whether an event type (or a pattern) is the account's: `account.plan_changed`, `account.*`. */
+const isAccountEvent = (type: string) => type.startsWith(`${ACCOUNT}.`);
+
+const readsAny = (scopes: readonly Scope[]) => scopes.some((scope) => scope.endsWith(':read'));
+
 /** Whether a key with these scopes could read an event of this type in the feed. */
 export const readsEvent = (scopes: readonly Scope[], type: string): boolean => {
+  if (isAccountEvent(type)) return readsAny(scopes);
   const collection = collectionOfEvent(type);
   return collection !== null && scopes.includes(readScope(collection));
 };
 
-/** A pattern the key may not subscribe to, and the read scopes it lacks for it. */
-export type UnreadablePattern = { pattern: string; missing: Scope[] };
+/**
+ * A pattern the key may not subscribe to, and the read scopes it lacks for it: all of them, or one of them
+ * (`anyOf`: the account's events, which any read scope reads).
+ */
+export type UnreadablePattern = { pattern: string; missing: Scope[]; anyOf?: true };
 
 /**
  * Patterns that name events the key could not read: a webhook may not be directed to them. The domain's word
@@ -71,7 +88,10 @@ export class EventsBeyondKey extends Error {
 
 /** Each pattern the key may not subscribe to, with the read scopes it lacks. */
 export const unreadablePatterns = (patterns: readonly string[], scopes: readonly Scope[]): UnreadablePattern[] =>
-  patterns.flatMap((pattern) => {
+  patterns.flatMap((pattern): UnreadablePattern[] => {
+    if (isAccountEvent(pattern)) {
+      return readsAny(scopes) ? [] : [{ pattern, missing: collectionNames.map(readScope), anyOf: true }];
+    }
     const missing = collectionsOfPattern(pattern)
       .map(readScope)
       .filter((scope) => !scopes.includes(scope));
@@ -91,7 +111,8 @@ export function assertReadable(
 /**
  * What a new webhook subscribes to: the patterns sent, if the key could read them all; when none are sent,
  * every event the key may read: `*` for a key with every read scope, else the family of each collection it
- * reads (`['domain.*']` for `domains:read`). A key that reads nothing is refused (nothing to deliver).
+ * reads and the account's (`['domain.*', 'account.*']` for `domains:read`). A key that reads nothing is refused
+ * (nothing to deliver).
  */
 export function subscribedPatterns(sent: readonly string[] | undefined, scopes: readonly Scope[]): string[] {
   if (sent !== undefined) {
@@ -103,5 +124,5 @@ export function subscribedPatterns(sent: readonly string[] | undefined, scopes: 
   if (readable.length === 0) {
     throw new EventsBeyondKey([{ pattern: ALL_EVENTS, missing: collectionNames.map(readScope) }], 'default');
   }
-  return readable.map((collection) => `${collections[collection].kind}.*`);
+  return [...readable.map((collection) => `${collections[collection].kind}.*`), `${ACCOUNT}.*`];
 }
