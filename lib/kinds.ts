@@ -29,6 +29,23 @@ export const itemActions = {
   webhooks: ['rotate-secret', 'test', 'deliveries'],
 } as const satisfies Record<Collection, readonly string[]>;
 
+/**
+ * What a collection's writes hold and check besides the item itself: the facts the DynamoDB actions of its routes
+ * follow from (`lib/routes.ts`), so a new kind states them or does not compile.
+ * - `name`: `free` (no guard: a webhook's URL), `fixed` (a name guard holds it once per owner, and no update
+ *   renames it: a domain), `renamable` (a name guard holds it once per owner, and an update that renames it moves
+ *   the guard: Delete the old one, Put the new one: a space);
+ * - `checksOthers`: its store and update check guards it does not take (ConditionCheck): a domain's name not
+ *   active under another owner, its pages not on its owner's other active domains.
+ */
+export type Guards = { name: 'free' | 'fixed' | 'renamable'; checksOthers: boolean };
+
+export const guards = {
+  domains: { name: 'fixed', checksOthers: true },
+  spaces: { name: 'renamable', checksOthers: false },
+  webhooks: { name: 'free', checksOthers: false },
+} as const satisfies Record<Collection, Guards>;
+
 /** Every kind of change an event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
 export type EventType = {
   [C in Collection]: `${(typeof collections)[C]['kind']}.${'created' | 'updated' | 'deleted' | (typeof changes)[C][number]}`;
