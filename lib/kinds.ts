@@ -46,6 +46,16 @@ export const guards = {
   webhooks: { name: 'free', checksOthers: false },
 } as const satisfies Record<Collection, Guards>;
 
+/**
+ * What a field of a kind's record is to everything past the data layer: `published` (its events carry it, and
+ * its presenter shows what the API shows of it), `internal` (the data layer's own: bookkeeping, the key line a
+ * webhook is held to; no event carries it) or `secret` (no event, log line or answer carries it, but the one
+ * answer its API declares: a webhook's store and rotation). Each kind declares every field of its record in
+ * `lib/<kind>/rules/stored-fields.ts`, checked against the record's type in its `data/`, and the event writer
+ * drops what is not published (`eventRecordOf`, `lib/data/item.ts`).
+ */
+export type FieldUse = 'published' | 'internal' | 'secret';
+
 /** Every kind of change an event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
 export type EventType = {
   [C in Collection]: `${(typeof collections)[C]['kind']}.${'created' | 'updated' | 'deleted' | (typeof changes)[C][number]}`;

@@ -157,7 +157,7 @@ function replayWinner<Result>(db: Db, owner: string, request: IdempotentRequest)
 }
 
 function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: Date): TransactPart {
-  const record = eventRecordOf(event.record);
+  const record = eventRecordOf(event.kind, event.record);
   return {
     Put: {
       TableName: db.tableName,

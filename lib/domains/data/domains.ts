@@ -32,7 +32,7 @@ import {
   PagesTooLarge,
   VerificationMismatch,
 } from '#lib/data/errors.ts';
-import type { ResourceRecord } from '#lib/data/item.ts';
+import type { FieldsDeclared, Is, ResourceRecord } from '#lib/data/item.ts';
 import { domainNameGuardKey, ownerDomainNameGuardKey } from '#lib/data/keys.ts';
 import { type ListQuery, listRecords } from '#lib/data/listing.ts';
 import type { Written } from '#lib/data/outcome.ts';
@@ -56,6 +56,7 @@ import {
   sameServing,
   servingOf,
 } from '#lib/domains/rules/serving.ts';
+import type { domainStoredFields } from '#lib/domains/rules/stored-fields.ts';
 import { newVerificationToken, verificationName } from '#lib/domains/rules/verification.ts';
 import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
 
@@ -81,6 +82,9 @@ export type DomainRecord = ResourceRecord & {
   /** Why it is not served, with `serving: 'failed'`. */
   servingFailure?: ServingFailure;
 };
+
+/** Each field's use is declared (`lib/domains/rules/stored-fields.ts`): a field without one does not compile. */
+export type DomainFieldsDeclared = Is<FieldsDeclared<DomainRecord, typeof domainStoredFields>>;
 
 /** An active domain as the edge serves it, with its owner (the partition it lives in). */
 export type ActiveDomain = DomainRecord & { owner: string };
