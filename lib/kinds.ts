@@ -29,6 +29,33 @@ export const itemActions = {
   webhooks: ['rotate-secret', 'test', 'deliveries'],
 } as const satisfies Record<Collection, readonly string[]>;
 
+/**
+ * What a collection's writes hold and check besides the item itself: the facts the DynamoDB actions of its routes
+ * follow from (`lib/routes.ts`), so a new kind states them or does not compile.
+ * - `name`: `free` (no guard: a webhook's URL), `fixed` (a name guard holds it once per owner, and no update
+ *   renames it: a domain), `renamable` (a name guard holds it once per owner, and an update that renames it moves
+ *   the guard: Delete the old one, Put the new one: a space);
+ * - `checksOthers`: its store and update check guards it does not take (ConditionCheck): a domain's name not
+ *   active under another owner, its pages not on its owner's other active domains.
+ */
+export type Guards = { name: 'free' | 'fixed' | 'renamable'; checksOthers: boolean };
+
+export const guards = {
+  domains: { name: 'fixed', checksOthers: true },
+  spaces: { name: 'renamable', checksOthers: false },
+  webhooks: { name: 'free', checksOthers: false },
+} as const satisfies Record<Collection, Guards>;
+
+/**
+ * What a field of a kind's record is to everything past the data layer: `published` (its events carry it, and
+ * its presenter shows what the API shows of it), `internal` (the data layer's own: bookkeeping, the key line a
+ * webhook is held to; no event carries it) or `secret` (no event, log line or answer carries it, but the one
+ * answer its API declares: a webhook's store and rotation). Each kind declares every field of its record in
+ * `lib/<kind>/rules/stored-fields.ts`, checked against the record's type in its `data/`, and the event writer
+ * drops what is not published (`eventRecordOf`, `lib/data/item.ts`).
+ */
+export type FieldUse = 'published' | 'internal' | 'secret';
+
 /** Every kind of change a resource's event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
 export type ResourceEventType = {
   [C in Collection]: `${(typeof collections)[C]['kind']}.${'created' | 'updated' | 'deleted' | (typeof changes)[C][number]}`;

@@ -6,7 +6,16 @@
  * gateway. Handlers' bundles import only `collections` from here (the route table is marked pure, so it is
  * dropped when unused).
  */
-import { type Access, type Collection, collectionNames, collections, itemActions, type Scope } from './kinds.ts';
+import {
+  type Access,
+  type Collection,
+  collectionNames,
+  collections,
+  type Guards,
+  guards,
+  itemActions,
+  type Scope,
+} from './kinds.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -85,7 +94,12 @@ export const apiBasePath = '/api/v1';
 
 type RouteSpec = Pick<Route, 'methods' | 'actions' | 'settings'> & { item: boolean };
 
-/** What each action is on any collection; `update` differs per collection (see `tableActions`). */
+/** The ConditionChecks of a kind whose writes check guards they do not take (`guards` in `lib/kinds.ts`). */
+const checks = ({ checksOthers }: Guards): TableAction[] => (checksOthers ? ['ConditionCheckItem'] : []);
+/** The Delete of the old name guard, for a kind whose update may rename it. */
+const renames = ({ name }: Guards): TableAction[] => (name === 'renamable' ? ['DeleteItem'] : []);
+
+/** What each action is on any collection; `store` and `update` follow the collection's `guards` (`lib/kinds.ts`). */
 function spec(collection: Collection, action: Action): RouteSpec {
   switch (action) {
     case 'list':
@@ -94,15 +108,12 @@ function spec(collection: Collection, action: Action): RouteSpec {
     case 'store':
       // UpdateItem allocates the id, GetItem reads the feed head (and an Idempotency-Key's record); the
       // transaction Puts the item, its name guard, its event (and the record) and Updates the counter and the
-      // feed head. A domain's transaction also checks that no active domain holds the name, and that no page
-      // is on another of the owner's active domains (ConditionCheck).
+      // feed head. A kind that checks others' guards (a domain: no active domain holds the name, no page is on
+      // another of the owner's active domains) adds their ConditionChecks.
       return {
         methods: ['POST'],
         item: false,
-        actions:
-          collection === 'domains'
-            ? ['UpdateItem', 'GetItem', 'PutItem', 'ConditionCheckItem']
-            : ['UpdateItem', 'GetItem', 'PutItem'],
+        actions: ['UpdateItem', 'GetItem', 'PutItem', ...checks(guards[collection])],
         // The owner's plan is on the feed head read: its limits come from the stage's plans.
         settings: ['PLANS'],
       };
@@ -110,18 +121,13 @@ function spec(collection: Collection, action: Action): RouteSpec {
       return { methods: ['GET'], item: true, actions: ['GetItem'] };
     case 'update':
       // GetItem reads the item and the feed head; the transaction Puts the item (if its version is the one
-      // read) and its event and Updates the feed head; renaming a space also moves its
-      // name guard (Delete the old one, Put the new one). Domain names never change; a domain's new page is
-      // checked not to be on another of the owner's active domains (ConditionCheck on that name's guard).
+      // read) and its event and Updates the feed head; renaming a kind whose name is `renamable` (a space) also
+      // moves its name guard (Delete the old one, Put the new one). A kind that checks others' guards (a domain's
+      // new page, not on another of the owner's active domains) adds their ConditionChecks.
       return {
         methods: ['PUT', 'PATCH'],
         item: true,
-        actions:
-          collection === 'spaces'
-            ? ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']
-            : collection === 'domains'
-              ? ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem']
-              : ['GetItem', 'PutItem', 'UpdateItem'],
+        actions: ['GetItem', 'PutItem', 'UpdateItem', ...renames(guards[collection]), ...checks(guards[collection])],
       };
     case 'destroy':
       // GetItem reads the item and the feed head; the transaction Deletes the item and its guards, Puts the

@@ -169,7 +169,7 @@ function eventPart(db: Db, owner: string, id: number, event: ChangeEvent, now: D
   const subject =
     'account' in event
       ? { resource: event.account }
-      : { resource: eventRecordOf(event.record), version: event.version };
+      : { resource: eventRecordOf(event.kind, event.record), version: event.version };
   return {
     Put: {
       TableName: db.tableName,

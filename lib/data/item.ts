@@ -6,7 +6,10 @@
  */
 
 import type { TableKey } from '#lib/data/table.ts';
-import type { Kind } from '#lib/kinds.ts';
+import { domainStoredFields } from '#lib/domains/rules/stored-fields.ts';
+import type { FieldUse, Kind } from '#lib/kinds.ts';
+import { spaceStoredFields } from '#lib/spaces/rules/stored-fields.ts';
+import { webhookStoredFields } from '#lib/webhooks/rules/stored-fields.ts';
 import { dueCheckShard, foldName, itemKey, nameSortKey } from './keys.ts';
 import { upgraded } from './upgrades.ts';
 
@@ -66,24 +69,61 @@ export function bookkeepingAttributes(owner: string, id: number, bookkeeping: Bo
   return { set, remove };
 }
 
+/** Every record's own fields, with their use (`FieldUse`): the due check is bookkeeping. */
+const recordFields = {
+  id: 'published',
+  name: 'published',
+  createdAt: 'published',
+  updatedAt: 'published',
+  version: 'published',
+  nextCheckAt: 'internal',
+} as const satisfies Record<keyof ResourceRecord, FieldUse>;
+
 /**
- * The record an event carries: the resource without what only the data layer keeps (bookkeeping, the key
- * line a webhook is held to) or what the API never shows after it is given (a webhook's signing secrets), since
- * events are a stored format for 30 days and go on the bus.
+ * Each kind's fields beyond every record's, with their use, as its `rules/stored-fields.ts` declares them (and
+ * its `data/` checks against its record: `FieldsDeclared`). A kind without its declaration does not compile.
  */
-export function eventRecordOf(record: ResourceRecord): ResourceRecord {
-  const {
-    nextCheckAt: _due,
-    failingSince: _failing,
-    secrets: _secrets,
-    keyLineage: _key,
-    ...published
-  } = record as ResourceRecord & {
-    failingSince?: unknown;
-    secrets?: unknown;
-    keyLineage?: unknown;
-  };
-  return published;
+const storedFields: Record<Kind, Readonly<Record<string, FieldUse>>> = {
+  domain: domainStoredFields,
+  space: spaceStoredFields,
+  webhook: webhookStoredFields,
+};
+
+/** The fields of a kind's record of these uses, every record's own included. */
+export const fieldsOfUse = (kind: Kind, ...uses: readonly FieldUse[]): string[] =>
+  Object.entries({ ...recordFields, ...storedFields[kind] })
+    .filter(([, use]) => uses.includes(use))
+    .map(([field]) => field);
+
+/** The fields a kind's record adds to every record's. */
+type OwnFields<R extends ResourceRecord> = Exclude<keyof R, keyof ResourceRecord> & string;
+
+/**
+ * `true` when `Declared` gives each field `R` adds to every record's its use, and names no other field; otherwise
+ * what is missing and what is too many. A kind's data module asserts it of its record's declaration, so a new
+ * field without its use does not compile.
+ */
+export type FieldsDeclared<R extends ResourceRecord, Declared> = [
+  Exclude<OwnFields<R>, keyof Declared>,
+  Exclude<keyof Declared, OwnFields<R>>,
+] extends [never, never]
+  ? true
+  : {
+      'declare its use in rules/stored-fields.ts': Exclude<OwnFields<R>, keyof Declared>;
+      'not a field of the record': Exclude<keyof Declared, OwnFields<R>>;
+    };
+
+/** A type that must be `true`: `Is<FieldsDeclared<…>>` fails to compile, naming the fields, until it is. */
+export type Is<T extends true> = T;
+
+/**
+ * The record an event carries: its published fields only, since events are a stored format for 30 days and go
+ * on the bus. What only the data layer keeps (bookkeeping, the key line a webhook is held to) and what the API
+ * never shows after it is given (a webhook's signing secrets) stay out, as its kind declares them.
+ */
+export function eventRecordOf(kind: Kind, record: ResourceRecord): ResourceRecord {
+  const unpublished = new Set(fieldsOfUse(kind, 'internal', 'secret'));
+  return Object.fromEntries(Object.entries(record).filter(([field]) => !unpublished.has(field))) as ResourceRecord;
 }
 
 /** The item that stores a record of the owner's. */

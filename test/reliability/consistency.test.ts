@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { allScopes } from '#lib/auth/rules/scopes.ts';
 import { guardItem } from '#lib/data/collection.ts';
 import { listEvents } from '#lib/data/events.ts';
 import {
@@ -23,6 +24,7 @@ import { storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
 import { recordsLookup } from '#lib/domains/lookups.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
 import { destroySpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
+import { storeWebhook } from '#lib/webhooks/data/webhooks.ts';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#test/support/consistency.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -82,6 +84,18 @@ describe('checkConsistency', () => {
     // Assess
     expect(report.violations).toEqual([]);
     expect(report.items).toEqual({ space: 2, domain: 3, webhook: 0 });
+  });
+
+  it('finds nothing wrong with webhooks, which hold no name guard (each kind is checked as itself)', async () => {
+    // Prepare: two webhooks of one URL (a webhook's name).
+    const hook = { name: 'https://hooks.example.com/in', events: ['space.*'], enabled: true, description: null };
+    await storeWebhook(db, owner, hook, { lineage: null, scopes: allScopes });
+    await storeWebhook(db, owner, hook, { lineage: null, scopes: allScopes });
+    // Act
+    const report = await checkConsistency(db, owner, { domainNames: [domainName, pendingName, oldName] });
+    // Assess
+    expect(report.violations).toEqual([]);
+    expect(report.items).toEqual({ space: 2, domain: 3, webhook: 2 });
   });
 
   it('reports a space without its name guard', async () => {

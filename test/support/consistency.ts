@@ -3,7 +3,8 @@
  * Query and reads the global domain-name guards with GetItem (no table walk), then reports every broken
  * invariant of the data model:
  *
- * - every space has exactly its own name guard, pointing back to it (same owner, same id);
+ * - every space has exactly its own name guard, pointing back to it (same owner, same id); a webhook holds none
+ *   (each kind's guards and state: `kindChecks`, one entry per kind);
  * - every domain holds its owner's name guard (in the partition) and, when active, the name's global guard,
  *   both pointing back to it; a pending domain holds no global guard; no name is active under two domains.
  *   Domains stored before verification existed (no `status`) are active and hold the global guard only;
@@ -39,7 +40,7 @@ import {
 import { paginateQuery } from '#lib/data/query.ts';
 import type { TableKey } from '#lib/data/table.ts';
 import { presentEvent } from '#lib/feed/present.ts';
-import { eventTypes, type Kind, kinds } from '#lib/kinds.ts';
+import { collectionNames, collections, eventTypes, guards, type Kind, kinds } from '#lib/kinds.ts';
 import { resources } from '#lib/registry.ts';
 
 export type ViolationRule =
@@ -104,12 +105,23 @@ const keyOf = (row: { pk: string; sk: string }) => `${row.pk} ${row.sk}`;
 
 const kindOf = (row: Row): Kind | undefined => kinds.find((kind) => row.sk.startsWith(collectionPrefix(kind)));
 
+/** The guards an item must hold, and one it must not hold (a pending domain's global guard). */
+type Guards = { held: TableKey[]; notHeld?: TableKey };
+
 /**
- * The guards an item must hold, and the global guard a pending domain must not. A space's guard and a domain's
- * owner guard are in the partition; an active domain's global guard is not.
+ * What the checker knows of each kind beyond what every item shares (`checkItemShape`): the guards its item must
+ * hold, and the rules of its own state. A kind of `lib/kinds.ts` without its entry does not compile.
  */
-function guardsFor(owner: string, kind: Kind, item: Row): { held: TableKey[]; notHeld?: TableKey } {
-  if (kind === 'space') return { held: [spaceNameGuardKey(owner, String(item.fold))] };
+type KindChecks = {
+  guards: (owner: string, item: Row) => Guards;
+  state?: (item: Row, report: (detail: string) => void) => void;
+};
+
+/**
+ * A domain's guards: its owner's guard of the name (in the partition) and, when active, the name's global guard
+ * (not in the partition); a pending one must not hold the global guard.
+ */
+function domainGuards(owner: string, item: Row): Guards {
   const name = String(item.name);
   const global = domainNameGuardKey(name);
   // Stored before verification existed (no token; no status until a change wrote it active).
@@ -127,7 +139,7 @@ function checkItemShape(owner: string, kind: Kind, item: Row, report: (detail: s
   if (item.sk !== itemKey(owner, kind, id).sk) report(`sort key does not match id ${id}`);
   if (item.lsi1sk !== nameSortKey(kind, expectedFold, id)) report('by-name index key does not match its name');
   if (item.kind !== kind) report(`kind "${String(item.kind)}" should be "${kind}"`);
-  if (kind === 'domain') checkDomainState(item, report);
+  kindChecks[kind].state?.(item, report);
 }
 
 /**
@@ -144,6 +156,18 @@ function checkDomainState(item: Row, report: (detail: string) => void) {
   if (typeof verificationToken !== 'string' || verificationToken === '') report('has no verification token');
   if (status === 'active' && typeof verifiedAt !== 'string') report('is active without verified_at');
 }
+
+/** Whether the kind's names are unique per owner (held by a name guard), as `lib/kinds.ts` declares. */
+const uniqueNames = (kind: Kind) =>
+  collectionNames.some((collection) => collections[collection].kind === kind && guards[collection].name !== 'free');
+
+const kindChecks: Record<Kind, KindChecks> = {
+  // A space's name is unique per owner: its guard is in the partition.
+  space: { guards: (owner, item) => ({ held: [spaceNameGuardKey(owner, String(item.fold))] }) },
+  domain: { guards: domainGuards, state: checkDomainState },
+  // A webhook's name is its URL: several may share it, and none holds a guard.
+  webhook: { guards: () => ({ held: [] }) },
+};
 
 /** The other owner's domain a global guard points to, when it is live, active and of this name. */
 async function activeDomainOf(db: Db, guard: Row, name: string): Promise<Row | null> {
@@ -176,11 +200,11 @@ export async function checkConsistency(db: Db, owner: string, options: CheckOpti
       highestId = Math.max(highestId, id);
       const fold = item.fold as string;
       const other = names.get(fold);
-      if (other !== undefined)
+      if (other !== undefined && uniqueNames(kind))
         add('duplicate-name', keyOf(item), `${kind}s ${other} and ${id} share the name "${fold}"`);
       names.set(fold, id);
 
-      const { held, notHeld } = guardsFor(owner, kind, item);
+      const { held, notHeld } = kindChecks[kind].guards(owner, item);
       for (const guardKey of held) {
         const global = guardKey.pk !== ownerPartition(owner);
         const guard = global ? await getRow(db, guardKey) : bySortKey.get(guardKey.sk);

@@ -187,14 +187,14 @@ describe('stored scopes', () => {
 
   it('gives a key written under today’s catalogue exactly what it stores, the four old scopes included', () => {
     // Act / Assess: the marker decides, not the set of scopes.
-    expect(SCOPE_CATALOGUE).toBe(2);
+    expect(SCOPE_CATALOGUE).toBe(Math.max(...Object.values(scopeReleases).map((release) => release.catalogue)));
     expect(storedScopes({ scopes: fourOld, scopeCatalogue: SCOPE_CATALOGUE })).toEqual(fourOld);
     expect(storedScopes({ scopes: ['spaces:read'], scopeCatalogue: 2 })).toEqual(['spaces:read']);
     expect(storedScopes({ scopes: [...allScopes], scopeCatalogue: 2 })).toEqual([...allScopes]);
     // Marked but no list (no key is written so): nothing.
     expect(storedScopes({ scopeCatalogue: 2 })).toEqual([]);
     // A newer catalogue's marker is read as this one's; its unknown scopes grant nothing.
-    expect(storedScopes({ scopes: [...fourOld, 'tags:read'], scopeCatalogue: 3 })).toEqual(fourOld);
+    expect(storedScopes({ scopes: [...fourOld, 'folders:read'], scopeCatalogue: 99 })).toEqual(fourOld);
   });
 
   it('upgrades a key marked with an older catalogue by each later release’s rule', () => {
@@ -217,6 +217,54 @@ describe('stored scopes', () => {
         .filter(([, release]) => release.catalogue === version)
         .map(([collection]) => collection);
     expect([at(1), at(2)]).toEqual([['domains', 'spaces'], ['webhooks']]);
+  });
+
+  /** The catalogue as released: keys were written under each of these versions. Add a release here once shipped. */
+  const released: Readonly<Record<number, readonly string[]>> = { 1: ['domains', 'spaces'], 2: ['webhooks'] };
+  const lastReleased = Math.max(...Object.keys(released).map(Number));
+
+  it("the scope catalogue's history: a collection added since takes a version after every released one", () => {
+    // Assess: a new collection under a released version would be read as held, or refused, by keys written before it.
+    const misplaced = Object.entries(scopeReleases).flatMap(([collection, release]) => {
+      const was = Object.entries(released).find(([, collections]) => collections.includes(collection))?.[0];
+      if (was !== undefined) {
+        return Number(was) === release.catalogue
+          ? []
+          : [`${collection}: released in catalogue ${was}, declared ${release.catalogue}; a release never moves`];
+      }
+      return release.catalogue > lastReleased
+        ? []
+        : [
+            `${collection}: new, but declared in catalogue ${release.catalogue}, which keys were already written ` +
+              `under; give it { catalogue: ${lastReleased + 1}, existingKeys: … } in scopeReleases (lib/auth/rules/scopes.ts)`,
+          ];
+    });
+    expect(misplaced).toEqual([]);
+  });
+
+  it('gives each later collection’s scopes to the keys its release names, and to no other', () => {
+    for (const [collection, release] of Object.entries(scopeReleases)) {
+      if (!('existingKeys' in release)) continue;
+      // Arrange: keys written under the version before it, holding every scope then, or only one.
+      const before = allScopes.filter((scope) => {
+        const owner = scope.slice(0, scope.indexOf(':')) as keyof typeof scopeReleases;
+        return scopeReleases[owner].catalogue < release.catalogue;
+      });
+      const own = [`${collection}:read`, `${collection}:write`];
+      // Act
+      const everything = storedScopes({ scopes: before, scopeCatalogue: release.catalogue - 1 });
+      const one = storedScopes({ scopes: before.slice(0, 1), scopeCatalogue: release.catalogue - 1 });
+      // Assess
+      const expected = release.existingKeys === 'every-scope-holders';
+      expect(
+        own.every((scope) => everything.includes(scope as Scope)),
+        `${collection}, a key that held all`,
+      ).toBe(expected);
+      expect(
+        own.some((scope) => one.includes(scope as Scope)),
+        `${collection}, a key that held one`,
+      ).toBe(false);
+    }
   });
 });
 

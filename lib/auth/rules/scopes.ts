@@ -15,18 +15,25 @@ export const allScopes: readonly Scope[] = scopes;
  */
 export type ExistingKeys = 'none' | 'every-scope-holders';
 
+/** The collections whose scopes made the first catalogue: keys were written under it before it had a number. */
+type FirstCollections = 'domains' | 'spaces';
+
+/** A collection that joined the catalogue later: its version, and which keys written before it get its scopes. */
+type LaterRelease = { catalogue: number; existingKeys: ExistingKeys };
+type ScopeRelease = { catalogue: 1 } | LaterRelease;
+
 /**
  * The scope catalogue's versions: each collection's scopes joined it in one (the first: 1), and a collection
- * that joined later says which existing keys get its scopes. Typed by `Collection`, so a new kind does not
- * compile until it says when its scopes came and who gets them. A new kind takes the next version.
+ * that joined later says which existing keys get its scopes. Typed by `Collection`, and only the first
+ * collections may be of version 1, so a new kind does not compile until it says when its scopes came and who
+ * gets them. A new kind takes the next version (test/unit/key-policy.test.ts, "the scope catalogue's history",
+ * fails on one that reuses a version keys were already written under).
  */
-type ScopeRelease = { catalogue: 1 } | { catalogue: number; existingKeys: ExistingKeys };
-
 export const scopeReleases = {
   domains: { catalogue: 1 },
   spaces: { catalogue: 1 },
   webhooks: { catalogue: 2, existingKeys: 'every-scope-holders' },
-} as const satisfies Record<Collection, ScopeRelease>;
+} as const satisfies { [C in Collection]: C extends FirstCollections ? { catalogue: 1 } : LaterRelease };
 
 const releaseOf = (collection: Collection): ScopeRelease => scopeReleases[collection];
 

@@ -32,7 +32,7 @@ import {
   PagesTooLarge,
   VerificationMismatch,
 } from '#lib/data/errors.ts';
-import type { ResourceRecord } from '#lib/data/item.ts';
+import type { FieldsDeclared, Is, ResourceRecord } from '#lib/data/item.ts';
 import { domainNameGuardKey, ownerDomainNameGuardKey } from '#lib/data/keys.ts';
 import { type ListQuery, listRecords } from '#lib/data/listing.ts';
 import type { Written } from '#lib/data/outcome.ts';
@@ -47,6 +47,7 @@ import {
   txtStatus,
 } from '#lib/domains/rules/dns-records.ts';
 import { domainNameMatches } from '#lib/domains/rules/idn.ts';
+import type { domainStoredFields } from '#lib/domains/rules/stored-fields.ts';
 import { newVerificationToken, verificationName } from '#lib/domains/rules/verification.ts';
 import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
 import {
@@ -81,6 +82,9 @@ export type DomainRecord = ResourceRecord & {
   /** Why it is not served, with `serving: 'failed'`. */
   servingFailure?: ServingFailure;
 };
+
+/** Each field's use is declared (`lib/domains/rules/stored-fields.ts`): a field without one does not compile. */
+export type DomainFieldsDeclared = Is<FieldsDeclared<DomainRecord, typeof domainStoredFields>>;
 
 /** An active domain as the edge serves it, with its owner (the partition it lives in). */
 export type ActiveDomain = DomainRecord & { owner: string };

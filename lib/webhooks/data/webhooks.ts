@@ -25,7 +25,7 @@ import {
 import type { WriteOptions } from '#lib/data/commit.ts';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { ItemNotFound } from '#lib/data/errors.ts';
-import type { ResourceRecord } from '#lib/data/item.ts';
+import type { FieldsDeclared, Is, ResourceRecord } from '#lib/data/item.ts';
 import { recordOf } from '#lib/data/item.ts';
 import { ownerPartition } from '#lib/data/keys.ts';
 import { collectionRange, type ListQuery, listRecords } from '#lib/data/listing.ts';
@@ -34,6 +34,7 @@ import { queryItems } from '#lib/data/query.ts';
 import { largestLimit } from '#lib/platform/plans.ts';
 import { assertReadable } from '#lib/webhooks/rules/event-patterns.ts';
 import { newSigningSecret } from '#lib/webhooks/rules/signature.ts';
+import type { webhookStoredFields } from '#lib/webhooks/rules/stored-fields.ts';
 
 const kind = 'webhook';
 
@@ -70,6 +71,9 @@ export type WebhookRecord = ResourceRecord & {
   /** Bookkeeping: when its current run of failed deliveries began (absent: the last one succeeded). */
   failingSince?: string;
 };
+
+/** Each field's use is declared (`lib/webhooks/rules/stored-fields.ts`): a field without one does not compile. */
+export type WebhookFieldsDeclared = Is<FieldsDeclared<WebhookRecord, typeof webhookStoredFields>>;
 
 /** What the owner writes of a webhook. */
 type Writable = Pick<WebhookRecord, 'name' | 'events' | 'enabled' | 'description'>;
