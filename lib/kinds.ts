@@ -51,10 +51,45 @@ export const guards = {
  * its presenter shows what the API shows of it), `internal` (the data layer's own: bookkeeping, the key line a
  * webhook is held to; no event carries it) or `secret` (no event, log line or answer carries it, but the one
  * answer its API declares: a webhook's store and rotation). Each kind declares every field of its record in
- * `lib/<kind>/rules/stored-fields.ts`, checked against the record's type in its `data/`, and the event writer
+ * `storedFields` below, checked against the record's type in its `data/`, and the event writer
  * drops what is not published (`eventRecordOf`, `lib/data/item.ts`).
  */
 export type FieldUse = 'published' | 'internal' | 'secret';
+
+/**
+ * Each field a kind's record stores besides every record's own (`lib/data/item.ts`), with its use: declared here,
+ * with the kind, so the event writer reads every kind's without importing any kind's folder, and checked against
+ * the kind's record type in its `data/` (`FieldsDeclared`): a field without its use does not compile.
+ */
+export const storedFields = {
+  domain: {
+    indexPage: 'published',
+    notFoundPage: 'published',
+    status: 'published',
+    // Published as the TXT record to publish (`verification`): the owner's to see, and no key to anything.
+    verificationToken: 'published',
+    verifiedAt: 'published',
+    lastCheckedAt: 'published',
+    check: 'published',
+    serving: 'published',
+    servingFailure: 'published',
+  },
+  space: { color: 'published' },
+  webhook: {
+    events: 'published',
+    enabled: 'published',
+    description: 'published',
+    enabledAt: 'published',
+    disabledAt: 'published',
+    disabledReason: 'published',
+    // The rotation line of the key that directed it: which key it is held to is the data layer's.
+    keyLineage: 'internal',
+    // Its signing secrets: shown once, by its store's and its rotation's answers (`presentWithSecret`).
+    secrets: 'secret',
+    // Bookkeeping: when its run of failed deliveries began.
+    failingSince: 'internal',
+  },
+} as const satisfies Record<Kind, Readonly<Record<string, FieldUse>>>;
 
 /** Every kind of change a resource's event reports: `<kind>.created`, `.updated`, the kind's own, `.deleted`. */
 export type ResourceEventType = {

@@ -6,10 +6,7 @@
  */
 
 import type { TableKey } from '#lib/data/table.ts';
-import { domainStoredFields } from '#lib/domains/rules/stored-fields.ts';
-import type { FieldUse, Kind } from '#lib/kinds.ts';
-import { spaceStoredFields } from '#lib/spaces/rules/stored-fields.ts';
-import { webhookStoredFields } from '#lib/webhooks/rules/stored-fields.ts';
+import { type FieldUse, type Kind, storedFields } from '#lib/kinds.ts';
 import { dueCheckShard, foldName, itemKey, nameSortKey } from './keys.ts';
 import { upgraded } from './upgrades.ts';
 
@@ -79,16 +76,6 @@ const recordFields = {
   nextCheckAt: 'internal',
 } as const satisfies Record<keyof ResourceRecord, FieldUse>;
 
-/**
- * Each kind's fields beyond every record's, with their use, as its `rules/stored-fields.ts` declares them (and
- * its `data/` checks against its record: `FieldsDeclared`). A kind without its declaration does not compile.
- */
-const storedFields: Record<Kind, Readonly<Record<string, FieldUse>>> = {
-  domain: domainStoredFields,
-  space: spaceStoredFields,
-  webhook: webhookStoredFields,
-};
-
 /** The fields of a kind's record of these uses, every record's own included. */
 export const fieldsOfUse = (kind: Kind, ...uses: readonly FieldUse[]): string[] =>
   Object.entries({ ...recordFields, ...storedFields[kind] })
@@ -109,7 +96,7 @@ export type FieldsDeclared<R extends ResourceRecord, Declared> = [
 ] extends [never, never]
   ? true
   : {
-      'declare its use in rules/stored-fields.ts': Exclude<OwnFields<R>, keyof Declared>;
+      'declare its use in storedFields, lib/kinds.ts': Exclude<OwnFields<R>, keyof Declared>;
       'not a field of the record': Exclude<keyof Declared, OwnFields<R>>;
     };
 

@@ -1,5 +1,5 @@
 /**
- * What a kind declares of its record's fields (`lib/<kind>/rules/stored-fields.ts`) holds past the data layer: a
+ * What a kind declares of its record's fields (`storedFields`, `lib/kinds.ts`) holds past the data layer: a
  * webhook stored, changed, rotated and deleted leaves events whose stored record, change feed page and bus event
  * carry none of its secret or internal fields (by name, nor a secret's value), and logs nothing of them either.
  */

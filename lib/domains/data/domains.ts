@@ -47,7 +47,6 @@ import {
   txtStatus,
 } from '#lib/domains/rules/dns-records.ts';
 import { domainNameMatches } from '#lib/domains/rules/idn.ts';
-import type { domainStoredFields } from '#lib/domains/rules/stored-fields.ts';
 import { newVerificationToken, verificationName } from '#lib/domains/rules/verification.ts';
 import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
 import {
@@ -58,6 +57,7 @@ import {
   sameServing,
   servingOf,
 } from '#lib/edge/rules/serving.ts';
+import type { storedFields } from '#lib/kinds.ts';
 import { pageHost } from '#lib/platform/urls.ts';
 
 const kind = 'domain';
@@ -83,8 +83,8 @@ export type DomainRecord = ResourceRecord & {
   servingFailure?: ServingFailure;
 };
 
-/** Each field's use is declared (`lib/domains/rules/stored-fields.ts`): a field without one does not compile. */
-export type DomainFieldsDeclared = Is<FieldsDeclared<DomainRecord, typeof domainStoredFields>>;
+/** Each field's use is declared (`storedFields`, `lib/kinds.ts`): a field without one does not compile. */
+export type DomainFieldsDeclared = Is<FieldsDeclared<DomainRecord, (typeof storedFields)['domain']>>;
 
 /** An active domain as the edge serves it, with its owner (the partition it lives in). */
 export type ActiveDomain = DomainRecord & { owner: string };

@@ -14,13 +14,13 @@ import type { FieldsDeclared, Is, ResourceRecord } from '#lib/data/item.ts';
 import { foldName, spaceNameGuardKey } from '#lib/data/keys.ts';
 import { type ListQuery, listRecords } from '#lib/data/listing.ts';
 import type { Written } from '#lib/data/outcome.ts';
-import type { spaceStoredFields } from '#lib/spaces/rules/stored-fields.ts';
+import type { storedFields } from '#lib/kinds.ts';
 
 const kind = 'space';
 
 export type SpaceRecord = ResourceRecord & { color: number };
-/** Each field's use is declared (`lib/spaces/rules/stored-fields.ts`): a field without one does not compile. */
-export type SpaceFieldsDeclared = Is<FieldsDeclared<SpaceRecord, typeof spaceStoredFields>>;
+/** Each field's use is declared (`storedFields`, `lib/kinds.ts`): a field without one does not compile. */
+export type SpaceFieldsDeclared = Is<FieldsDeclared<SpaceRecord, (typeof storedFields)['space']>>;
 export type NewSpace = { name: string; color: number };
 export type SpaceChanges = { name?: string; color?: number };
 

@@ -31,10 +31,10 @@ import { ownerPartition } from '#lib/data/keys.ts';
 import { collectionRange, type ListQuery, listRecords } from '#lib/data/listing.ts';
 import type { Written } from '#lib/data/outcome.ts';
 import { queryItems } from '#lib/data/query.ts';
+import type { storedFields } from '#lib/kinds.ts';
 import { largestLimit } from '#lib/platform/plans.ts';
 import { assertReadable } from '#lib/webhooks/rules/event-patterns.ts';
 import { newSigningSecret } from '#lib/webhooks/rules/signature.ts';
-import type { webhookStoredFields } from '#lib/webhooks/rules/stored-fields.ts';
 
 const kind = 'webhook';
 
@@ -72,8 +72,8 @@ export type WebhookRecord = ResourceRecord & {
   failingSince?: string;
 };
 
-/** Each field's use is declared (`lib/webhooks/rules/stored-fields.ts`): a field without one does not compile. */
-export type WebhookFieldsDeclared = Is<FieldsDeclared<WebhookRecord, typeof webhookStoredFields>>;
+/** Each field's use is declared (`storedFields`, `lib/kinds.ts`): a field without one does not compile. */
+export type WebhookFieldsDeclared = Is<FieldsDeclared<WebhookRecord, (typeof storedFields)['webhook']>>;
 
 /** What the owner writes of a webhook. */
 type Writable = Pick<WebhookRecord, 'name' | 'events' | 'enabled' | 'description'>;
