@@ -14,9 +14,6 @@
  * transactions' time in flight. Needs DYNAMODB_ENDPOINT (DynamoDB Local) and TABLE_NAME.
  */
 import { loadavg } from 'node:os';
-import { followChanges } from '#infra/local/edge-feed.ts';
-import { startStageEdge } from '#infra/local/stage-edge.ts';
-import { startWebhookWorker } from '#infra/local/webhook-worker.ts';
 import { RATE_LIMIT_WINDOW_SECONDS, rateLimits } from '#infra/rate-limits.ts';
 import { WRITE_BUDGET_MS } from '#lib/data/commit.ts';
 import { createDb, type Db } from '#lib/data/dynamodb.ts';
@@ -26,8 +23,8 @@ import { readFeedHead } from '#lib/data/feed-head.ts';
 import { versionOf } from '#lib/data/version.ts';
 import { loadConfig } from '#lib/platform/config.ts';
 import { type SpaceRecord, showSpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
-import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { FAITHFUL, type HarnessSettings, type HarnessStats, startHarness } from '#test/support/dynamodb-harness.ts';
+import { BACKGROUND_POLL_MS, startBackground } from './stack/background.ts';
 import { checkFeed, type FeedCheck, percentile, progress, quick, round, runSection, writeResult } from './support.ts';
 
 /** How long each configuration's writers start measured writes. */
@@ -287,53 +284,6 @@ async function runConfiguration(
     harness: stats,
     feed: { ...feed, headsMatch: checks.every((check) => check.headMatches) },
     background: { pollMs: BACKGROUND_POLL_MS, calls: background.calls },
-  };
-}
-
-/** The follower's poll, as `npm start` sets it. */
-const BACKGROUND_POLL_MS = 500;
-
-/**
- * What `npm start` runs beside the gateway (infra/local/start.ts), on the run's DynamoDB (the harness): the
- * stage's edge on a local CloudFront, the webhook worker, and the follower of every owner's change feed handing
- * each event to both. Its calls are counted by command (SDK middleware).
- */
-async function startBackground(endpoint: string, tag: string) {
-  const config = {
-    ...loadWebhookConfig({
-      ...process.env,
-      DYNAMODB_ENDPOINT: endpoint,
-      EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || 'edge.localhost',
-      WEBHOOK_LOCAL_LOOPBACK: 'true',
-    }),
-  };
-  const db = createDb(config);
-  const calls: Record<string, number> = {};
-  db.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = String(context.commandName).replace(/Command$/, '');
-      calls[command] = (calls[command] ?? 0) + 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'count-background-calls' },
-  );
-  const stageEdge = await startStageEdge({ config, tenantPrefix: `bench-${tag}` });
-  const worker = startWebhookWorker({ db, config });
-  const follower = followChanges({
-    db,
-    edge: stageEdge.edge,
-    onEvent: worker.onEvent,
-    onPosition: worker.onPosition,
-    intervalMs: BACKGROUND_POLL_MS,
-  });
-  return {
-    calls,
-    stop: async () => {
-      await follower.stop();
-      await worker.stop();
-      await stageEdge.close();
-      db.client.destroy();
-    },
   };
 }
 

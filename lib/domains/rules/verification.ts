@@ -8,7 +8,6 @@
  * and holds a random token, unique per domain, that never changes.
  */
 import { randomBytes } from 'node:crypto';
-import type { TxtLookup } from '#lib/dns/rules/answers.ts';
 
 export const VERIFICATION_PREFIX = '_ds-challenge';
 
