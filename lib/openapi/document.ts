@@ -17,12 +17,11 @@ import {
   EVENTS_TAG,
   headOperation,
   operation,
-  requestBodies,
   SECURITY_SCHEME,
   tags,
 } from './operations.ts';
 import { parameters } from './parameters.ts';
-import { requestFieldTypes, requestSchemas } from './requests.ts';
+import { requestBodies, requestFieldTypes, requestSchemas } from './requests.ts';
 import {
   conventionResponses,
   errorResponses,

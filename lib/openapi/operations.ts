@@ -8,19 +8,18 @@ import { resources } from '#lib/registry.ts';
 import { type Action, account, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
 import { deliveryExample, deliveryListExample, eventListExample, listExample } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';
-import { requestSchemaName } from './requests.ts';
+import { FORM_TYPE } from './requests.ts';
 import {
   type ErrorName,
   errorResponses,
   errorStatus,
   everyAnswerHeaders,
-  JSON_TYPE,
   jsonContent,
   responseRef,
 } from './responses.ts';
 import type { SchemaName } from './schemas.ts';
 
-export const FORM_TYPE = 'application/x-www-form-urlencoded';
+export { FORM_TYPE };
 
 /** The bearer key scheme of `components.securitySchemes`. */
 export const SECURITY_SCHEME = 'ApiKey';
@@ -378,34 +377,4 @@ export function headOperation<
       Object.entries(get.responses).map(([status, response]) => [status, bodiless(response)]),
     ),
   };
-}
-
-/**
- * Request bodies, `Store<Title>` and `Update<Title>` per collection: each as a form or as JSON, with the same
- * fields, read leniently (a form) or strictly (JSON): a schema of each per media type, with its example.
- */
-export function requestBodies() {
-  const body = (mode: 'store' | 'update', title: string, kind: Kind) => ({
-    // An update without a body changes nothing; a store without one answers 422.
-    required: mode === 'store',
-    content: {
-      [JSON_TYPE]: {
-        schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'json')}` },
-        example: resources[kind].requestExamples[mode].json,
-      },
-      [FORM_TYPE]: {
-        schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'form')}` },
-        example: resources[kind].requestExamples[mode].form,
-      },
-    },
-  });
-  return Object.fromEntries(
-    collectionNames.flatMap((name) => {
-      const { kind, title } = collections[name];
-      return [
-        [`Store${title}`, body('store', title, kind)],
-        [`Update${title}`, body('update', title, kind)],
-      ];
-    }),
-  );
 }

@@ -14,10 +14,13 @@
  */
 
 import type { JsonSchema } from '@valibot/to-json-schema';
-import { collectionNames, collections } from '#lib/kinds.ts';
+import { collectionNames, collections, type Kind } from '#lib/kinds.ts';
 import { resources } from '#lib/registry.ts';
 import type { Encoding } from '#lib/schemas/fields.ts';
 import type { Mode } from '#lib/schemas/request.ts';
+import { JSON_TYPE } from './responses.ts';
+
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** What the document needs of a request schema: its fields, which are required, and the read-only ones. */
 type Body = { fields: Record<string, { required: boolean }>; readOnly: readonly string[] };
@@ -70,6 +73,36 @@ export function requestSchemas(): Record<string, JsonSchema> {
           return [requestSchemaName(mode, title, encoding), bodySchema(bodies[mode], docs, encoding)];
         }),
       );
+    }),
+  );
+}
+
+/**
+ * Request bodies, `Store<Title>` and `Update<Title>` per collection: each as a form or as JSON, with the same
+ * fields, read leniently (a form) or strictly (JSON): a schema of each per media type, with its example.
+ */
+export function requestBodies() {
+  const body = (mode: 'store' | 'update', title: string, kind: Kind) => ({
+    // An update without a body changes nothing; a store without one answers 422.
+    required: mode === 'store',
+    content: {
+      [JSON_TYPE]: {
+        schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'json')}` },
+        example: resources[kind].requestExamples[mode].json,
+      },
+      [FORM_TYPE]: {
+        schema: { $ref: `#/components/schemas/${requestSchemaName(mode, title, 'form')}` },
+        example: resources[kind].requestExamples[mode].form,
+      },
+    },
+  });
+  return Object.fromEntries(
+    collectionNames.flatMap((name) => {
+      const { kind, title } = collections[name];
+      return [
+        [`Store${title}`, body('store', title, kind)],
+        [`Update${title}`, body('update', title, kind)],
+      ];
     }),
   );
 }
