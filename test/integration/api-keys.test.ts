@@ -61,6 +61,7 @@ describe.concurrent('api keys data module', () => {
       prefix: displayPrefix(key),
       lineage: displayPrefix(key),
       scopes: [...allScopes],
+      expiresAt: null,
     });
   });
 
@@ -256,7 +257,7 @@ describe.concurrent('keys written before scopes and expiry', () => {
     const recorded = await recordKeyUse(db, hashApiKey(key));
     const [record] = await listApiKeys(db, owner);
     // Assess
-    expect(found).toEqual({ found: true, owner, prefix, lineage: prefix, scopes: [...allScopes] });
+    expect(found).toEqual({ found: true, owner, prefix, lineage: prefix, scopes: [...allScopes], expiresAt: null });
     expect(recorded).toBe(true);
     expect(record).toMatchObject({
       prefix,
