@@ -72,6 +72,8 @@ describe('the authorizer policy', () => {
           `${API}/dev/HEAD/api/v1/spaces/*`,
           `${API}/dev/GET/api/v1/events`, // any read scope
           `${API}/dev/HEAD/api/v1/events`,
+          `${API}/dev/GET/api/v1/account`, // any key
+          `${API}/dev/HEAD/api/v1/account`,
         ],
       },
     ]);
@@ -104,7 +106,7 @@ describe('the authorizer policy', () => {
     expect(policyAllows(both, methodArn('GET', '/api/v1/spaces'))).toBe(false);
   });
 
-  it('passes the owner, the scopes, comma-separated, and the key’s rotation line in the context', () => {
+  it('passes the owner, the scopes, comma-separated, the key’s rotation line, expiry and rate limit in the context', () => {
     // Act
     const result = resultFor(['domains:read', 'spaces:write']);
     // Assess
@@ -113,6 +115,9 @@ describe('the authorizer policy', () => {
       ownerId: 'acme',
       scopes: 'domains:read,spaces:write',
       keyLineage: 'dsk_AbCdEfGh',
+      // No expiry, and no rate limit given to this policy.
+      expiresAt: '',
+      rateLimitPerMinute: 0,
     });
   });
 

@@ -54,10 +54,14 @@ describe('the stages’ plans', () => {
       plan: 'pro',
     }).Update;
     // Assess
-    expect(part?.UpdateExpression).toBe('SET #head = :next, #committedAt = :now, #plan = :plan');
+    expect(part?.UpdateExpression).toBe(
+      'SET #head = :next, #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk, #plan = :plan',
+    );
     expect(part?.ConditionExpression).toBe('#head = :head');
     expect(part?.ExpressionAttributeValues).toMatchObject({ ':plan': 'pro', ':head': 4 });
-    expect(plain?.UpdateExpression).toBe('SET #head = :next, #committedAt = :now');
+    expect(plain?.UpdateExpression).toBe(
+      'SET #head = :next, #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk',
+    );
     expect(first?.UpdateExpression).toMatch(/, #plan = :plan$/);
   });
 });
