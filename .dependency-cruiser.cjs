@@ -32,7 +32,7 @@ const floors = {
     '^lib/edge/(ports|cloudfront)[.]ts$',
     '^lib/webhooks/delivery[.]ts$',
   ],
-  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep)[.]ts$', '^lib/webhook-dispatch[.]ts$'],
+  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep|writer)[.]ts$', '^lib/webhook-dispatch[.]ts$'],
   http: [
     '^lib/(http|schemas|resources)/',
     '^lib/(resources|errors|cursor|events-bus|gateway-responses|routes)[.]ts$',

@@ -76,8 +76,10 @@ export function eventRecordOf(record: ResourceRecord): ResourceRecord {
     failingSince: _failing,
     secrets: _secrets,
     keyLineage: _key,
+    edgeShard: _shard,
     ...published
   } = record as ResourceRecord & {
+    edgeShard?: unknown;
     failingSince?: unknown;
     secrets?: unknown;
     keyLineage?: unknown;

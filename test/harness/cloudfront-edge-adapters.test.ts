@@ -22,7 +22,7 @@ function stageTenants(cf: CloudFrontHarness & { dns: DnsTestServer }, overrides:
     cf.connectionGroup.routingEndpoint,
   );
   return cloudFrontTenants(cf.clients.cloudFront, {
-    distributionId: cf.distribution.id,
+    distributionIds: [cf.distribution.id],
     connectionGroupId: cf.connectionGroup.id,
     tenantPrefix: 'domains-spaces-test',
     pointsAtEdge: async (host) => (await route(host))?.status === 'found',

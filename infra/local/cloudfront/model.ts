@@ -49,6 +49,16 @@ export type ManagedCertificate = {
 
 export type Tag = { Key: string; Value?: string };
 
+/** API Reference, Customizations: a tenant's certificate, web ACL and geographic restrictions. */
+export type Customizations = {
+  certificateArn?: string;
+  webAcl?: { action: string; arn?: string };
+  geoRestrictions?: { restrictionType: string; locations: string[] };
+};
+
+/** API Reference, Parameter: a name and its value, for the distribution's parameters. */
+export type Parameter = { name: string; value: string };
+
 export type Tenant = {
   id: string;
   arn: string;
@@ -63,6 +73,12 @@ export type Tenant = {
   lastModifiedTime: Date;
   tags: Tag[];
   certificate?: ManagedCertificate;
+  /**
+   * What the tenant overrides of its distribution. CloudFront fills `Certificate` with the managed certificate
+   * once it is issued (as the AWS provider's tenant resource reads it back), so an update must send it again.
+   */
+  customizations?: Customizations;
+  parameters: Parameter[];
 };
 
 export type KeyValueStore = {
@@ -104,6 +120,8 @@ export class Account {
   readonly tenants = new Map<string, Tenant>();
   readonly stores = new Map<string, KeyValueStore>();
   readonly defaultConnectionGroup: ConnectionGroup;
+  /** Managed certificates no tenant holds any more (replaced by a new request): ACM keeps them, and counts them. */
+  readonly retiredCertificates: string[] = [];
 
   constructor(readonly accountId: string) {
     // "When you first create a distribution tenant and you don't specify a connection group, CloudFront will
@@ -160,6 +178,13 @@ export class Account {
     };
     this.stores.set(store.arn, store);
     return store;
+  }
+
+  /** The account's ACM certificates: every tenant's managed one, and those retired. */
+  certificateCount(): number {
+    let count = this.retiredCertificates.length;
+    for (const tenant of this.tenants.values()) if (tenant.certificate) count++;
+    return count;
   }
 
   /** A connection group by ID, ARN or name (GetConnectionGroup's `Identifier`). */
