@@ -99,7 +99,7 @@ export class ServiceStack extends Stack {
 
     // Served domains' redirects. The function answers every request: the origin, the API's own host (the
     // distribution needs one), is never called.
-    const { hostname, anycastIpListId, ...edgeSettings } = config.edge;
+    const { hostname, anycastIpListId, shards: _shards, hostsPerShard: _hosts, ...edgeSettings } = config.edge;
     const edge = new Edge(this, 'edge', {
       config,
       table,

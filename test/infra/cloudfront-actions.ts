@@ -69,7 +69,7 @@ export const edgeSyncActions: readonly ActionRow[] = [
     calledBy: 'CreateDistributionTenantCommand (ManagedCertificateRequest)',
     condition: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
   },
-  // KeyValueStore: key-value-store* (required), the stage's store.
+  // KeyValueStore: key-value-store* (required), every shard's store of the stage.
   {
     action: 'cloudfront-keyvaluestore:DescribeKeyValueStore',
     resource: 'key-value-store',
@@ -78,5 +78,6 @@ export const edgeSyncActions: readonly ActionRow[] = [
   { action: 'cloudfront-keyvaluestore:GetKey', resource: 'key-value-store', calledBy: 'GetKeyCommand' },
   { action: 'cloudfront-keyvaluestore:PutKey', resource: 'key-value-store', calledBy: 'PutKeyCommand' },
   { action: 'cloudfront-keyvaluestore:DeleteKey', resource: 'key-value-store', calledBy: 'DeleteKeyCommand' },
+  { action: 'cloudfront-keyvaluestore:UpdateKeys', resource: 'key-value-store', calledBy: 'UpdateKeysCommand' },
   { action: 'cloudfront-keyvaluestore:ListKeys', resource: 'key-value-store', calledBy: 'ListKeysCommand' },
 ];
