@@ -22,6 +22,7 @@ import type { BatchEdgeStore, ListableEdgeStore, PurgeableTenants } from '#lib/e
 import { type EdgeConfig, edgeShardsOf, loadEdgeConfig } from '#lib/edge/settings.ts';
 import { type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
+import type { WriterStats } from '#lib/edge/writer.ts';
 import type { BusEvent } from '#lib/events-bus.ts';
 import { log } from '#lib/log.ts';
 
@@ -51,6 +52,8 @@ export type Edge = {
   shards?: readonly (ListableEdgeStore & BatchEdgeStore)[];
   shardCapacity?: number;
   tenants?: PurgeableTenants;
+  /** What the shards' writers met (tests, the benchmark). */
+  stats?: WriterStats;
   now?: () => number;
 };
 

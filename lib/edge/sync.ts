@@ -160,7 +160,8 @@ function writerOf(deps: SyncDeps, stores: readonly EdgeStore[]): Write {
       const result = await writer.write(shard, host, desired);
       if (result === 'superseded') return 'older';
       if (result === 'refused') return 'capacity';
-      // Applied, unless a newer state got there first.
+      // Applied, unless a newer state got there first (the writer skips a record older than the store's): then
+      // the tenant is the newer sync's to set.
       const after = parseEdgeRecord(await store.get(host));
       return after && after.t > desired.t ? 'older' : 'written';
     };
