@@ -9,7 +9,11 @@
 import '@aws-sdk/signature-v4a';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import { type LocalCloudFront, type LocalCloudFrontOptions, startLocalCloudFront } from '#infra/local/cloudfront/index.ts';
+import {
+  type LocalCloudFront,
+  type LocalCloudFrontOptions,
+  startLocalCloudFront,
+} from '#infra/local/cloudfront/index.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import type { DnsTestServer } from './dns-server.ts';
 
@@ -39,12 +43,14 @@ export type CloudFrontHarness = {
   close(): Promise<void>;
 };
 
-export async function cloudFrontHarness(options: {
-  dns: DnsTestServer;
-  stage?: string;
-  retries?: Retries;
-  shards?: number;
-} & Pick<LocalCloudFrontOptions, 'quotas' | 'latencyMs' | 'controlPlaneRate' | 'certificates' | 'deployment'>): Promise<CloudFrontHarness> {
+export async function cloudFrontHarness(
+  options: {
+    dns: DnsTestServer;
+    stage?: string;
+    retries?: Retries;
+    shards?: number;
+  } & Pick<LocalCloudFrontOptions, 'quotas' | 'latencyMs' | 'controlPlaneRate' | 'certificates' | 'deployment'>,
+): Promise<CloudFrontHarness> {
   const { dns } = options;
   const stage = options.stage ?? 'test';
   const cloudFront = await startLocalCloudFront({
