@@ -452,8 +452,9 @@ export const edgeSyncDeps = (db: Db) => ({
     const domain = await activeDomainByName(db, host);
     if (!domain) return null;
     const { edgeShard } = domain;
-    // `seen`: the sync recorded its serving before, so an item without a shard was served from shard 0.
-    const seen = domain.serving !== undefined;
+    // `seen`: the sync recorded its serving before shards existed, so an item without a shard was served from
+    // shard 0 (`capacity` came with shards: such a domain was never placed, and is placed now).
+    const seen = domain.serving !== undefined && domain.servingFailure !== 'capacity';
     return { ...domain, serving: servingOf(domain), seen, ...(edgeShard === undefined ? {} : { edgeShard }) };
   },
   placeDomain: (domain: { owner: string; id: number }, options: { shards: number; capacity: number; force?: number }) =>
