@@ -42,8 +42,8 @@ const isSweep = (event: SyncEvent | SweepEvent): event is SweepEvent => (event a
  */
 export const controlPlaneRetries = {
   retryMode: 'standard',
-  maxAttempts: 4,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
 } as const;
 
 /** The edge the sync keeps: shard 0's store (the sweep's), every shard's, the tenants, and a clock (tests set it). */

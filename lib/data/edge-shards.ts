@@ -129,15 +129,15 @@ export async function queueWrite(db: Db, shard: number, write: PendingWrite): Pr
 }
 
 /**
- * Where the host's write of `t` stands: still queued, refused by a full store (the writer's mark, taken
- * here), or applied (or superseded by a newer one).
+ * Where the host's write of `t` stands: still queued, refused by a full store or skipped as older than the
+ * store's record (the writer's marks, taken here), or applied (or superseded by a newer one).
  */
 export async function writeState(
   db: Db,
   shard: number,
   host: string,
   t: number,
-): Promise<'queued' | 'refused' | 'applied'> {
+): Promise<'queued' | 'refused' | 'older' | 'applied'> {
   const { Item } = await db.client.send(
     new GetCommand({ TableName: db.tableName, Key: { pk: pendingPartition(shard), sk: host }, ConsistentRead: true }),
   );
@@ -148,7 +148,7 @@ export async function writeState(
   );
   if (!mark || Number(mark.t) !== t) return 'applied';
   await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: refused }));
-  return 'refused';
+  return mark.older === true ? 'older' : 'refused';
 }
 
 const pendingOf = (item: Record<string, unknown>): PendingWrite => ({
@@ -175,12 +175,18 @@ export async function pendingWrites(db: Db, shard: number, limit: number): Promi
 const REFUSAL_TTL_SECONDS = 86_400;
 
 /**
- * Done with a queued write: applied, or refused because the store is full (marked for its sync to see); the
+ * Done with a queued write: applied, refused because the store is full, or skipped because the store holds a
+ * newer state (both marked for its sync to see); the
  * queued item is deleted only if it is still the one applied (a newer one queued meanwhile stays for the next
  * batch).
  */
-export async function settleWrite(db: Db, shard: number, write: PendingWrite, outcome: 'applied' | 'refused') {
-  if (outcome === 'refused') {
+export async function settleWrite(
+  db: Db,
+  shard: number,
+  write: PendingWrite,
+  outcome: 'applied' | 'refused' | 'older',
+) {
+  if (outcome !== 'applied') {
     await db.client.send(
       new PutCommand({
         TableName: db.tableName,
@@ -188,6 +194,7 @@ export async function settleWrite(db: Db, shard: number, write: PendingWrite, ou
           pk: refusedPartition(shard),
           sk: write.host,
           t: write.t,
+          ...(outcome === 'older' ? { older: true } : {}),
           ttl: Math.floor(Date.now() / 1000) + REFUSAL_TTL_SECONDS,
         },
       }),
@@ -250,7 +257,7 @@ export const shardQueue = (db: Db) => ({
   queue: (shard: number, write: PendingWrite) => queueWrite(db, shard, write),
   state: (shard: number, host: string, t: number) => writeState(db, shard, host, t),
   pending: (shard: number, limit: number) => pendingWrites(db, shard, limit),
-  settle: (shard: number, write: PendingWrite, outcome: 'applied' | 'refused') =>
+  settle: (shard: number, write: PendingWrite, outcome: 'applied' | 'refused' | 'older') =>
     settleWrite(db, shard, write, outcome),
   takeLease: (shard: number, holder: string, now: number, ms: number) => takeLease(db, shard, holder, now, ms),
   releaseLease: (shard: number, holder: string) => releaseLease(db, shard, holder),

@@ -44,9 +44,9 @@ export type ShardQueue = {
   /** Queues the host's write unless a newer one is queued: false then. */
   queue(shard: number, write: PendingWrite): Promise<boolean>;
   /** Whether the host's write of `t` is queued still, was refused (the store full), or applied (or superseded). */
-  state(shard: number, host: string, t: number): Promise<'queued' | 'refused' | 'applied'>;
+  state(shard: number, host: string, t: number): Promise<'queued' | 'refused' | 'older' | 'applied'>;
   pending(shard: number, limit: number): Promise<PendingWrite[]>;
-  settle(shard: number, write: PendingWrite, outcome: 'applied' | 'refused'): Promise<void>;
+  settle(shard: number, write: PendingWrite, outcome: 'applied' | 'refused' | 'older'): Promise<void>;
   takeLease(shard: number, holder: string, now: number, ms: number): Promise<boolean>;
   releaseLease(shard: number, holder: string): Promise<void>;
 };

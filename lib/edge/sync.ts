@@ -153,17 +153,15 @@ function writerOf(deps: SyncDeps, stores: readonly EdgeStore[]): Write {
   if (deps.queue && stores.every(isBatchStore)) {
     const writer: ShardWriter = shardWriter(stores as BatchEdgeStore[], deps.queue, deps.writer, deps.stats);
     return async (shard, host, desired) => {
-      const store = stores[shard] as BatchEdgeStore;
-      const before = parseEdgeRecord(await store.get(host));
+      // A repeat of the state the store holds needs no writer.
+      const before = parseEdgeRecord(await (stores[shard] as BatchEdgeStore).get(host));
       if (before && before.t > desired.t) return 'older';
       if (sameService(before, desired) || (before === null && desired.s === 'none')) return 'unchanged';
       const result = await writer.write(shard, host, desired);
-      if (result === 'superseded') return 'older';
+      // A newer state got there first (queued, or in the store): the tenant is the newer sync's to set.
+      if (result === 'superseded' || result === 'older') return 'older';
       if (result === 'refused') return 'capacity';
-      // Applied, unless a newer state got there first (the writer skips a record older than the store's): then
-      // the tenant is the newer sync's to set.
-      const after = parseEdgeRecord(await store.get(host));
-      return after && after.t > desired.t ? 'older' : 'written';
+      return 'written';
     };
   }
   return (shard, host, desired) => writeDirectly(stores[shard] as EdgeStore, host, desired);

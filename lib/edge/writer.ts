@@ -54,8 +54,11 @@ export class StoreBusy extends Error {
   }
 }
 
-/** `refused`: the store is full. `superseded`: a newer state of the host was queued, which its sync applies. */
-export type WriteResult = 'applied' | 'refused' | 'superseded';
+/**
+ * `refused`: the store is full. `older`: the store holds a newer state of the host. `superseded`: a newer state
+ * of the host was queued, which its sync applies.
+ */
+export type WriteResult = 'applied' | 'refused' | 'older' | 'superseded';
 
 export type ShardWriter = { write(shard: number, host: string, record: EdgeRecord): Promise<WriteResult> };
 
@@ -82,14 +85,18 @@ export function shardWriter(
   /** One batch: the records the store needs (newer than, and different from, what it holds), in one write. */
   async function apply(store: BatchEdgeStore, batch: readonly PendingWrite[], deadline: number) {
     const currents = await Promise.all(batch.map((write) => store.get(write.host)));
+    const outcomes: ('applied' | 'refused' | 'older')[] = batch.map(() => 'applied');
     const puts = batch.flatMap((write, at) => {
       const value = parseEdgeRecord(write.value);
       const current = parseEdgeRecord(currents[at]);
-      if (!value || (current && current.t > value.t)) return [];
+      if (!value) return [];
+      if (current && current.t > value.t) {
+        outcomes[at] = 'older';
+        return [];
+      }
       if (sameService(current, value) || (current === null && value.s === 'none')) return [];
       return [{ key: write.host, value }];
     });
-    const outcomes: ('applied' | 'refused')[] = batch.map(() => 'applied');
     if (puts.length === 0) return outcomes;
     try {
       await putAll(store, puts, deadline);
@@ -138,7 +145,7 @@ export function shardWriter(
         { budgetMs: settings.budgetMs, delayMs: delay },
         async () => {
           const state = await queue.state(shard, host, record.t);
-          if (state !== 'queued') return state === 'refused' ? 'refused' : 'applied';
+          if (state !== 'queued') return state;
           if (!(await queue.takeLease(shard, holder, Date.now(), settings.leaseMs))) {
             stats.waits++;
             return again;
@@ -149,7 +156,7 @@ export function shardWriter(
             await queue.releaseLease(shard, holder);
           }
           const after = await queue.state(shard, host, record.t);
-          return after === 'queued' ? again : after === 'refused' ? 'refused' : 'applied';
+          return after === 'queued' ? again : after;
         },
         () => new StoreBusy(),
       );

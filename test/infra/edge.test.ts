@@ -218,7 +218,7 @@ describe('the edge in shards', () => {
     // Assess
     template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: 'domains-spaces-prod-edge-sync',
-      Timeout: 120,
+      Timeout: 600,
       Environment: {
         Variables: Match.objectLike({
           EDGE_KVS_ARN: { 'Fn::Join': [',', edge.shards.map((shard) => ({ 'Fn::GetAtt': [id(shard.store), 'Arn'] }))] },
