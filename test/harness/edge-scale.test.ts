@@ -43,6 +43,8 @@ beforeAll(async () => {
     latencyMs: { min: 20, max: 40 },
     certificates: 'issue-at-once',
     deployment: 'at-once',
+    // Signatures' form only: verifying SigV4A's ECDSA for thousands of calls would be most of the test's time.
+    verifySignatures: false,
     // The SDK's own retries, as the function sets them (throttling, transient errors).
     retries: { maxAttempts: 4, retryMode: 'standard' },
   });

@@ -49,6 +49,8 @@ export async function cloudFrontHarness(
     stage?: string;
     retries?: Retries;
     shards?: number;
+    /** Verify every signature cryptographically (true by default); a test of volume checks only their form. */
+    verifySignatures?: boolean;
   } & Pick<LocalCloudFrontOptions, 'quotas' | 'latencyMs' | 'controlPlaneRate' | 'certificates' | 'deployment'>,
 ): Promise<CloudFrontHarness> {
   const { dns } = options;
@@ -57,7 +59,9 @@ export async function cloudFrontHarness(
     dns: createDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
     certificates: options.certificates ?? 'manual',
     deployment: options.deployment ?? 'manual',
-    credentials: { [TEST_CREDENTIALS.accessKeyId]: TEST_CREDENTIALS.secretAccessKey },
+    ...(options.verifySignatures === false
+      ? {}
+      : { credentials: { [TEST_CREDENTIALS.accessKeyId]: TEST_CREDENTIALS.secretAccessKey } }),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
