@@ -39,7 +39,7 @@ export type WriterSettings = {
 export const WRITER_SETTINGS: WriterSettings = {
   budgetMs: 30_000,
   leaseMs: 10_000,
-  backoff: { baseMs: 25, capMs: 250 },
+  backoff: { baseMs: 50, capMs: 500 },
 };
 
 /** What the writer met, for the logs and the benchmark. */

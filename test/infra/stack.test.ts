@@ -336,7 +336,8 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const forms: Record<ResourceForm, unknown[]> = {
         '*': ['"*"'],
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
-        'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+        // Every shard's store, in shard order.
+        'key-value-store': s.ofType('AWS::CloudFront::KeyValueStore').map(([id]) => JSON.stringify(getAtt(id))),
       };
       return {
         ...Object.fromEntries(edgeSyncActions.map((row) => [row.action, forms[row.resource]])),
@@ -1305,7 +1306,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   });
 
   describe('edge', () => {
-    const distribution = () => s.only('AWS::CloudFront::Distribution');
+    /** Shard 0's resource of a type: the one whose logical id is the edge's from before shards (no `-n`). */
+    const shard0 = (type: string, name: string) => {
+      const found = s.ofType(type).find(([id]) => new RegExp(`^edge${name}[0-9A-F]{8}$`).test(id));
+      if (!found) throw new Error(`No shard 0 ${type}`);
+      return found;
+    };
+    const distribution = () => shard0('AWS::CloudFront::Distribution', 'distribution');
     const distributionConfig = () => distribution()[1].Properties.DistributionConfig as Record<string, unknown>;
     const connectionGroup = () => s.only('AWS::CloudFront::ConnectionGroup');
     const routingEndpoint = () => ({ 'Fn::GetAtt': [connectionGroup()[0], 'RoutingEndpoint'] });
@@ -1325,9 +1332,14 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it("answers every viewer request of one multi-tenant distribution with the function, over the stage's KeyValueStore", () => {
       // Prepare
-      const [functionId, fn] = s.only('AWS::CloudFront::Function');
-      const [storeId] = s.only('AWS::CloudFront::KeyValueStore');
-      const { hostname: _hostname, ...settings } = config.edge;
+      const [functionId, fn] = shard0('AWS::CloudFront::Function', 'viewerrequest');
+      const [storeId] = shard0('AWS::CloudFront::KeyValueStore', 'store');
+      const { hostname: _hostname, anycastIpListId: _list, shards, hostsPerShard: _hosts, ...settings } = config.edge;
+      // One function and one store per shard, one connection group.
+      expect(s.ofType('AWS::CloudFront::Function')).toHaveLength(shards);
+      expect(s.ofType('AWS::CloudFront::KeyValueStore')).toHaveLength(shards);
+      expect(s.ofType('AWS::CloudFront::Distribution')).toHaveLength(shards);
+      expect(s.ofType('AWS::CloudFront::ConnectionGroup')).toHaveLength(1);
       // Assess: the function file with the stage's settings, published, reading the store
       expect(fn.Properties).toMatchObject({
         AutoPublish: true,
@@ -1430,7 +1442,9 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       });
       expect(env).toMatchObject({
         EDGE_CONNECTION_GROUP_ID: { 'Fn::GetAtt': [groupId, 'Id'] },
-        EDGE_DISTRIBUTION_ID: { 'Fn::GetAtt': [distribution()[0], 'Id'] },
+        EDGE_DISTRIBUTION_ID: {
+          'Fn::Join': [',', s.ofType('AWS::CloudFront::Distribution').map(([id]) => ({ 'Fn::GetAtt': [id, 'Id'] }))],
+        },
         EDGE_TENANT_PREFIX: `domains-spaces-${stage}`,
         EDGE_HOSTNAME: edgeHostname(),
       });
