@@ -122,15 +122,6 @@ async function activeDomains(db: Db, count: number, tag: string): Promise<Domain
   return made;
 }
 
-async function inParallel<T>(items: readonly T[], workers: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
-}
-
 /**
  * Delivers the events as EventBridge and Lambda would: `CONCURRENCY` environments, each a function of its own,
  * an event that failed tried again up to `ATTEMPTS` times in all, then dead-lettered.

@@ -176,7 +176,7 @@ describe('the edge in shards', () => {
     }[];
     const associated = functions.map((fn) => JSON.stringify(fn.Properties.FunctionConfig.KeyValueStoreAssociations));
     expect(new Set(associated).size).toBe(3);
-    for (const [shard, { store, function: viewerRequest, distribution }] of edge.shards.entries()) {
+    for (const [shard, { store, distribution }] of edge.shards.entries()) {
       // The shard's function reads its own store, and its distribution runs its function.
       template.hasResourceProperties('AWS::CloudFront::Function', {
         Name: `domains-spaces-prod-edge-viewer-request${shard === 0 ? '' : `-${shard}`}`,
