@@ -10,56 +10,83 @@
  * The tree has no violation: lint fails on any.
  */
 
+/** The concepts: each lives in one folder of lib/ (README, "Layout"). */
+const CONCEPTS = 'domains|spaces|webhooks';
+
 /**
- * The floors of lib/, bottom up: a module imports only from its own floor or those below. Pure rules and facts
- * (ground); the configuration; the adapters to the outside (DynamoDB, DNS, CloudFront, webhook delivery) and the
- * data layer; the jobs that use them (the re-check, the edge's sync and sweep); the HTTP layer (handlers'
- * wiring, schemas, resource modules, the route table, errors); the OpenAPI document, on top.
+ * The layers of lib/, bottom up, told by folder: a module imports only from its own layer or those below.
+ * - platform: what everything stands on (configuration, cold start, log, retry, text), and the kinds;
+ * - rules: a folder's `rules/`, pure functions and facts (no I/O);
+ * - settings: a folder's `settings.ts`, its configuration read at cold start;
+ * - data: the generic store (`lib/data/`) and each folder's own storage (`data/`), the only DynamoDB users;
+ * - services: the other files at a folder's root: its jobs and adapters (the re-check, the webhooks' sender
+ *   and dispatch, the edge's sync, DNS, the authorizer's policy);
+ * - http: what answers requests: lib/http/, lib/schemas/, the change feed (with every kind's presenter), each
+ *   concept's `api/`, and the registry of kinds at lib/'s root;
+ * - openapi: the document, built from all of it.
  */
-const floors = {
-  ground: [
-    '^lib/(kinds|table|log|integers|characters|punycode|idn|idn-display|urls|retry|verification|domain-records|domain-status)[.]ts$',
-    '^lib/settings/',
-    '^lib/auth/(api-key|expiry|scopes|request-key)[.]ts$',
-    '^lib/edge/record[.]ts$',
-    '^lib/webhooks/(signature|schedule|address|event-patterns|failures)[.]ts$',
-  ],
-  config: ['^lib/(cold-start|config)[.]ts$', '^lib/(edge|webhooks)/settings[.]ts$'],
-  adapters: [
-    '^lib/data/',
-    '^lib/dynamodb[.]ts$',
-    '^lib/dns/',
-    '^lib/edge/(ports|cloudfront)[.]ts$',
-    '^lib/webhooks/delivery[.]ts$',
-  ],
-  jobs: ['^lib/domain-checks[.]ts$', '^lib/edge/(sync|sweep|writer)[.]ts$', '^lib/webhook-dispatch[.]ts$'],
-  http: [
-    '^lib/(http|schemas|resources)/',
-    '^lib/(resources|errors|cursor|events-bus|gateway-responses|routes)[.]ts$',
-    '^lib/auth/policy[.]ts$',
-  ],
+const layers = {
+  platform: ['^lib/platform/', '^lib/kinds[.]ts$', '^lib/routes[.]ts$'],
+  rules: ['^lib/[^/]+/rules/'],
+  settings: ['^lib/[^/]+/settings[.]ts$'],
+  data: ['^lib/data/', '^lib/[^/]+/data/'],
+  services: [`^lib/(${CONCEPTS}|auth|dns|edge)/[^/]+[.]ts$`],
+  http: ['^lib/(http|schemas|feed)/', '^lib/[^/]+/api/', '^lib/(kind-module|registry)[.]ts$'],
   openapi: ['^lib/openapi/'],
 };
-const order = ['ground', 'config', 'adapters', 'jobs', 'http', 'openapi'];
-/** One rule per floor: nothing above it. */
-const floorRules = order.slice(0, -1).map((floor, index) => ({
-  name: `floor-${floor}`,
-  severity: 'error',
-  comment: `lib/'s ${floor} floor imports only from its own floor or below (${order.slice(0, index + 1).join(', ')}).`,
-  from: { path: floors[floor] },
-  to: { path: order.slice(index + 1).flatMap((above) => floors[above]) },
-}));
+const order = Object.keys(layers);
+/** A module's layer is the first that claims it, so a later, wider pattern never reclaims an earlier one's. */
+const claimedBefore = (index) => order.slice(0, index).flatMap((layer) => layers[layer]);
+const above = (index) =>
+  order.slice(index + 1).map((layer, offset) => ({ path: layers[layer], pathNot: claimedBefore(index + 1 + offset) }));
+const layerRules = order.slice(0, -1).flatMap((layer, index) =>
+  above(index).map((to, offset) => ({
+    name: `layer-${layer}`,
+    severity: 'error',
+    comment: `lib/'s ${layer} layer imports only from its own layer or below (${order.slice(0, index + 1).join(', ')}), not from ${order[index + 1 + offset]}.`,
+    from: { path: layers[layer], pathNot: claimedBefore(index) },
+    to,
+  })),
+);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    ...floorRules,
+    ...layerRules,
     {
-      name: 'lib-in-a-floor',
+      name: 'lib-in-a-layer',
       severity: 'error',
-      comment: 'Every module of lib/ stands on one of the floors above (a new one: add it to its floor).',
-      from: { path: '^lib/', pathNot: Object.values(floors).flat() },
+      comment: 'Every module of lib/ stands on one of the layers above (a folder of its own, or the map at the root).',
+      from: { path: '^lib/', pathNot: Object.values(layers).flat() },
       to: {},
+    },
+    {
+      name: 'concept-through-rules',
+      severity: 'error',
+      comment:
+        'A concept imports another concept only through its `rules/` (its pure facts), never its storage, jobs or API.',
+      from: { path: `^lib/(${CONCEPTS})/` },
+      to: { path: `^lib/(${CONCEPTS})/`, pathNot: ['^lib/$1/', '^lib/[^/]+/rules/'] },
+    },
+    {
+      name: 'generic-store-knows-no-kind',
+      severity: 'error',
+      comment:
+        "The generic store (lib/data/) imports no concept's storage or API: a kind's items are its own folder's.",
+      from: { path: '^lib/data/' },
+      to: { path: `^lib/(${CONCEPTS})/(data|api)/` },
+    },
+    {
+      name: 'concept-api-from-the-map',
+      severity: 'error',
+      comment:
+        "A concept's API (`api/`) is imported by its functions, the registry of kinds, the feed's presenter of " +
+        'every kind (lib/feed/present.ts), the OpenAPI document and its own folder: nothing else in lib/ or infra/.',
+      from: {
+        path: '^(lib|infra)/',
+        pathNot: ['^lib/registry[.]ts$', '^lib/feed/present[.]ts$', '^lib/openapi/', `^lib/(${CONCEPTS})/`],
+      },
+      to: { path: `^lib/(${CONCEPTS})/api/` },
     },
     {
       name: 'no-circular',
@@ -72,9 +99,9 @@ module.exports = {
       name: 'dynamodb-sdk-only-in-data-layer',
       severity: 'error',
       comment:
-        'Among lib/ and functions/, only the data layer (lib/data/, lib/dynamodb.ts) talks to DynamoDB; the ' +
-        'rest goes through it. infra/, scripts/, bench/ and test/ may use the SDK directly.',
-      from: { path: '^(lib|functions)/', pathNot: ['^lib/data/', '^lib/dynamodb[.]ts$'] },
+        "Among lib/ and functions/, only the data layer (lib/data/ and each folder's data/) talks to DynamoDB; " +
+        'the rest goes through it. infra/, scripts/, bench/ and test/ may use the SDK directly.',
+      from: { path: '^(lib|functions)/', pathNot: ['^lib/data/', '^lib/[^/]+/data/'] },
       to: { path: '(^|/)node_modules/@aws-sdk/(client-dynamodb|lib-dynamodb|util-dynamodb)/' },
     },
     {
@@ -83,6 +110,13 @@ module.exports = {
       comment: 'lib/ is what ships; it never imports from test/, bench/, scripts/ or infra/.',
       from: { path: '^lib/' },
       to: { path: '^(test|bench|scripts|infra)/' },
+    },
+    {
+      name: 'local-stack-not-to-scripts',
+      severity: 'error',
+      comment: "The local stack (infra/local/) is infrastructure: it uses lib/, never the operator's scripts/.",
+      from: { path: '^infra/' },
+      to: { path: '^scripts/' },
     },
     {
       name: 'not-to-unresolvable',

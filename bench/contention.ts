@@ -9,20 +9,24 @@
  * Two roles in one file. This process is DynamoDB's side: the harness, the seeding, the feed check. Each
  * configuration's writers are the Lambdas' side: another process (this file again, with BENCH_CONTENTION_FLEET
  * set), where every writer has a `Db` of its own, as a separate Lambda process has, so nothing waits in a
- * process's queue (`inLine` in lib/data/changes.ts is keyed by the `Db`) and every race is decided at DynamoDB.
+ * process's queue (`inLine` in lib/data/commit.ts is keyed by the `Db`) and every race is decided at DynamoDB.
  * Keeping the fleet out of this process keeps its CPU off the harness's event loop, whose delays are the
  * transactions' time in flight. Needs DYNAMODB_ENDPOINT (DynamoDB Local) and TABLE_NAME.
  */
 import { loadavg } from 'node:os';
+import { followChanges } from '#infra/local/edge-feed.ts';
+import { startStageEdge } from '#infra/local/stage-edge.ts';
+import { startWebhookWorker } from '#infra/local/webhook-worker.ts';
 import { RATE_LIMIT_WINDOW_SECONDS, rateLimits } from '#infra/rate-limits.ts';
-import { loadConfig } from '#lib/config.ts';
-import { WRITE_BUDGET_MS } from '#lib/data/changes.ts';
+import { WRITE_BUDGET_MS } from '#lib/data/commit.ts';
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { WriteContended } from '#lib/data/errors.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { readFeedHead } from '#lib/data/feed-head.ts';
-import { type SpaceRecord, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
 import { versionOf } from '#lib/data/version.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
+import { type SpaceRecord, showSpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
+import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { FAITHFUL, type HarnessSettings, type HarnessStats, startHarness } from '#test/support/dynamodb-harness.ts';
 import { checkFeed, type FeedCheck, percentile, progress, quick, round, runSection, writeResult } from './support.ts';
 
@@ -98,6 +102,11 @@ export type ContentionRun = {
   harness: HarnessStats;
   /** Every owner's feed against the writes that succeeded (the seeded spaces' stores included). */
   feed: FeedCheck & { owners: number; headsMatch: boolean };
+  /**
+   * What `npm start` runs beside the API, running through the harness during the run: the follower of the change
+   * feeds (with the edge, on a local CloudFront) and the webhook worker. Its DynamoDB calls by command.
+   */
+  background: { pollMs: number; calls: Record<string, number> };
 };
 
 export type ContentionSection = {
@@ -210,6 +219,7 @@ async function runConfiguration(
     }),
   );
   const harness = await startHarness({ target, ...FAITHFUL });
+  const background = await startBackground(harness.endpoint, tag);
   let result: FleetResult;
   try {
     const plan: FleetPlan = {
@@ -223,6 +233,7 @@ async function runConfiguration(
       BENCH_CONTENTION_FLEET: JSON.stringify(plan),
     });
   } finally {
+    await background.stop();
     await harness.stop();
   }
   const stats = { ...harness.stats };
@@ -275,6 +286,54 @@ async function runConfiguration(
     errorSamples: [...new Set(result.errors)].slice(0, 5),
     harness: stats,
     feed: { ...feed, headsMatch: checks.every((check) => check.headMatches) },
+    background: { pollMs: BACKGROUND_POLL_MS, calls: background.calls },
+  };
+}
+
+/** The follower's poll, as `npm start` sets it. */
+const BACKGROUND_POLL_MS = 500;
+
+/**
+ * What `npm start` runs beside the gateway (infra/local/start.ts), on the run's DynamoDB (the harness): the
+ * stage's edge on a local CloudFront, the webhook worker, and the follower of every owner's change feed handing
+ * each event to both. Its calls are counted by command (SDK middleware).
+ */
+async function startBackground(endpoint: string, tag: string) {
+  const config = {
+    ...loadWebhookConfig({
+      ...process.env,
+      DYNAMODB_ENDPOINT: endpoint,
+      EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || 'edge.localhost',
+      WEBHOOK_LOCAL_LOOPBACK: 'true',
+    }),
+  };
+  const db = createDb(config);
+  const calls: Record<string, number> = {};
+  db.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName).replace(/Command$/, '');
+      calls[command] = (calls[command] ?? 0) + 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'count-background-calls' },
+  );
+  const stageEdge = await startStageEdge({ config, tenantPrefix: `bench-${tag}` });
+  const worker = startWebhookWorker({ db, config });
+  const follower = followChanges({
+    db,
+    edge: stageEdge.edge,
+    onEvent: worker.onEvent,
+    onPosition: worker.onPosition,
+    intervalMs: BACKGROUND_POLL_MS,
+  });
+  return {
+    calls,
+    stop: async () => {
+      await follower.stop();
+      await worker.stop();
+      await stageEdge.close();
+      db.client.destroy();
+    },
   };
 }
 
@@ -285,6 +344,7 @@ const pad = (cells: (string | number)[], widths: number[]) =>
 function summaryTable(runs: ContentionRun[]): string {
   const head = [
     'configuration',
+    'writes/25 s',
     'commits/s',
     'per owner',
     'p50 ms',
@@ -297,6 +357,7 @@ function summaryTable(runs: ContentionRun[]): string {
   ];
   const rows = runs.map((run) => [
     `${run.writers} writer${run.writers === 1 ? '' : 's'}, ${run.shape === 'one owner' ? 'one owner' : `${run.owners} own owner${run.owners === 1 ? '' : 's'}`}`,
+    Math.round(run.commitsPerSecond * 25),
     run.commitsPerSecond,
     run.commitsPerSecondPerOwner,
     run.latencyMs.p50,

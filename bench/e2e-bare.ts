@@ -4,10 +4,10 @@
  * compared with. Needs BARE_OP (show | list), BARE_OWNER, BARE_ID, BARE_SECONDS, BARE_CONNECTIONS.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { loadConfig } from '#lib/config.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import * as keys from '#lib/data/keys.ts';
 import { collectionRange } from '#lib/data/listing.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { percentile, round, writeResult } from './support.ts';
 
 const { client: db, tableName } = createDb(loadConfig(process.env));

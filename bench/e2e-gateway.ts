@@ -3,7 +3,7 @@
  * as `npm start` does. Prints its URL on stdout; on SIGTERM writes its peak RSS to BENCH_OUT and exits.
  */
 import { startGateway } from '#infra/local/gateway.ts';
-import { loadConfig } from '#lib/config.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { writeResult } from './support.ts';
 
 const gateway = await startGateway({

@@ -11,10 +11,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '#infra/bundling.ts';
-import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { storeSpace } from '#lib/data/spaces.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
+import { storeSpace } from '#lib/spaces/data/spaces.ts';
 import { percentile, progress, quick, round, runSection, type Summary, summarize, writeResult } from './support.ts';
 
 type AutocannonInstance = PromiseLike<{ non2xx: number; errors: number; timeouts: number }> & {

@@ -29,8 +29,9 @@ import type { CloudFrontCall } from '#infra/local/cloudfront/index.ts';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import type { LocalStack } from '#infra/local/settings.ts';
 import { startStageEdge } from '#infra/local/stage-edge.ts';
-import { loadConfig } from '#lib/config.ts';
-import { dueDomains } from '#lib/data/domain-checks.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { dueDomains } from '#lib/domains/data/checks.ts';
 import {
   destroyDomain,
   edgeSyncDeps,
@@ -39,16 +40,15 @@ import {
   storeDomain,
   updateDomain,
   verifyDomain,
-} from '#lib/data/domains.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
-import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { DUE_AHEAD_MS, runDueChecks } from '#lib/domain-checks.ts';
-import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
-import type { ServingState } from '#lib/domain-status.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import type { EdgeRecord } from '#lib/edge/record.ts';
+} from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
+import { DUE_AHEAD_MS, runDueChecks } from '#lib/domains/recheck.ts';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
+import { verificationName } from '#lib/domains/rules/verification.ts';
+import type { EdgeRecord } from '#lib/edge/rules/record.ts';
+import type { ServingState } from '#lib/edge/rules/serving.ts';
 import { type SyncDeps, type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
-import { verificationName } from '#lib/verification.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { benchDataDir, median, percentile, progress, quick, round, writeResult } from './support.ts';
 

@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { matchRoute } from '#infra/local/routing.ts';
-import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import {
   type ApiHandler,
   type AuthorizerHandler,

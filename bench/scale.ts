@@ -8,11 +8,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { loadConfig } from '#lib/config.ts';
 import { guardItem } from '#lib/data/collection.ts';
+import { createDb, dynamoClientConfig } from '#lib/data/dynamodb.ts';
 import * as keys from '#lib/data/keys.ts';
 import { collectionRange } from '#lib/data/listing.ts';
-import { createDb, dynamoClientConfig } from '#lib/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { type ApiHandler, apiEvent, DynamoRecorder, followLink, lambdaContext, loadFunction } from './lambda.ts';
 import { progress, quick, round, type Summary, summarize, writeResult } from './support.ts';
 

@@ -2,7 +2,7 @@
  * Section 9, webhooks, on the local stack as `npm start` composes it (infra/local/start.ts), in this process:
  * the local gateway, the webhook worker (`startWebhookWorker`, infra/local/webhook-worker.ts) and the follower of
  * the change feed handing it every event (`followChanges`, infra/local/edge-feed.ts, polling every 500 ms), over
- * this run's DynamoDB Local and a table of its own (the follower scans it). Receivers are HTTP servers on
+ * this run's DynamoDB Local and a table of its own (the follower queries its feed-change index). Receivers are HTTP servers on
  * 127.0.0.1 in this process, each verifying every delivery's signature with the `standardwebhooks` package: a
  * delivery whose signature does not verify is answered 401 and counts as lost. Three measurements:
  *  - the delivery lag, from the API's 201 to `POST /api/v1/spaces` to the receiver answering the delivery 2xx,
@@ -23,9 +23,9 @@ import { Webhook } from 'standardwebhooks';
 import { followChanges } from '#infra/local/edge-feed.ts';
 import { startGateway } from '#infra/local/gateway.ts';
 import { startWebhookWorker } from '#infra/local/webhook-worker.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { JITTER_RATIO, retryScheduleOf } from '#lib/webhooks/schedule.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { JITTER_RATIO, retryScheduleOf } from '#lib/webhooks/rules/schedule.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 import { median, percentile, progress, quick, round, writeResult } from './support.ts';
 
@@ -310,6 +310,7 @@ async function main() {
       handedAt.set(`${owner}/${event.id}`, performance.now());
       return worker.onEvent(owner, event);
     },
+    onPosition: worker.onPosition,
     intervalMs: FEED_INTERVAL_MS,
     log,
   });

@@ -1,11 +1,12 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { hashApiKey, keyFromAuthorization } from '#lib/auth/api-key.ts';
+import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale, lookUpKey, recordKeyUse } from '#lib/auth/data/keys.ts';
 import { AUTHORIZATION_REFUSED, authorizerResult } from '#lib/auth/policy.ts';
-import { atColdStart, type Config } from '#lib/config.ts';
-import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale, lookUpKey, recordKeyUse } from '#lib/data/api-keys.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { hashApiKey, keyFromAuthorization } from '#lib/auth/rules/api-key.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
-import { log } from '#lib/log.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
+import { log } from '#lib/platform/log.ts';
 
 /** API Gateway answers 401 for exactly this error message (a Deny policy would be a 403). */
 const UNAUTHORIZED = 'Unauthorized';
@@ -78,4 +79,4 @@ export const create = (config: Config, db = createDb(config), options: Authorize
   };
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

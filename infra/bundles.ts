@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
 import { esbuildOptions, functionEntry, projectRoot } from './bundling.ts';
-import { domainChecksFunction } from './constructs/domain-checks.ts';
+import { domainChecksFunction } from './constructs/domain-recheck.ts';
 import { edgeSyncFunction } from './constructs/edge.ts';
+import { edgeSweepFunction } from './constructs/edge-sweep.ts';
 import { webhookDeliverFunction, webhookFanoutFunction } from './constructs/webhook-delivery.ts';
 
 /** Budgets from the performance issue. 1 KB = 1,000 bytes, the stricter reading. */
@@ -24,6 +25,12 @@ export const INIT_BUDGET_RATIO = 0.8;
  * (37 KB), and the DynamoDB client and SDK core every function has.
  */
 export const EDGE_SYNC_BUDGET_BYTES = 520_000;
+
+/**
+ * The edge sweep's own budget, about 15 % over its measured 453,929 B (esbuild 0.28.2, @aws-sdk/client-acm
+ * 3.1169.0): the edge sync's CloudFront, KeyValueStore and SigV4A code, and ACM's client beside it.
+ */
+export const EDGE_SWEEP_BUDGET_BYTES = 520_000;
 
 /**
  * The webhook delivery function's own budget, about 15 % over its measured 253,854 B (esbuild 0.28.2,
@@ -47,6 +54,7 @@ export const bundleTargets: readonly BundleTarget[] = [
   { name: 'authorizer', handler: authorizerHandler },
   { name: 'publish-events', handler: eventPublisherHandler },
   { ...edgeSyncFunction, budgetBytes: EDGE_SYNC_BUDGET_BYTES },
+  { ...edgeSweepFunction, budgetBytes: EDGE_SWEEP_BUDGET_BYTES },
   { ...domainChecksFunction },
   { ...webhookFanoutFunction },
   { ...webhookDeliverFunction, budgetBytes: WEBHOOK_DELIVER_BUDGET_BYTES },

@@ -6,7 +6,7 @@
  * at 128-256 MB it takes several times longer, while these handlers bill a few tens of milliseconds per warm
  * request, so the larger size costs little.
  * 10 s: the SDK gives up on one DynamoDB call after about 9 s (3 attempts of 1 s connect + 2 s request, see
- * `lib/dynamodb.ts`), so a stalled call still becomes the API's 503 instead of a Lambda timeout, well inside
+ * `lib/data/dynamodb.ts`), so a stalled call still becomes the API's 503 instead of a Lambda timeout, well inside
  * API Gateway's 29 s integration limit. The benchmarks measure and may revise both.
  */
 export const functionSizing = { memorySize: 512, timeoutSeconds: 10 } as const;
@@ -15,7 +15,7 @@ export const functionSizing = { memorySize: 512, timeoutSeconds: 10 } as const;
  * Routes whose function needs longer than `functionSizing.timeoutSeconds`, by route name (`lib/routes.ts`).
  *
  * `test-webhook` sends one delivery while the client waits: the attempt alone may take its whole 10 s deadline
- * (`DELIVERY_TIMEOUT_MS`, `lib/webhooks/delivery.ts`), after the webhook's read and before the attempt's record
+ * (`DELIVERY_TIMEOUT_MS`, `lib/webhooks/send.ts`), after the webhook's read and before the attempt's record
  * is written. 25 s leaves a DynamoDB call that stalls after a full attempt the SDK's ~9 s to become the API's 503,
  * and stays under API Gateway's 29 s integration timeout, so the client never gets a 504 for a function still
  * running.

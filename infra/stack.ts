@@ -3,16 +3,18 @@
  * authorizer, the REST API in front of them with its WAF web ACL, their alarms and dashboard, the change feed
  * onto the event bus, the edge that serves verified domains, and the webhooks' deliveries from the bus.
  */
-import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { AUTHORIZATION_REFUSED } from '#lib/auth/policy.ts';
+import { formatAllowedOrigins } from '#lib/platform/origins.ts';
 import { authorizerActions, authorizerHandler, eventPublisherHandler, feed, type Route, routes } from '#lib/routes.ts';
-import { formatAllowedOrigins } from '#lib/settings/origins.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { dataTable } from './constructs/data-table.ts';
-import { DomainChecks, domainChecksFunction } from './constructs/domain-checks.ts';
+import { DomainChecks, domainChecksFunction } from './constructs/domain-recheck.ts';
 import { Edge, edgeSyncFunction } from './constructs/edge.ts';
+import { EdgeQuotas } from './constructs/edge-quotas.ts';
+import { EdgeSweep, edgeSweepFunction } from './constructs/edge-sweep.ts';
 import { EventFeed } from './constructs/event-feed.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { Api } from './constructs/rest-api.ts';
@@ -49,10 +51,10 @@ export class ServiceStack extends Stack {
     const authorizer = newFunction(authorizerHandler, authorizerHandler, 'REQUEST authorizer: API key to owner');
     authorizer.useTable(table, authorizerActions);
 
-    // The HMAC key of the list cursors (lib/cursor.ts), generated per stage. Passed as a CloudFormation
+    // The HMAC key of the list cursors (lib/http/cursor.ts), generated per stage. Passed as a CloudFormation
     // dynamic reference: the value never appears in the template or the cloud assembly, only in the
     // configuration of the two functions that sign cursors (encrypted at rest). The functions need no
-    // Secrets Manager permission and no fetch at cold start, which lib/cursor.ts requires synchronously.
+    // Secrets Manager permission and no fetch at cold start, which lib/http/cursor.ts requires synchronously.
     const cursorSecret = new Secret(this, 'cursor-secret', {
       secretName: `${name}/cursor-secret`,
       description: 'HMAC key that signs list page cursors',
@@ -113,6 +115,26 @@ export class ServiceStack extends Stack {
     // Made after the monitoring, whose topic its dead-letter alarm needs: watched like every other function.
     this.functions.set(edgeSyncFunction.name, edge.sync);
     monitoring.watchFunction(edgeSyncFunction.name, edge.sync);
+    // The sweep of what hosts no longer served leave, and the alarms on the quotas it measures.
+    const edgeShards = edge.shards.map(({ store, distribution }) => ({
+      storeArn: store.keyValueStoreArn,
+      distributionId: distribution.attrId,
+    }));
+    const sweep = new EdgeSweep(this, 'edge-sweep', {
+      config,
+      table,
+      shards: edgeShards,
+      connectionGroupId: edge.connectionGroup.attrId,
+      deadLetters: edge.deadLetters,
+    });
+    this.functions.set(edgeSweepFunction.name, sweep.function);
+    monitoring.watchFunction(edgeSweepFunction.name, sweep.function);
+    new EdgeQuotas(this, 'edge-quotas', {
+      config,
+      alarms: monitoring.topic,
+      shards: edgeShards.length,
+      limits: { hostsPerShard: config.edge.hostsPerShard },
+    });
     // What domain owners point their CNAME at: the stage's own name for the edge, or its routing endpoint.
     const edgeHostname = edge.hostname;
 
@@ -173,6 +195,18 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'EdgeRoutingEndpoint', {
       value: edge.routingEndpoint,
       description: "The connection group's routing endpoint, which EdgeHostname must resolve to",
+    });
+    // What the edge's teardown reads (`npm run edge -- teardown`): every shard's distribution, and the group.
+    new CfnOutput(this, 'EdgeDistributionIds', {
+      value: Fn.join(
+        ',',
+        edgeShards.map((shard) => shard.distributionId),
+      ),
+      description: "Every shard's multi-tenant distribution, comma-separated (npm run edge -- teardown)",
+    });
+    new CfnOutput(this, 'EdgeConnectionGroupId', {
+      value: edge.connectionGroup.attrId,
+      description: "The connection group of the stage's tenants (npm run edge -- teardown)",
     });
     new CfnOutput(this, 'EdgeDistributionId', {
       value: edge.distribution.attrId,

@@ -3,7 +3,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { AllowedOrigins } from '#lib/settings/origins.ts';
+import type { AllowedOrigins } from '#lib/platform/origins.ts';
 import type { EdgeSettings } from './edge-function.ts';
 import { functionSizing } from './function-sizing.ts';
 import { type RateLimit, rateLimits } from './rate-limits.ts';
@@ -46,7 +46,7 @@ export type StageConfig = {
   functions: FunctionSizing;
   /** Optional quota of items per owner and kind (`MAX_ITEMS_PER_OWNER`); the code's default otherwise. */
   maxItemsPerOwner?: number;
-  /** Most webhooks per owner (default 10: `lib/data/webhooks.ts`). */
+  /** Most webhooks per owner (default 10: `lib/webhooks/data/webhooks.ts`). */
   maxWebhooksPerOwner?: number;
   /** Webhook deliveries on AWS (`infra/constructs/webhook-delivery.ts`, docs/deployment.md "Webhooks"). */
   webhooks: {

@@ -1,6 +1,6 @@
 /**
  * The kinds of resource the API serves, on the ground floor: the data layer's keys (`lib/data/keys.ts`), the
- * route table (`lib/routes.ts`) and the resource registry (`lib/resources/`) all start from this list.
+ * route table (`lib/routes.ts`) and the registry of kinds (`lib/registry.ts`) all start from this list.
  */
 
 /**

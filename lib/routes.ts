@@ -1,5 +1,5 @@
 /**
- * The resource registry: the collections the API serves and every route on them, each with its collection,
+ * The route table: the collections the API serves and every route on them, each with its collection,
  * action and the permission scope it needs. Everything else derives from it: the item kinds and key prefixes
  * (`lib/data/keys.ts`), the deleted-object values (`lib/schemas/responses.ts`), the OpenAPI grouping and
  * operation ids (`lib/openapi`), the CDK stack (one Lambda per route, its grants and settings) and the local

@@ -4,8 +4,9 @@
  *   npm run dns -- [--port 5353] [--cname <name>=<target>] <name>=<value> ...
  * Then start the API with `DNS_RESOLVER=127.0.0.1:5353 npm start`. Every other name is NXDOMAIN. Ctrl-C stops it.
  */
+
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import { startDnsServer } from '#test/support/dns-server.ts';
-import { commandLine, helpOption } from './support/cli.ts';
 
 const USAGE = `Usage: npm run dns -- [--port 5353] [--cname <name>=<target> ...] <name>=<value> ...
 

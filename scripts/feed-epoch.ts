@@ -5,10 +5,11 @@
  *   feed-epoch --owner <ownerId> [--table <name> --region <region>]
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
-import type { Config } from '#lib/config.ts';
+
+import { commandLine, helpOption } from '#infra/command-line.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/migrations/feed-epoch.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { commandLine, helpOption } from './support/cli.ts';
+import type { Config } from '#lib/platform/config.ts';
 import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const USAGE = `Usage:

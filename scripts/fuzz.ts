@@ -6,14 +6,14 @@
  * `test/contract/fuzz.test.ts` also runs, bounded, in `npm test`; docs/api.md maps its checks to Schemathesis'.
  */
 import { randomUUID } from 'node:crypto';
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import { localSettings, readLocalStack } from '#infra/local/settings.ts';
-import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { describeReport } from '#test/support/fuzz/report.ts';
 import { type FuzzTarget, fuzz } from '#test/support/fuzz/runner.ts';
-import { commandLine, helpOption } from './support/cli.ts';
 
 const DNS_PORT = 5354;
 /** Where the fuzzer's DNS server points every public host of a webhook URL: this machine, never out. */

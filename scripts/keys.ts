@@ -8,9 +8,8 @@
  *   keys revoke <prefix>
  * Against the stack `npm start` runs, or a deployed table with --table and --region (default AWS credentials).
  */
-import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/expiry.ts';
-import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/scopes.ts';
-import type { Config } from '#lib/config.ts';
+
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import {
   type ApiKeyRecord,
   ApiKeyStateError,
@@ -19,9 +18,11 @@ import {
   OWNER_ID_PATTERN,
   revokeApiKey,
   rotateApiKey,
-} from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { commandLine, helpOption } from './support/cli.ts';
+} from '#lib/auth/data/key-admin.ts';
+import { expiryFrom, InvalidDurationError, parseGrace } from '#lib/auth/rules/expiry.ts';
+import { allScopes, InvalidScopesError, parseScopes } from '#lib/auth/rules/scopes.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import type { Config } from '#lib/platform/config.ts';
 import { explain, fail, tableConfig, tableOptions, tableOptionsUsage } from './support/table.ts';
 
 const TABLE = '[--table <name> --region <region>]';

@@ -18,14 +18,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { commandLine, helpOption } from '#infra/command-line.ts';
 import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startGateway } from '#infra/local/gateway.ts';
 import { LOCAL_EDGE_HOSTNAME } from '#infra/local/settings.ts';
-import { loadConfig } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { checkConsistency, formatViolations } from '#test/support/consistency.ts';
-import { commandLine, helpOption } from './support/cli.ts';
 
 const root = join(import.meta.dirname, '..');
 const REPORT_FILE = join(root, 'docs', 'reliability.md');

@@ -40,7 +40,7 @@ function powertoolsNote(bundles: BundleSection): string {
   const largest = biggest.bytes;
   const budget = budgetOf(bundles, biggest);
   const fits = largest + (logger.bytes - sdk.bytes) <= budget;
-  return `- **Powertools Logger.** Added to the "SDK client only" module it adds ${ms(addedKb, 1)} KB and ${ms(addedMs, 1)} ms of init. With it the largest API function (${biggest.name}) would be ${kb(largest + logger.bytes - sdk.bytes)} KB against the ${kb(budget)} KB budget: ${fits ? 'it fits the size budget' : 'over the size budget'}, and it adds init to functions already above the init floor. ${fits && addedMs <= 1 ? 'It could be adopted.' : 'Not adopted: Lambda’s JSON log format (set on every function in `infra/constructs/api-function.ts`) already gives every entry the request id, level and timestamp, and `lib/log.ts` logs one structured object per entry at no cost.'}`;
+  return `- **Powertools Logger.** Added to the "SDK client only" module it adds ${ms(addedKb, 1)} KB and ${ms(addedMs, 1)} ms of init. With it the largest API function (${biggest.name}) would be ${kb(largest + logger.bytes - sdk.bytes)} KB against the ${kb(budget)} KB budget: ${fits ? 'it fits the size budget' : 'over the size budget'}, and it adds init to functions already above the init floor. ${fits && addedMs <= 1 ? 'It could be adopted.' : 'Not adopted: Lambda’s JSON log format (set on every function in `infra/constructs/api-function.ts`) already gives every entry the request id, level and timestamp, and `lib/platform/log.ts` logs one structured object per entry at no cost.'}`;
 }
 
 export function bundleSection(bundles: BundleSection, chart: string): string {

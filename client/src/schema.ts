@@ -656,9 +656,11 @@ export interface components {
       succeeded: boolean;
       /** @description The start of the answer’s body, at most 256 characters. */
       response_excerpt: string;
+      /** @description An attempt not made yet, due at `created_at` (no status, error or excerpt yet). The local stack lists the next attempt of each event it has still to deliver; on AWS an attempt waiting for its retry is in SQS, and only attempts made are listed. */
+      pending: boolean;
       /**
        * Format: date-time
-       * @description When the attempt was made, ISO 8601 in UTC.
+       * @description When the attempt was made (a pending one: when it is due), ISO 8601 in UTC.
        */
       created_at: string;
     };
@@ -3857,6 +3859,7 @@ export interface operations {
            *         "duration_ms": 84,
            *         "succeeded": true,
            *         "response_excerpt": "ok",
+           *         "pending": false,
            *         "created_at": "2025-02-03T16:05:12.345Z"
            *       }
            *     }
@@ -3915,6 +3918,7 @@ export interface operations {
            *           "duration_ms": 84,
            *           "succeeded": true,
            *           "response_excerpt": "ok",
+           *           "pending": false,
            *           "created_at": "2025-02-03T16:05:12.345Z"
            *         },
            *         {
@@ -3927,6 +3931,7 @@ export interface operations {
            *           "duration_ms": 41,
            *           "succeeded": false,
            *           "response_excerpt": "Service Unavailable",
+           *           "pending": false,
            *           "created_at": "2025-01-15T09:30:00.000Z"
            *         }
            *       ],

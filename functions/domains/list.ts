@@ -1,10 +1,11 @@
-import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
-import { createCursorSigner } from '#lib/cursor.ts';
-import { listDomains } from '#lib/data/domains.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { presentDomain } from '#lib/domains/api/present.ts';
+import { listDomains } from '#lib/domains/data/domains.ts';
+import { createCursorSigner } from '#lib/http/cursor.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { listEnvelope, listQueryFor } from '#lib/http/pagination.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';
 import { parseListQuery } from '#lib/schemas/list.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
@@ -18,4 +19,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

@@ -1,15 +1,16 @@
 /**
- * The hourly re-check of active domains' DNS records (`lib/domain-checks.ts`), invoked by EventBridge Scheduler:
+ * The hourly re-check of active domains' DNS records (`lib/domains/recheck.ts`), invoked by EventBridge Scheduler:
  * not a route. Runs until the due domains are done or the time left runs short (the rest stay due); returns
  * what it did, which the schedule's logs keep.
  */
 import type { Context } from 'aws-lambda';
-import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
-import { type CheckRun, runDueChecks } from '#lib/domain-checks.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { log } from '#lib/log.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
+import { type CheckRun, runDueChecks } from '#lib/domains/recheck.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';
+import { log } from '#lib/platform/log.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
   const resolver = configuredResolver(config);
@@ -25,4 +26,4 @@ export const create = (config: Config, db = createDb(config)) => {
   };
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

@@ -1,9 +1,10 @@
-import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
-import { showDomain } from '#lib/data/domains.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { presentDomain } from '#lib/domains/api/present.ts';
+import { showDomain } from '#lib/domains/data/domains.ts';
 import { representation } from '#lib/http/conditional.ts';
 import { httpHandler } from '#lib/http/handler.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
   const edge = edgeHostOf(config);
@@ -13,4 +14,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

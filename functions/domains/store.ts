@@ -1,16 +1,17 @@
-import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
-import { type DomainRecord, storeDomain } from '#lib/data/domains.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { pageErrors } from '#lib/domains/api/errors.ts';
+import { storeDomainSchemaFor } from '#lib/domains/api/fields.ts';
+import { reservedNamesOf } from '#lib/domains/api/name.ts';
+import { presentDomain } from '#lib/domains/api/present.ts';
+import { type DomainRecord, storeDomain } from '#lib/domains/data/domains.ts';
 import { bodyOf } from '#lib/http/body.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
-import { pageErrors } from '#lib/resources/domains/errors.ts';
-import { storeDomainSchemaFor } from '#lib/resources/domains/fields.ts';
-import { reservedNamesOf } from '#lib/resources/domains/name.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
-import type { EdgeHost } from '#lib/resources/module.ts';
+import type { EdgeHost } from '#lib/kind-module.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';
 
 /**
  * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
@@ -30,4 +31,4 @@ export const create = (config: Config, db = createDb(config)) => {
   }, pageErrors);
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

@@ -1,15 +1,16 @@
-import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
-import { type DomainRecord, verifyDomain } from '#lib/data/domains.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { verificationErrors } from '#lib/domains/api/errors.ts';
+import { ReservedNameError, reservedBy, reservedNamesOf } from '#lib/domains/api/name.ts';
+import { presentDomain } from '#lib/domains/api/present.ts';
+import { type DomainRecord, verifyDomain } from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
-import { verificationErrors } from '#lib/resources/domains/errors.ts';
-import { ReservedNameError, reservedBy, reservedNamesOf } from '#lib/resources/domains/name.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
-import type { EdgeHost } from '#lib/resources/module.ts';
+import type { EdgeHost } from '#lib/kind-module.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';
 
 /** The answer to a verification, also recorded with the activation for a retry with the same Idempotency-Key. */
 const replyFor = (edge: EdgeHost) => (item: DomainRecord) => ok({ data: presentDomain(item, edge) }, etagHeaders(item));
@@ -32,4 +33,4 @@ export const create = (config: Config, db = createDb(config)) => {
   }, verificationErrors);
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

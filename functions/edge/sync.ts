@@ -4,14 +4,14 @@
  * active now (`lib/edge/sync.ts`), so the order and repetition of events do not matter, then records on the
  * domain whether it serves yet (its tenant's state: a `domain.updated`). A failure throws: the
  * rule's target retries, then sends the event to the dead-letter queue, whose alarm pages the stage.
- * Every hour EventBridge Scheduler invokes it with `{"action":"sweep"}` instead: it deletes the tombstones and
- * disabled tenants of hosts no longer served (`lib/edge/sweep.ts`).
+ * The sweep of hosts no longer served is a function of its own (functions/edge/sweep.ts).
  */
-import { atColdStart, edgeHostOf } from '#lib/config.ts';
-import { edgeSyncDeps } from '#lib/data/domains.ts';
-import { routeLookup } from '#lib/dns/records.ts';
+
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { edgeSyncDeps } from '#lib/domains/data/domains.ts';
+import { routeLookup } from '#lib/domains/lookups.ts';
+import { ACMClient, acmCertificates, CLOUDFRONT_CERTIFICATE_REGION } from '#lib/edge/acm.ts';
 import {
   CloudFrontClient,
   CloudFrontKeyValueStoreClient,
@@ -20,19 +20,15 @@ import {
 } from '#lib/edge/cloudfront.ts';
 import type { BatchEdgeStore, ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
 import { type EdgeConfig, edgeShardsOf, loadEdgeConfig } from '#lib/edge/settings.ts';
-import { type SweepResult, sweepEdge } from '#lib/edge/sweep.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import type { WriterStats } from '#lib/edge/writer.ts';
-import type { BusEvent } from '#lib/events-bus.ts';
-import { log } from '#lib/log.ts';
+import type { BusEvent } from '#lib/feed/bus.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { edgeHostOf } from '#lib/platform/config.ts';
+import { log } from '#lib/platform/log.ts';
 
 /** The EventBridge event a rule delivers: the bus event in `detail`. */
 export type SyncEvent = { 'detail-type'?: string; detail: BusEvent };
-/** The schedule's input (`infra/constructs/edge.ts`). */
-export type SweepEvent = { action: 'sweep' };
-
-const isSweep = (event: SyncEvent | SweepEvent): event is SweepEvent => (event as SweepEvent).action === 'sweep';
-
 /**
  * The SDK's settings for CloudFront's control plane and the stores: throttling and transient errors are retried
  * by the client (`standard`: exponential backoff with full jitter, 500 ms base for throttling, 20 s cap), a few
@@ -46,7 +42,7 @@ export const controlPlaneRetries = {
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
 } as const;
 
-/** The edge the sync keeps: shard 0's store (the sweep's), every shard's, the tenants, and a clock (tests set it). */
+/** The edge the sync keeps: shard 0's store, every shard's, the tenants, and a clock (tests set it). */
 export type Edge = {
   store: ListableEdgeStore;
   shards?: readonly (ListableEdgeStore & BatchEdgeStore)[];
@@ -58,7 +54,12 @@ export type Edge = {
 };
 
 /** The clients the edge is reached through: CloudFront's on AWS, the local CloudFront's with `npm start`. */
-export type CloudFrontClients = { cloudFront: CloudFrontClient; keyValueStore: CloudFrontKeyValueStoreClient };
+export type CloudFrontClients = {
+  cloudFront: CloudFrontClient;
+  keyValueStore: CloudFrontKeyValueStoreClient;
+  /** ACM, where a failed certificate is deleted once a new one is asked for (none locally: nothing to delete). */
+  acm?: ACMClient;
+};
 
 /**
  * The stage's edge on CloudFront: its shards' key-value stores, and its tenants on their distributions in its
@@ -78,6 +79,7 @@ export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): 
       connectionGroupId: config.edgeConnectionGroupId,
       tenantPrefix: config.edgeTenantPrefix,
       pointsAtEdge: async (host) => (await route(host))?.status === 'found',
+      ...(clients.acm ? { certificates: acmCertificates(clients.acm) } : {}),
     }),
   };
 }
@@ -88,15 +90,11 @@ export function create(
   edge: Edge = cloudFrontEdge(config, {
     cloudFront: new CloudFrontClient(controlPlaneRetries),
     keyValueStore: new CloudFrontKeyValueStoreClient(controlPlaneRetries),
+    acm: new ACMClient({ ...controlPlaneRetries, region: CLOUDFRONT_CERTIFICATE_REGION }),
   }),
 ) {
   const deps = { ...edgeSyncDeps(db), ...edge };
-  return async (event: SyncEvent | SweepEvent): Promise<SyncOutcome | SweepResult> => {
-    if (isSweep(event)) {
-      const result = await sweepEdge(edge);
-      log('info', 'Edge swept', result);
-      return result;
-    }
+  return async (event: SyncEvent): Promise<SyncOutcome> => {
     const host = (event.detail.data as { name?: unknown }).name;
     if (typeof host !== 'string') throw new Error(`Event ${event.detail.id} of ${event.detail.owner} names no domain`);
     const outcome = await syncHost(deps, host);

@@ -3,7 +3,7 @@
 // (infra/local/edge.ts) runs this very file in a sandbox, with a key-value store fed from the local changes.
 //
 // The store holds one key per active domain: its ASCII (punycode) name, lower case, the value the compact
-// record `{"s":"active","i":<index page or "">,"n":<not-found page or "">,"t":<ms>}` (lib/edge/record.ts).
+// record `{"s":"active","i":<index page or "">,"n":<not-found page or "">,"t":<ms>}` (lib/edge/rules/record.ts).
 // Plain JavaScript within what runtime 2.0 accepts: no imports but `cloudfront`, no Node APIs.
 import cf from 'cloudfront';
 

@@ -1,9 +1,10 @@
-import { atColdStart, type Config, edgeHostOf } from '#lib/config.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { listEvents } from '#lib/data/events.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { eventEnvelope, eventQueryFor } from '#lib/http/feed.ts';
+import { eventEnvelope, eventQueryFor } from '#lib/feed/page.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { validate } from '#lib/http/validate.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, edgeHostOf, loadConfig } from '#lib/platform/config.ts';
 import { eventQuerySchema } from '#lib/schemas/events.ts';
 
 /** The owner's changes, oldest first, after `after`; only those of the collections the key may read. */
@@ -16,4 +17,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

@@ -4,9 +4,10 @@
  * edge host name, which the domains it presents name (`EDGE_HOSTNAME`), and the routing endpoint where the
  * stage has a name of its own (`EDGE_ROUTING_ENDPOINT`, an apex's ALIAS target).
  */
-import { bindAtColdStart, edgeHostOf, loadPublisherConfig, type PublisherConfig } from '#lib/cold-start.ts';
+
 import type { StreamRecord } from '#lib/data/stream.ts';
-import { type BusEvent, busEvent } from '#lib/events-bus.ts';
+import { type BusEvent, busEvent } from '#lib/feed/bus.ts';
+import { atColdStart, edgeHostOf, loadPublisherConfig, type PublisherConfig } from '#lib/platform/cold-start.ts';
 
 export const create = (config: PublisherConfig) => {
   const edge = edgeHostOf(config);
@@ -14,5 +15,5 @@ export const create = (config: PublisherConfig) => {
     records.flatMap((record) => busEvent(record, edge) ?? []);
 };
 
-// Not `atColdStart` of lib/config.ts: its settings schema (valibot) would be most of this function's bundle.
-export const handler = bindAtColdStart(create, loadPublisherConfig);
+// Not `loadConfig` of lib/platform/config.ts: its settings schema (valibot) would be most of this function's bundle.
+export const handler = atColdStart(create, loadPublisherConfig);

@@ -1,11 +1,12 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { createCursorSigner } from '#lib/cursor.ts';
-import { listSpaces } from '#lib/data/spaces.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { createCursorSigner } from '#lib/http/cursor.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { listEnvelope, listQueryFor } from '#lib/http/pagination.ts';
-import { presentSpace } from '#lib/resources/spaces/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
 import { parseListQuery } from '#lib/schemas/list.ts';
+import { presentSpace } from '#lib/spaces/api/present.ts';
+import { listSpaces } from '#lib/spaces/data/spaces.ts';
 
 export const create = (config: Config, db = createDb(config)) => {
   const cursors = createCursorSigner(config);
@@ -17,4 +18,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

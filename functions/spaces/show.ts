@@ -1,9 +1,10 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { showSpace } from '#lib/data/spaces.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { representation } from '#lib/http/conditional.ts';
 import { httpHandler } from '#lib/http/handler.ts';
-import { presentSpace } from '#lib/resources/spaces/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
+import { presentSpace } from '#lib/spaces/api/present.ts';
+import { showSpace } from '#lib/spaces/data/spaces.ts';
 
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
@@ -11,4 +12,4 @@ export const create = (config: Config, db = createDb(config)) =>
     return representation(request, item, () => ({ data: presentSpace(item) }));
   });
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

@@ -1,13 +1,14 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { type SpaceRecord, storeSpace } from '#lib/data/spaces.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { bodyOf } from '#lib/http/body.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
-import { storeSpaceSchema } from '#lib/resources/spaces/fields.ts';
-import { presentSpace } from '#lib/resources/spaces/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
+import { storeSpaceSchema } from '#lib/spaces/api/fields.ts';
+import { presentSpace } from '#lib/spaces/api/present.ts';
+import { type SpaceRecord, storeSpace } from '#lib/spaces/data/spaces.ts';
 
 /**
  * The answer to a store (its version and where it is), also recorded with the write for a retry with the same
@@ -23,4 +24,4 @@ export const create = (config: Config, db = createDb(config)) =>
     return answer(await storeSpace(db, request.owner, input, idempotent(request)), reply);
   });
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

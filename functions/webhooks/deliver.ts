@@ -8,12 +8,13 @@
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { atColdStart, requiredSetting } from '#lib/config.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { log } from '#lib/log.ts';
-import { attemptDelivery, type DeliveryJob } from '#lib/webhook-dispatch.ts';
-import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { retryScheduleOf, visibilityTimeoutSeconds } from '#lib/webhooks/schedule.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { requiredSetting } from '#lib/platform/config.ts';
+import { log } from '#lib/platform/log.ts';
+import { attemptDelivery, type DeliveryJob } from '#lib/webhooks/dispatch.ts';
+import { retryScheduleOf, visibilityTimeoutSeconds } from '#lib/webhooks/rules/schedule.ts';
+import { resolveOf } from '#lib/webhooks/send.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 export const create = (
@@ -28,6 +29,7 @@ export const create = (
     schedule: retryScheduleOf(config.webhookRetryDelays),
     resolve: resolveOf(config),
     allowLoopback: config.webhookLocalLoopback === true,
+    ...(config.webhookReservedPorts ? { reservedPorts: config.webhookReservedPorts } : {}),
     now,
   };
 

@@ -1,12 +1,13 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { createCursorSigner } from '#lib/cursor.ts';
-import { listDeliveries } from '#lib/data/deliveries.ts';
-import { showWebhook } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { deliveryPage } from '#lib/http/deliveries.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { createCursorSigner } from '#lib/http/cursor.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
-import { presentDelivery } from '#lib/resources/webhooks/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
 import { parseListQuery } from '#lib/schemas/list.ts';
+import { deliveryPage } from '#lib/webhooks/api/deliveries.ts';
+import { presentDelivery } from '#lib/webhooks/api/present.ts';
+import { listDeliveries } from '#lib/webhooks/data/deliveries.ts';
+import { showWebhook } from '#lib/webhooks/data/webhooks.ts';
 
 /** Newest first; `per_page` and `cursor` as on the other lists. Another owner's webhook is a 404. */
 export const create = (config: Config, db = createDb(config)) => {
@@ -20,4 +21,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

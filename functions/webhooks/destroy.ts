@@ -1,9 +1,10 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { destroyWebhook } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { deleted } from '#lib/feed/present.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
-import { deleted } from '#lib/resources/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
+import { destroyWebhook } from '#lib/webhooks/data/webhooks.ts';
 
 /** Its pending attempts find it gone and are dropped (`attemptDelivery`). */
 const reply = (record: { id: number }) => ok(deleted('webhook', record.id));
@@ -14,4 +15,4 @@ export const create = (config: Config, db = createDb(config)) =>
     return answer(await destroyWebhook(db, request.owner, id, writeOptions(request)), reply);
   });
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

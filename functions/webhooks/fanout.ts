@@ -5,10 +5,11 @@
  * job may be sent twice; both carry the same `webhook-id`, which receivers deduplicate by (Standard Webhooks).
  */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { atColdStart, requiredSetting } from '#lib/config.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import type { BusEvent } from '#lib/events-bus.ts';
-import { type DeliveryJob, fanOut } from '#lib/webhook-dispatch.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import type { BusEvent } from '#lib/feed/bus.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { requiredSetting } from '#lib/platform/config.ts';
+import { type DeliveryJob, fanOut } from '#lib/webhooks/dispatch.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 type BusDelivery = { detail: BusEvent };

@@ -1,11 +1,12 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { createCursorSigner } from '#lib/cursor.ts';
-import { listWebhooks } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { createCursorSigner } from '#lib/http/cursor.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
 import { listEnvelope, listQueryFor } from '#lib/http/pagination.ts';
-import { presentWebhook } from '#lib/resources/webhooks/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
 import { parseListQuery } from '#lib/schemas/list.ts';
+import { presentWebhook } from '#lib/webhooks/api/present.ts';
+import { listWebhooks } from '#lib/webhooks/data/webhooks.ts';
 
 /** Sorted and searched by name, a webhook's name being its URL. */
 export const create = (config: Config, db = createDb(config)) => {
@@ -18,4 +19,4 @@ export const create = (config: Config, db = createDb(config)) => {
   });
 };
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

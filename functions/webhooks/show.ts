@@ -1,9 +1,10 @@
-import { atColdStart, type Config } from '#lib/config.ts';
-import { showWebhook } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { representation } from '#lib/http/conditional.ts';
 import { httpHandler } from '#lib/http/handler.ts';
-import { presentWebhook } from '#lib/resources/webhooks/present.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
+import { presentWebhook } from '#lib/webhooks/api/present.ts';
+import { showWebhook } from '#lib/webhooks/data/webhooks.ts';
 
 export const create = (config: Config, db = createDb(config)) =>
   httpHandler(async (request) => {
@@ -11,4 +12,4 @@ export const create = (config: Config, db = createDb(config)) =>
     return representation(request, record, () => ({ data: presentWebhook(record) }));
   });
 
-export const handler = atColdStart(create);
+export const handler = atColdStart(create, loadConfig);

@@ -1,18 +1,19 @@
-import { requestKeyOf } from '#lib/auth/request-key.ts';
-import { atColdStart } from '#lib/config.ts';
-import { storeWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { requestKeyOf } from '#lib/auth/rules/request-key.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { bodyOf } from '#lib/http/body.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { type ApiRequest, answer, created, httpHandler, locationHeaders } from '#lib/http/handler.ts';
 import { idempotent } from '#lib/http/idempotency.ts';
 import { validate } from '#lib/http/validate.ts';
-import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
-import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
-import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
-import { presentWithSecret } from '#lib/resources/webhooks/present.ts';
-import { resolveOf } from '#lib/webhooks/delivery.ts';
-import { subscribedPatterns } from '#lib/webhooks/event-patterns.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+
+import { assertDeliverable, urlRulesOf } from '#lib/webhooks/api/destination.ts';
+import { webhookErrors } from '#lib/webhooks/api/errors.ts';
+import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
+import { presentWithSecret } from '#lib/webhooks/api/present.ts';
+import { storeWebhook, type WebhookRecord } from '#lib/webhooks/data/webhooks.ts';
+import { subscribedPatterns } from '#lib/webhooks/rules/event-patterns.ts';
+import { resolveOf } from '#lib/webhooks/send.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 /** The only answer that shows the secret (a retry with the same Idempotency-Key gets it again). */

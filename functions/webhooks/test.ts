@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { atColdStart } from '#lib/config.ts';
-import { showWebhook } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { httpHandler, ok } from '#lib/http/handler.ts';
-import { presentDelivery, presentWebhook } from '#lib/resources/webhooks/present.ts';
-import { sendEvent } from '#lib/webhook-dispatch.ts';
-import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+
+import { presentDelivery, presentWebhook } from '#lib/webhooks/api/present.ts';
+import { showWebhook } from '#lib/webhooks/data/webhooks.ts';
+import { sendEvent } from '#lib/webhooks/dispatch.ts';
+import { resolveOf } from '#lib/webhooks/send.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 /**
@@ -18,6 +19,7 @@ export const create = (config: WebhookConfig, db = createDb(config)) => {
     // One attempt, never retried.
     schedule: [],
     allowLoopback: config.webhookLocalLoopback === true,
+    ...(config.webhookReservedPorts ? { reservedPorts: config.webhookReservedPorts } : {}),
     resolve: resolveOf(config),
   };
   return httpHandler(async (request) => {

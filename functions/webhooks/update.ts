@@ -1,17 +1,18 @@
-import { requestKeyOf } from '#lib/auth/request-key.ts';
-import { atColdStart } from '#lib/config.ts';
-import { showWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { requestKeyOf } from '#lib/auth/rules/request-key.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { bodyOf } from '#lib/http/body.ts';
 import { etagHeaders } from '#lib/http/conditional.ts';
 import { answer, httpHandler, ok } from '#lib/http/handler.ts';
 import { writeOptions } from '#lib/http/idempotency.ts';
 import { validateChanges } from '#lib/http/validate.ts';
-import { assertDeliverable, urlRulesOf } from '#lib/resources/webhooks/destination.ts';
-import { webhookErrors } from '#lib/resources/webhooks/errors.ts';
-import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
-import { presentWebhook } from '#lib/resources/webhooks/present.ts';
-import { resolveOf } from '#lib/webhooks/delivery.ts';
+import { atColdStart } from '#lib/platform/cold-start.ts';
+
+import { assertDeliverable, urlRulesOf } from '#lib/webhooks/api/destination.ts';
+import { webhookErrors } from '#lib/webhooks/api/errors.ts';
+import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
+import { presentWebhook } from '#lib/webhooks/api/present.ts';
+import { showWebhook, updateWebhook, type WebhookRecord } from '#lib/webhooks/data/webhooks.ts';
+import { resolveOf } from '#lib/webhooks/send.ts';
 import { loadWebhookConfig, type WebhookConfig } from '#lib/webhooks/settings.ts';
 
 const reply = (record: WebhookRecord) => ok({ data: presentWebhook(record) }, etagHeaders(record));

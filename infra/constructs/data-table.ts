@@ -1,5 +1,5 @@
 /**
- * The single table, built from the shared definition (`lib/table.ts`) that DynamoDB Local and the tests use.
+ * The single table, built from the shared definition (`lib/data/table.ts`) that DynamoDB Local and the tests use.
  */
 import { Validations } from 'aws-cdk-lib';
 import {
@@ -11,11 +11,12 @@ import {
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { tableDefinition } from '#lib/table.ts';
+import { tableDefinition } from '#lib/data/table.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 
 export function dataTable(scope: Construct, config: StageConfig): Table {
-  const { partitionKey, sortKey, byNameIndex, dueCheckIndex, timeToLiveAttribute, streamViewType } = tableDefinition;
+  const { partitionKey, sortKey, byNameIndex, dueCheckIndex, feedChangeIndex, timeToLiveAttribute, streamViewType } =
+    tableDefinition;
   const table = new Table(scope, 'table', {
     tableName: `${serviceName}-${config.stage}`,
     partitionKey: { name: partitionKey, type: AttributeType.STRING },
@@ -40,6 +41,14 @@ export function dataTable(scope: Construct, config: StageConfig): Table {
     indexName: dueCheckIndex.indexName,
     partitionKey: { name: dueCheckIndex.partitionKey, type: AttributeType.STRING },
     sortKey: { name: dueCheckIndex.sortKey, type: AttributeType.STRING },
+    projectionType: ProjectionType.KEYS_ONLY,
+  });
+  // The feed heads by their last change: what the local stack's follower queries (on AWS the stream feeds the
+  // bus instead). Every change keeps its keys; one per update, as above.
+  table.addGlobalSecondaryIndex({
+    indexName: feedChangeIndex.indexName,
+    partitionKey: { name: feedChangeIndex.partitionKey, type: AttributeType.STRING },
+    sortKey: { name: feedChangeIndex.sortKey, type: AttributeType.STRING },
     projectionType: ProjectionType.KEYS_ONLY,
   });
   if (!config.table.pointInTimeRecovery) {

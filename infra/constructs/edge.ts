@@ -25,16 +25,14 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '#lib/events-bus.ts';
+import { EVENT_SOURCE } from '#lib/feed/bus.ts';
 import { type EdgeSettings, edgeFunctionSource } from '../edge-function.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterQueue } from './dead-letters.ts';
-import { recurringSchedule } from './recurring-schedule.ts';
 
 export type EdgeProps = {
   config: StageConfig;
@@ -79,7 +77,6 @@ export class Edge extends Construct {
   readonly hostname: string;
   readonly sync: ApiFunction;
   readonly deadLetters: Queue;
-  readonly sweep: Schedule;
 
   constructor(scope: Construct, id: string, props: EdgeProps) {
     super(scope, id);
@@ -123,7 +120,7 @@ export class Edge extends Construct {
       timeout: EDGE_SYNC_TIMEOUT,
       // Reads the active domain by name (its global guard, then the item); records whether it is served on it
       // (`recordServing`: the item and its event, the feed head); places a domain on a shard (its count and the
-      // item in one transaction), queues its record and takes the shard's lease (`lib/data/edge-shards.ts`,
+      // item in one transaction), queues its record and takes the shard's lease (`lib/edge/data/edge-shards.ts`,
       // which queries by partition).
     }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], { index: false });
     // Every shard in shard order: the stores' ARNs and the distributions' ids, comma-separated.
@@ -176,16 +173,6 @@ export class Edge extends Construct {
         }),
       ],
     });
-
-    // Tombstones and disabled tenants of hosts no longer served, deleted once older than any sync takes.
-    this.sweep = recurringSchedule(this, 'sweep', {
-      every: Duration.hours(1),
-      scheduleName: `${name}-edge-sweep`,
-      description: 'Deletes the tombstones and disabled tenants of hosts no longer served (lib/edge/sweep.ts)',
-      target: this.sync,
-      deadLetterQueue: this.deadLetters,
-      input: { action: 'sweep' },
-    });
   }
 
   /**
@@ -196,7 +183,7 @@ export class Edge extends Construct {
     const suffix = shard === 0 ? '' : `-${shard}`;
     const store = new KeyValueStore(this, `store${suffix}`, {
       keyValueStoreName: `${name}-edge${suffix}`,
-      comment: 'One entry per served host: its redirect record (lib/edge/record.ts)',
+      comment: 'One entry per served host: its redirect record (lib/edge/rules/record.ts)',
     });
     const viewerRequest = new CloudFrontFunction(this, `viewer-request${suffix}`, {
       functionName: `${name}-edge-viewer-request${suffix}`,
@@ -289,6 +276,13 @@ export class Edge extends Construct {
         conditions: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
       }),
     );
+    // A verify again after a failed certificate asks for a new one and deletes the failed one, which ACM keeps.
+    this.sync.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['acm:DeleteCertificate'],
+        resources: [`arn:${partition}:acm:us-east-1:${account}:certificate/*`],
+      }),
+    );
     // cdk-nag names the resource as synthesized: a pseudo parameter as `<AWS::…>`, a known value as itself.
     const asNagNames = (value: string, parameter: string) => (Token.isUnresolved(value) ? `<${parameter}>` : value);
     const nagTenants = `arn:${asNagNames(partition, 'AWS::Partition')}:cloudfront::${asNagNames(account, 'AWS::AccountId')}:distribution-tenant/*`;
@@ -297,6 +291,10 @@ export class Edge extends Construct {
       {
         id: `AwsSolutions-IAM5[Resource::${nagTenants}]`,
         reason: 'Tenants are created at run time, one per active domain: their ids are not known when deploying.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:${asNagNames(partition, 'AWS::Partition')}:acm:us-east-1:${asNagNames(account, 'AWS::AccountId')}:certificate/*]`,
+        reason: "CloudFront requests each tenant's certificate at run time: their ids are not known when deploying.",
       },
       {
         id: 'AwsSolutions-IAM5[Resource::*]',

@@ -7,7 +7,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_PREFIX } from '#lib/data/keys.ts';
-import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/events-bus.ts';
+import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/feed/bus.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { deadLetterQueue } from './dead-letters.ts';
 

@@ -4,7 +4,7 @@
  * as a Velocity (VTL) mapping template; and the quotas those templates live in.
  */
 import type { IntegrationResponse, MethodResponse } from 'aws-cdk-lib/aws-apigateway';
-import type { AllowedOrigins } from '#lib/settings/origins.ts';
+import type { AllowedOrigins } from '#lib/platform/origins.ts';
 
 /**
  * API Gateway's mapping-template quota: "Maximum mapping template size: 300 KB", not adjustable ("Quotas for

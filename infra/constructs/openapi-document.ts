@@ -25,7 +25,7 @@ import {
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
-import { type ErrorKind, errorBody, errorCatalogue } from '#lib/errors.ts';
+import { type ErrorKind, errorBody, errorCatalogue } from '#lib/http/errors.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { documentRoute } from '#lib/routes.ts';
 import { type Cors, gatewayAnswer, INTEGRATION_BODY, PAYLOAD_MAX_BYTES } from './mapping-templates.ts';

@@ -26,15 +26,16 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { errorBody, errorCatalogue } from '#lib/errors.ts';
+import { errorBody, errorCatalogue } from '#lib/http/errors.ts';
 import {
   type GatewayResponseType,
   gatewayHeaders,
   gatewayResponseBody,
   gatewayResponses,
   type HeaderSource,
-} from '#lib/gateway-responses.ts';
+} from '#lib/http/gateway-responses.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
+import { type AllowedOrigins, formatAllowedOrigins, parseAllowedOrigins } from '#lib/platform/origins.ts';
 import {
   type ApiPath,
   apiMethods,
@@ -44,7 +45,6 @@ import {
   routeMethods,
   unknownPathPreflights,
 } from '#lib/routes.ts';
-import { type AllowedOrigins, formatAllowedOrigins, parseAllowedOrigins } from '#lib/settings/origins.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { type Cors, corsOf, gatewayAnswer } from './mapping-templates.ts';
 import { OpenApiDocument } from './openapi-document.ts';

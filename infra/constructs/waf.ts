@@ -8,7 +8,7 @@ import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
+import { gatewayResponseBody, gatewayResponses } from '#lib/http/gateway-responses.ts';
 import { CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limits.ts';
 import { type StageConfig, serviceName } from '../stages.ts';

@@ -3,7 +3,7 @@
  * stack's bus to the fan-out function (`functions/webhooks/fanout.ts`), which queues one delivery job per webhook
  * of the event's owner that wants it; the delivery function (`functions/webhooks/deliver.ts`) consumes the queue
  * through an event source mapping, at most `webhooks.deliveryConcurrency` at once (`infra/stages.ts`), and attempts
- * each job: a failure is hidden in the queue until its next attempt (the retry schedule, `lib/webhooks/schedule.ts`)
+ * each job: a failure is hidden in the queue until its next attempt (the retry schedule, `lib/webhooks/rules/schedule.ts`)
  * and reported failed, so SQS keeps it. Nothing of it is on the request path: an API write never waits for a
  * delivery. Two dead-letter queues, each with its alarm: the queue's (jobs the delivery function kept failing on)
  * and the fan-out's (bus events it could not turn into jobs, after the rule's and Lambda's retries).
@@ -19,9 +19,9 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/events-bus.ts';
+import { EVENT_DETAIL_TYPE, EVENT_SOURCE } from '#lib/feed/bus.ts';
 import type { TableAction } from '#lib/routes.ts';
-import { DEFAULT_RETRY_DELAYS } from '#lib/webhooks/schedule.ts';
+import { DEFAULT_RETRY_DELAYS } from '#lib/webhooks/rules/schedule.ts';
 import { type StageConfig, serviceName } from '../stages.ts';
 import { ApiFunction } from './api-function.ts';
 import { deadLetterQueue } from './dead-letters.ts';

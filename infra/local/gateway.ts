@@ -9,18 +9,18 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambda';
-import type { Config } from '#lib/config.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
-import { errorBody, errorCatalogue } from '#lib/errors.ts';
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
+import { errorBody, errorCatalogue } from '#lib/http/errors.ts';
 import {
   type GatewayResponseType,
   gatewayHeaders,
   gatewayResponseBody,
   gatewayResponses,
   resolveHeaders,
-} from '#lib/gateway-responses.ts';
+} from '#lib/http/gateway-responses.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/headers.ts';
 import { DOCS_PATH, publishedDocument } from '#lib/openapi/public.ts';
+import type { Config } from '#lib/platform/config.ts';
 import { apiMethods, authorizerHandler, documentRoute, underApi } from '#lib/routes.ts';
 import {
   type ApiHandler,

@@ -6,9 +6,9 @@
 
 import { create } from '#functions/domains/recheck.ts';
 import type { Edge } from '#functions/edge/sync.ts';
-import { type Config, configured } from '#lib/config.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { sweepEdge } from '#lib/edge/sweep.ts';
+import { type Config, configured } from '#lib/platform/config.ts';
 
 export type HourlyJobs = { stop: () => Promise<void> };
 
@@ -18,7 +18,7 @@ export function startHourlyJobs(options: { config: Config; db: Db; edge: Edge; i
   let running: Promise<unknown> = Promise.resolve();
   const run = async () => {
     await recheck({});
-    await sweepEdge(edge);
+    await sweepEdge({ shards: [{ store: edge.store, ...(edge.tenants ? { tenants: edge.tenants } : {}) }] });
   };
   const timer = setInterval(() => {
     running = running.then(run).catch((error) => console.error(`Hourly jobs failed: ${error}`));

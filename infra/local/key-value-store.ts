@@ -3,7 +3,7 @@
  * missing key, as CloudFront's does) and the sync's conditional writes on the store-wide ETag.
  */
 import type { KeyValueReader } from '#infra/edge-function.ts';
-import type { ListableEdgeStore } from '#lib/edge/ports.ts';
+import type { ListableEdgeStore, StorePage } from '#lib/edge/ports.ts';
 import { StoreChanged } from '#lib/edge/ports.ts';
 
 export class LocalKeyValueStore implements ListableEdgeStore, KeyValueReader {
@@ -40,6 +40,14 @@ export class LocalKeyValueStore implements ListableEdgeStore, KeyValueReader {
   /** Every key with its value, as CloudFront's ListKeys pages them (the sweep lists the store). */
   async *keys(): AsyncIterable<{ key: string; value: unknown }> {
     for (const [key, value] of [...this.values]) yield { key, value: JSON.parse(value) };
+  }
+
+  /** A page of `size` keys in key order after `token` (the last key of the page before), as ListKeys pages them. */
+  async page(token?: string, size = 50): Promise<StorePage> {
+    const keys = [...this.values.keys()].sort().filter((key) => token === undefined || key > token);
+    const items = keys.slice(0, size).map((key) => ({ key, value: JSON.parse(this.values.get(key) ?? 'null') }));
+    const last = items.at(-1);
+    return keys.length > size && last ? { items, next: last.key } : { items };
   }
 
   get size(): number {

@@ -13,10 +13,10 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { type Config, configured } from '#lib/config.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { header } from '#lib/http/headers.ts';
 import { scopes as allScopes, type Scope } from '#lib/kinds.ts';
+import { type Config, configured } from '#lib/platform/config.ts';
 import { functionEntry } from '../bundling.ts';
 import { functionSizing, timeoutSecondsOf } from '../function-sizing.ts';
 import { matchRoute } from './routing.ts';

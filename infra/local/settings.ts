@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
 
 /** The CNAME target domains show locally: no DNS points anywhere real, `npm run dns -- --cname` serves it. */
 export const LOCAL_EDGE_HOSTNAME = 'edge.localhost';
@@ -18,6 +18,14 @@ export type LocalSettings = {
   dynamodbPort: number;
   /** The local edge's port (verified domains' redirects): EDGE_PORT, by default the API's port + 1. */
   edgePort: number;
+  /** The local CloudFront stand-in's port (its API, which the edge sync calls): CLOUDFRONT_PORT, by default PORT + 2. */
+  cloudfrontPort: number;
+  /**
+   * Whether webhooks may call `http://` on this machine (WEBHOOK_LOCAL_LOOPBACK): by default only when every
+   * listener of the stack is on the loopback (HOST a loopback address), so that nobody on the network can make
+   * the stack call this machine's ports.
+   */
+  webhookLocalLoopback: boolean;
   /** The pages a served domain without its own redirects to ('' for none): as a stage's settings on AWS. */
   defaultIndexPage: string;
   defaultNotFoundPage: string;
@@ -34,6 +42,17 @@ function portSetting(env: Record<string, string | undefined>, name: string, fall
   return port;
 }
 
+/** A loopback address or name: what `HOST` is when only this machine reaches the stack. */
+export const isLoopbackHost = (host: string): boolean =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1' || host === 'localhost';
+
+function booleanSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, not "${value}".`);
+  return value === 'true';
+}
+
 function positiveSeconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
   const value = env[name];
   if (value === undefined || value === '') return fallback;
@@ -45,14 +64,18 @@ function positiveSeconds(env: Record<string, string | undefined>, name: string, 
 /** The local stack's settings, from the environment of the command that runs it. */
 export function localSettings(env: Record<string, string | undefined>): LocalSettings {
   const port = portSetting(env, 'PORT', 3000);
+  const host = env.HOST || '127.0.0.1';
   return {
     dataDir: resolve(env.DATA_DIR ?? '.data'),
     tableName: env.TABLE_NAME ?? 'domains-spaces-local',
-    host: env.HOST || '127.0.0.1',
+    host,
     port,
     dynamodbPort: portSetting(env, 'DYNAMODB_PORT', 8000),
-    // Any free port for the edge too when the API takes any free one.
+    // Any free port for the edge and CloudFront too when the API takes any free one.
     edgePort: portSetting(env, 'EDGE_PORT', port === 0 ? 0 : port + 1),
+    cloudfrontPort: portSetting(env, 'CLOUDFRONT_PORT', port === 0 ? 0 : port + 2),
+    // Every listener (the API, the edge, DynamoDB Local) is on HOST; the local CloudFront is always on 127.0.0.1.
+    webhookLocalLoopback: booleanSetting(env, 'WEBHOOK_LOCAL_LOOPBACK', isLoopbackHost(host)),
     defaultIndexPage: env.DEFAULT_INDEX_PAGE ?? '',
     defaultNotFoundPage: env.DEFAULT_NOT_FOUND_PAGE ?? '',
     domainCheckIntervalMs:
@@ -114,7 +137,7 @@ export function saveSecret(dataDir: string, name: string, value: string): void {
 export const LOCK_FILE = 'npm-start.lock';
 
 /** Who holds the lock: the pid, and (on Linux) when that process started, so a reused pid is not mistaken for it. */
-type LockHolder = { pid: number; started?: string };
+export type LockHolder = { pid: number; started?: string };
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -133,7 +156,7 @@ function shownPath(dataDir: string): string {
 }
 
 /** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); unknown off Linux. */
-function startTime(pid: number): string | undefined {
+export function startTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
@@ -142,7 +165,7 @@ function startTime(pid: number): string | undefined {
   }
 }
 
-function isRunning({ pid, started }: LockHolder): boolean {
+export function isRunning({ pid, started }: LockHolder): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
   try {
     process.kill(pid, 0);

@@ -9,9 +9,9 @@ import '@aws-sdk/signature-v4a';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { type CloudFrontClients, cloudFrontEdge, type Edge } from '#functions/edge/sync.ts';
-import { type Config, edgeHostOf } from '#lib/config.ts';
 import { configuredResolver } from '#lib/dns/resolver.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
+import { type Config, edgeHostOf } from '#lib/platform/config.ts';
 import { type LocalCloudFront, type LocalCloudFrontOptions, startLocalCloudFront } from './cloudfront/index.ts';
 
 /** What the local stack's credentials are: any, as the local CloudFront checks only the signatures' form. */
@@ -41,6 +41,8 @@ export async function startStageEdge(options: {
   latencyMs?: LocalCloudFrontOptions['latencyMs'];
   controlPlaneRate?: LocalCloudFrontOptions['controlPlaneRate'];
   host?: string;
+  /** The local CloudFront's port (0 or none: any free one). */
+  port?: number;
   certificates?: LocalCloudFrontOptions['certificates'];
   deployment?: LocalCloudFrontOptions['deployment'];
   log?: LocalCloudFrontOptions['log'];
@@ -51,6 +53,7 @@ export async function startStageEdge(options: {
   const cloudFront = await startLocalCloudFront({
     dns,
     host: options.host,
+    ...(options.port ? { port: options.port } : {}),
     certificates: options.certificates ?? 'issue-at-once',
     deployment: options.deployment ?? 'at-once',
     ...(options.log ? { log: options.log } : {}),

@@ -2,28 +2,38 @@
  * `npm start`: DynamoDB Local, the table, a development key, and the local gateway on one port, all listening
  * on 127.0.0.1 unless HOST says otherwise. Ctrl-C stops everything, the Java process included.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
-import { ownerOfKey } from '#lib/data/api-keys.ts';
-import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { commandLine, helpOption } from '#infra/command-line.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { ownerOfKey } from '#lib/auth/data/keys.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { backfillFeedHeads } from '#lib/data/migrations/backfill-feed-heads.ts';
+import { backfillDueChecks } from '#lib/domains/data/migrations/backfill-due-checks.ts';
 import { buildDocsPage, DOCS_PAGE_FILE } from '#lib/openapi/files.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
-import { commandLine, helpOption } from '../../scripts/support/cli.ts';
 import { rateLimits } from '../rate-limits.ts';
-import { connectHost, type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb-local.ts';
+import {
+  connectHost,
+  type DynamoDbLocal,
+  ensureTable,
+  LOOPBACK,
+  portInUse,
+  startDynamoDbLocal,
+} from './dynamodb-local.ts';
 import { type Edge, startEdge } from './edge.ts';
 import { type EdgeFollower, followChanges } from './edge-feed.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { type HourlyJobs, startHourlyJobs } from './hourly-jobs.ts';
 import {
+  isLoopbackHost,
   LOCAL_EDGE_HOSTNAME,
   type LocalSettings,
   localSettings,
   lockDataDir,
   persistedSecret,
+  readLocalStack,
   saveSecret,
   stackFile,
   writeLocalStack,
@@ -40,8 +50,10 @@ Starts the local stack: DynamoDB Local (data in DATA_DIR), the table, a developm
 the local API gateway running the Lambda handlers, and the local edge serving verified domains' redirects
 (the CloudFront Function, fed from the change feed). Once it answers, it writes DATA_DIR/local-stack.json
 (apiUrl, keyFile, endpoint, tableName, pid), which the key tool and the README's walkthrough read. One
-\`npm start\` per data folder: a second one on the same DATA_DIR stops before writing anything. Ctrl-C stops
-everything.
+\`npm start\` per data folder: a second one on the same DATA_DIR (or a DynamoDB Local on its folder) stops
+before writing anything. Ctrl-C stops everything and removes local-stack.json. Killed (SIGKILL), it leaves
+nothing running (DynamoDB Local ends with it), and the next \`npm start\` on the folder resumes: the webhooks'
+pending retries and the events not yet delivered are kept in the table.
 
 Options:
   -h, --help                this help
@@ -51,6 +63,8 @@ Environment:
                             machine only; 0.0.0.0 for every interface)
   PORT                      the API's port (default 3000; 0: any free port)
   EDGE_PORT                 the local edge's port, serving verified domains' redirects (default PORT + 1)
+  CLOUDFRONT_PORT           the local CloudFront stand-in's port, whose API the edge sync calls (default
+                            PORT + 2; always on 127.0.0.1)
   DEFAULT_INDEX_PAGE, DEFAULT_NOT_FOUND_PAGE
                             where the edge sends a domain without its own pages (default: none, a 404)
   DYNAMODB_PORT             DynamoDB Local's port (default 8000; 0: any free port)
@@ -67,7 +81,10 @@ Environment:
                             edge in its first 72 hours) and the edge's sweep
   EDGE_HOSTNAME             the host a served domain's CNAME names, in its records (default ${LOCAL_EDGE_HOSTNAME})
   WEBHOOK_RETRY_DELAYS      the webhook retry schedule (default 5s,5m,30m,2h,5h,10h,10h; try 1s,1s,1s)
-  WEBHOOK_LOCAL_LOOPBACK    true (default here): webhooks may call http:// on this machine; false: https only
+  WEBHOOK_LOCAL_LOOPBACK    true: webhooks may call http:// on this machine; false: https to public addresses
+                            only. Default: true while HOST is a loopback address, else false (anyone on the
+                            network could make the stack call this machine). Never the stack's own ports
+                            (PORT, EDGE_PORT, DYNAMODB_PORT, CLOUDFRONT_PORT), whatever this says
   CURSOR_SECRET, MAX_ITEMS_PER_OWNER, MAX_WEBHOOKS_PER_OWNER, DNS_TIMEOUT_MS: as on AWS (README, Configuration)`;
 
 async function main() {
@@ -92,6 +109,8 @@ async function main() {
   let webhooks: WebhookWorker | undefined;
   let stageEdge: LocalStageEdge | undefined;
   const shutdown = async (code: number) => {
+    // The file names this process: once it stops, nothing is there any more.
+    if (readLocalStack(dataDir)?.pid === process.pid) rmSync(stackFile(dataDir), { force: true });
     await hourly?.stop();
     await follower?.stop();
     await webhooks?.stop();
@@ -104,6 +123,31 @@ async function main() {
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
 
+  if (settings.webhookLocalLoopback && !isLoopbackHost(host)) {
+    console.error(
+      `WEBHOOK_LOCAL_LOOPBACK=true with HOST=${host}: anyone who reaches the API with a webhooks:write key can make the stack call this machine's ports.`,
+    );
+  }
+  // A port in use is named by its setting before anything starts (and again by each listener, should one be
+  // taken meanwhile).
+  const ports: [string, number, string][] = [
+    ['PORT', settings.port, host],
+    ['EDGE_PORT', settings.edgePort, host],
+    ['CLOUDFRONT_PORT', settings.cloudfrontPort, LOOPBACK],
+    ...(process.env.DYNAMODB_ENDPOINT
+      ? []
+      : [['DYNAMODB_PORT', settings.dynamodbPort, host] as [string, number, string]]),
+  ];
+  for (const [setting, port, address] of ports) {
+    if (port !== 0 && (await portInUse(port, address))) {
+      console.error(portInUseMessage(setting, port));
+      process.exit(1);
+    }
+  }
+  // The stack's own ports, never a webhook's destination: each added as its listener starts.
+  const reservedPorts = new Set<number>();
+  const reserve = (port: number) => reservedPorts.add(port);
+
   try {
     dynamo = process.env.DYNAMODB_ENDPOINT
       ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: async () => {} }
@@ -112,18 +156,24 @@ async function main() {
           port: settings.dynamodbPort === 0 ? undefined : settings.dynamodbPort,
           dataDir: join(dataDir, 'dynamodb'),
         });
+    const dynamoPort = Number(new URL(dynamo.endpoint).port);
+    if (dynamoPort) reserve(dynamoPort);
     await ensureTable(dynamo.endpoint, localTableName);
     // The functions' settings, as the stack sets their environment; the rest of the environment passes through
     // (MAX_ITEMS_PER_OWNER, DNS_RESOLVER, DNS_TIMEOUT_MS, say).
-    const config = loadWebhookConfig({
-      ...process.env,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      TABLE_NAME: localTableName,
-      CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
-      EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || LOCAL_EDGE_HOSTNAME,
-      // A receiver on this machine (http://127.0.0.1:…) is what a developer tries webhooks with.
-      WEBHOOK_LOCAL_LOOPBACK: process.env.WEBHOOK_LOCAL_LOOPBACK ?? 'true',
-    });
+    const config = {
+      ...loadWebhookConfig({
+        ...process.env,
+        DYNAMODB_ENDPOINT: dynamo.endpoint,
+        TABLE_NAME: localTableName,
+        CURSOR_SECRET: process.env.CURSOR_SECRET ?? persistedSecret(dataDir, 'cursor-secret'),
+        EDGE_HOSTNAME: process.env.EDGE_HOSTNAME || LOCAL_EDGE_HOSTNAME,
+        // A receiver on this machine (http://127.0.0.1:…) is what a developer tries webhooks with: allowed while
+        // only this machine reaches the stack (localSettings).
+        WEBHOOK_LOCAL_LOOPBACK: String(settings.webhookLocalLoopback),
+      }),
+      webhookReservedPorts: reservedPorts,
+    };
     const db = createDb(config);
 
     // Keys are stored hashed, so the development key is kept in the (git-ignored) data folder to be shown again.
@@ -140,36 +190,56 @@ async function main() {
       );
     }
 
-    gateway = await startGateway({
-      config,
-      db,
-      host,
-      port: settings.port,
-      authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
-      rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE ?? rateLimits.dev.perKeyPerMinute),
-    });
+    gateway = await listening('PORT', settings.port, () =>
+      startGateway({
+        config,
+        db,
+        host,
+        port: settings.port,
+        authCacheTtlSeconds: Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 60),
+        rateLimitPerMinute: Number(process.env.RATE_LIMIT_PER_MINUTE ?? rateLimits.dev.perKeyPerMinute),
+      }),
+    );
+    reserve((gateway.server.address() as AddressInfo).port);
     // The address that reaches it from this machine (HOST=0.0.0.0 is reached on 127.0.0.1).
     const origin = `http://${connectHost(host)}:${(gateway.server.address() as AddressInfo).port}`;
     const apiUrl = `${origin}/api/v1`;
     // The edge: the local CloudFront (its tenants and key-value store, reached through the SDK as on AWS), kept
     // in line with the change feed by the sync's own code, and the CloudFront Function serving from it.
-    stageEdge = await startStageEdge({ config, tenantPrefix: localTableName });
-    edge = await startEdge({
-      cloudFront: stageEdge.cloudFront,
-      kvsArn: stageEdge.kvsArn,
-      distributionId: stageEdge.distributionId,
-      host,
-      port: settings.edgePort,
-      settings: {
-        defaultIndexPage: settings.defaultIndexPage,
-        defaultNotFoundPage: settings.defaultNotFoundPage,
-        cacheSeconds: 60,
-      },
-    });
+    stageEdge = await listening('CLOUDFRONT_PORT', settings.cloudfrontPort, () =>
+      startStageEdge({ config, tenantPrefix: localTableName, port: settings.cloudfrontPort }),
+    );
+    reserve(Number(new URL(stageEdge.cloudFront.endpoint).port));
+    const cloudFront = stageEdge.cloudFront;
+    const { kvsArn, distributionId } = stageEdge;
+    edge = await listening('EDGE_PORT', settings.edgePort, () =>
+      startEdge({
+        cloudFront,
+        kvsArn,
+        distributionId,
+        host,
+        port: settings.edgePort,
+        settings: {
+          defaultIndexPage: settings.defaultIndexPage,
+          defaultNotFoundPage: settings.defaultNotFoundPage,
+          cacheSeconds: 60,
+        },
+      }),
+    );
+    reserve(edge.port);
     const log = (entry: Record<string, unknown>) => console.error(JSON.stringify(entry));
     // The bus's targets: the edge's sync, and the webhooks' fan-out and deliveries (retried on timers).
+    // Feed heads from before the feed-change index get its keys, before the follower queries it (a one-off scan).
+    await backfillFeedHeads(db);
     webhooks = startWebhookWorker({ db, config, log });
-    follower = followChanges({ db, edge: stageEdge.edge, onEvent: webhooks.onEvent, intervalMs: 500, log });
+    follower = followChanges({
+      db,
+      edge: stageEdge.edge,
+      onEvent: webhooks.onEvent,
+      onPosition: webhooks.onPosition,
+      intervalMs: 500,
+      log,
+    });
     // The hourly jobs EventBridge Scheduler runs on AWS (the re-check of active domains' records, the edge's
     // sweep); a table from an earlier version gets its active domains into the re-check first (the migration
     // step of deployment.md).
@@ -204,6 +274,19 @@ async function main() {
     await shutdown(1);
   }
 }
+
+/** A listener's start, whose port in use is answered with the setting that changes it (not a bare EADDRINUSE). */
+async function listening<T>(setting: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(portInUseMessage(setting, port));
+  }
+}
+
+const portInUseMessage = (setting: string, port: number) =>
+  `Port ${port} (${setting}) is already in use (another \`npm start\`?): stop it, or set ${setting} to a free port (0: any free port).`;
 
 main().catch((error) => {
   // A data folder in use (DataDirInUseError) among others: the message alone, no stack trace.

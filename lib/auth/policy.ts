@@ -6,7 +6,7 @@
 import type { APIGatewayAuthorizerResult, PolicyDocument, Statement } from 'aws-lambda';
 import type { Scope } from '#lib/kinds.ts';
 import { routeMethods, routesFor } from '#lib/routes.ts';
-import { scopesContext } from './scopes.ts';
+import { scopesContext } from './rules/scopes.ts';
 
 /** The log message of every refused key; the stack counts these apart from the authorizer's failures. */
 export const AUTHORIZATION_REFUSED = 'Authorization refused';
@@ -48,7 +48,7 @@ export function policyFor(methodArn: string, granted: readonly Scope[]): PolicyD
 /**
  * The whole answer. The context reaches every function as `requestContext.authorizer`: the owner, the scopes
  * (`scopesContext`) and the key's rotation line (`keyLineage`, the prefix of its line's first key: what a webhook
- * records of the key that directs it, `lib/auth/request-key.ts`).
+ * records of the key that directs it, `lib/auth/rules/request-key.ts`).
  */
 export const authorizerResult = (
   methodArn: string,

@@ -6,10 +6,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import type { TableKey } from '#lib/data/table.ts';
 import type { EventType, Kind } from '#lib/kinds.ts';
-import type { TableKey } from '#lib/table.ts';
-import { commitChange, type WriteOptions } from './changes.ts';
+import { commitChange, type WriteOptions } from './commit.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import { type Bookkeeping, bookkeepingAttributes, itemOf, type ResourceRecord, recordOf } from './item.ts';
 import { counterKey, itemKey, sequenceKey } from './keys.ts';
@@ -161,7 +161,7 @@ export const releaseGuard = (db: Db, key: TableKey, owner: string, id: number): 
 
 /**
  * A name guard that must not be held by `owner` (free, or another owner's), checked without being written: a
- * domain's page must not be on one of its owner's active domains (`lib/data/domains.ts`).
+ * domain's page must not be on one of its owner's active domains (`lib/domains/data/domains.ts`).
  */
 export const guardNotHeldBy = (db: Db, key: TableKey, owner: string): TransactPart => ({
   ConditionCheck: {

@@ -1,6 +1,6 @@
 /**
  * The data layer's errors, in the domain's terms: what went wrong, never how to answer it. The HTTP layer
- * (`lib/http/domain-errors.ts`) gives each its status, field and wording. Pure: no SDK, no HTTP.
+ * (`lib/http/data-errors.ts`) gives each its status, field and wording. Pure: no SDK, no HTTP.
  */
 
 /** Base class: `instanceof DataError` tells a known outcome from a bug. */
@@ -107,7 +107,7 @@ export class PageOnOwnDomain extends DataError {
 }
 
 /**
- * The pages would not fit the edge's store (`lib/edge/record.ts`): `bytes` is what they take in their ASCII
+ * The pages would not fit the edge's store (`lib/edge/rules/record.ts`): `bytes` is what they take in their ASCII
  * form, `maxBytes` what one domain's pages may take; `attributes` are the pages the request set.
  */
 export class PagesTooLarge extends DataError {

@@ -1,6 +1,6 @@
 /**
  * The change feed's facts and its event items as the table stores them, read into records: shared by the
- * feed's reader (`events.ts`), the writer (`changes.ts`) and the bus publisher (`lib/events-bus.ts`).
+ * feed's reader (`events.ts`), the writer (`changes.ts`) and the bus publisher (`lib/feed/bus.ts`).
  * Pure: no SDK client.
  */
 

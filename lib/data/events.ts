@@ -8,8 +8,8 @@
  * the last commit is) and with the position's `since` (every event after a position was created after it):
  * a position whose next events may have expired is refused (`FeedCursorGone`), never served a wrong page.
  */
-import type { Db } from '#lib/dynamodb.ts';
-import { log } from '#lib/log.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { log } from '#lib/platform/log.ts';
 import { FeedCursorGone } from './errors.ts';
 import { EVENT_RETENTION_DAYS, type EventRecord, type EventRow, eventRecord, expired } from './event-item.ts';
 import { type FeedHead, readFeedHead } from './feed-head.ts';

@@ -13,8 +13,17 @@
  * so a writer still running the ticket code fails its condition (`last < ticket`) instead of leaving a hole.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
-import { eventSequenceKey, MAX_ID } from './keys.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { tableDefinition } from '#lib/data/table.ts';
+import {
+  eventSequenceKey,
+  feedChangeOwner,
+  feedChangeShard,
+  feedChangeShards,
+  feedChangeSortKey,
+  MAX_ID,
+} from './keys.ts';
+import { paginateQuery } from './query.ts';
 import type { TransactPart } from './transaction.ts';
 
 /** The epoch of a feed from before epochs existed (and of a bare event id used as a cursor). */
@@ -55,6 +64,8 @@ export async function readFeedHead(db: Db, owner: string): Promise<FeedHead> {
 }
 
 const names = {
+  '#changePk': tableDefinition.feedChangeIndex.partitionKey,
+  '#changeSk': tableDefinition.feedChangeIndex.sortKey,
   '#head': 'head',
   '#last': 'last',
   '#gaplessFrom': 'gaplessFrom',
@@ -62,18 +73,27 @@ const names = {
   '#committedAt': 'committedAt',
 };
 
-/** The transaction's part that moves the head from the value read to `head + 1`, and only from it. */
+/**
+ * The transaction's part that moves the head from the value read to `head + 1`, and only from it; and its keys
+ * in the feed-change index (`tableDefinition.feedChangeIndex`): when the feed last changed.
+ */
 export function advanceHead(db: Db, owner: string, read: FeedHead, nowMs: number): TransactPart {
   const next = read.head + 1;
   const base = { TableName: db.tableName, Key: eventSequenceKey(owner) };
+  const change = { ':changePk': feedChangeShard(owner), ':changeSk': feedChangeSortKey(nowMs, owner) };
   if (read.shape.is === 'gapless') {
     return {
       Update: {
         ...base,
-        UpdateExpression: 'SET #head = :next, #committedAt = :now',
+        UpdateExpression: 'SET #head = :next, #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk',
         ConditionExpression: '#head = :head',
-        ExpressionAttributeNames: { '#head': names['#head'], '#committedAt': names['#committedAt'] },
-        ExpressionAttributeValues: { ':next': next, ':now': nowMs, ':head': read.head },
+        ExpressionAttributeNames: {
+          '#head': names['#head'],
+          '#committedAt': names['#committedAt'],
+          '#changePk': names['#changePk'],
+          '#changeSk': names['#changeSk'],
+        },
+        ExpressionAttributeValues: { ':next': next, ':now': nowMs, ':head': read.head, ...change },
       },
     };
   }
@@ -87,7 +107,7 @@ export function advanceHead(db: Db, owner: string, read: FeedHead, nowMs: number
     Update: {
       ...base,
       UpdateExpression:
-        'SET #head = :next, #gaplessFrom = :next, #last = :sealed, #epoch = if_not_exists(#epoch, :epoch), #committedAt = :now',
+        'SET #head = :next, #gaplessFrom = :next, #last = :sealed, #epoch = if_not_exists(#epoch, :epoch), #committedAt = :now, #changePk = :changePk, #changeSk = :changeSk',
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: {
@@ -96,8 +116,49 @@ export function advanceHead(db: Db, owner: string, read: FeedHead, nowMs: number
         // A new feed's epoch is the time it began; a ticket feed's cursors (bare ids) are of the legacy epoch.
         ':epoch': read.shape.is === 'none' ? nowMs : LEGACY_EPOCH,
         ':now': nowMs,
+        ...change,
         ...(last === undefined ? {} : { ':last': last }),
       },
     },
   };
+}
+
+/** An owner whose feed changed, and when (the head's `committedAt`, as the feed-change index keeps it). */
+export type FeedChange = { owner: string; changedAt: number };
+
+/**
+ * The owners whose feed changed after `afterMs` (every owner with a feed, without it), from the feed-change
+ * index: one Query per shard, in parallel, each reading only the heads changed since. The index is eventually
+ * consistent on AWS: a reader asks again from a margin before its last read.
+ */
+export async function feedChangesSince(db: Db, afterMs?: number): Promise<FeedChange[]> {
+  const { indexName, partitionKey, sortKey } = tableDefinition.feedChangeIndex;
+  const shards = await Promise.all(
+    feedChangeShards().map(async (shard) => {
+      const found: FeedChange[] = [];
+      const pages = paginateQuery(db, {
+        TableName: db.tableName,
+        IndexName: indexName,
+        KeyConditionExpression:
+          afterMs === undefined ? '#changePk = :shard' : '#changePk = :shard AND #changeSk > :after',
+        ExpressionAttributeNames: {
+          '#changePk': partitionKey,
+          ...(afterMs === undefined ? {} : { '#changeSk': sortKey }),
+        },
+        ExpressionAttributeValues: {
+          ':shard': shard,
+          // Past every owner of that millisecond: the next one's first key.
+          ...(afterMs === undefined ? {} : { ':after': `${feedChangeSortKey(afterMs, '')}\uffff` }),
+        },
+      });
+      for await (const page of pages) {
+        for (const item of page.items) {
+          const key = String(item[sortKey]);
+          found.push({ owner: feedChangeOwner(key), changedAt: Number(key.slice(0, 15)) });
+        }
+      }
+      return found;
+    }),
+  );
+  return shards.flat();
 }

@@ -4,8 +4,9 @@
  * keys added here). This is the one place either way, so no caller sees `pk`, `sk`, `lsi1sk`, `fold`, `kind` or
  * `gsi1*`, and an event carries the record, not the item.
  */
+
+import type { TableKey } from '#lib/data/table.ts';
 import type { Kind } from '#lib/kinds.ts';
-import type { TableKey } from '#lib/table.ts';
 import { dueCheckShard, foldName, itemKey, nameSortKey } from './keys.ts';
 import { upgraded } from './upgrades.ts';
 

@@ -2,8 +2,9 @@
  * Key builders for the single table. Everything an owner has lives in the `OWNER#<id>` partition,
  * so every request-path read and write is scoped to the authenticated owner by construction.
  */
+
+import { type TableKey, tableDefinition } from '#lib/data/table.ts';
 import type { Kind } from '#lib/kinds.ts';
-import { type TableKey, tableDefinition } from '#lib/table.ts';
 
 /** Ids are zero-padded so the string sort key orders them numerically. */
 export const ID_DIGITS = 12;
@@ -93,7 +94,7 @@ export const spaceNameGuardKey = (owner: string, fold: string): TableKey => ({
 
 /**
  * An active domain's name is unique across all owners: one global guard item per name, held only by the
- * active domain (`lib/data/domains.ts`). A pending domain holds no global name.
+ * active domain (`lib/domains/data/domains.ts`). A pending domain holds no global name.
  */
 export const domainNameGuardKey = (name: string): TableKey => ({
   pk: `${nameGuardPrefix('domain')}${name}`,
@@ -120,6 +121,24 @@ export function dueCheckShard(owner: string, id: number): string {
 export const dueCheckShards = (): string[] =>
   Array.from({ length: tableDefinition.dueCheckIndex.shards }, (_, shard) => `CHECK#${shard}`);
 
+/** The feed-change index's shard of an owner's feed head: spread by a hash of the owner, fixed for its life. */
+export function feedChangeShard(owner: string): string {
+  let hash = 2_166_136_261;
+  for (const character of owner) hash = Math.imul(hash ^ (character.codePointAt(0) ?? 0), 16_777_619);
+  return `FEED#${(hash >>> 0) % tableDefinition.feedChangeIndex.shards}`;
+}
+
+/** Every shard of the feed-change index, in order. */
+export const feedChangeShards = (): string[] =>
+  Array.from({ length: tableDefinition.feedChangeIndex.shards }, (_, shard) => `FEED#${shard}`);
+
+/** A feed head's sort key in the feed-change index: when it last changed (ms, 15 digits), then its owner. */
+export const feedChangeSortKey = (committedAtMs: number, owner: string): string =>
+  `${String(Math.max(0, Math.trunc(committedAtMs))).padStart(15, '0')}#${owner}`;
+
+/** The owner in a feed-change sort key. */
+export const feedChangeOwner = (sortKey: string): string => sortKey.slice(16);
+
 export const apiKeyKey = (hash: string): TableKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
 
 export const apiKeyPrefixKey = (prefix: string): TableKey => ({ pk: `APIKEYPREFIX#${prefix}`, sk: 'APIKEYPREFIX' });
@@ -145,6 +164,18 @@ export const foldName = (name: string) => name.normalize('NFC').toLowerCase();
  */
 export const DELIVERY_PREFIX = 'DELIVERY#';
 export const deliveryPrefix = (webhookId: number) => `${DELIVERY_PREFIX}${padId(webhookId)}#`;
+/**
+ * A webhook's attempt not made yet (the local stack keeps its pending retries in the table; on AWS they wait in
+ * SQS): one per event, after every made attempt in the sort order, so a newest-first list shows it first.
+ */
+export const pendingDeliveryKey = (owner: string, webhookId: number, messageId: string): TableKey => ({
+  pk: ownerPartition(owner),
+  sk: `${deliveryPrefix(webhookId)}~pending#${messageId}`,
+});
+
+/** The feed-change index's partition holding the local stack's pending attempts (sparse: nothing else). */
+export const PENDING_DELIVERIES_SHARD = 'LOCAL#webhook-jobs';
+
 export const deliveryKey = (
   owner: string,
   webhookId: number,

@@ -3,9 +3,9 @@
  * cursor's position or by walking the offset, and a search that filters a walk of the collection.
  */
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { tableDefinition } from '#lib/data/table.ts';
 import type { Kind } from '#lib/kinds.ts';
-import { tableDefinition } from '#lib/table.ts';
 import { type ResourceRecord, recordOf } from './item.ts';
 import { collectionPrefix, counterKey, foldName, itemKey, nameSortKey, ownerPartition, SEARCH_MAX } from './keys.ts';
 import { paginateQuery, queryItems, type StartKey } from './query.ts';

@@ -1,6 +1,6 @@
 /** The one Query loop: every list, the feed and the key listing page through DynamoDB with it. */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 
 export type StartKey = Record<string, unknown>;
 

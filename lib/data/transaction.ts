@@ -5,8 +5,8 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
-import { again, fullJitter, retrying } from '#lib/retry.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { again, fullJitter, retrying } from '#lib/platform/retry.ts';
 
 export type TransactPart = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

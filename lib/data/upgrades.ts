@@ -5,7 +5,7 @@
  */
 
 import type { Kind } from '#lib/kinds.ts';
-import { storedPage } from '#lib/urls.ts';
+import { storedPage } from '#lib/platform/urls.ts';
 
 type Fields = Record<string, unknown>;
 

@@ -4,11 +4,10 @@
  * `tries` tries, under a hard deadline (`budgetMs`) per lookup.
  */
 import { Resolver } from 'node:dns/promises';
-import type { RouteLookup } from '#lib/domain-records.ts';
-import { ConfigError } from '#lib/settings/config-error.ts';
-import { DnsServersError, parseDnsServers } from '#lib/settings/dns-servers.ts';
-import type { TxtLookup } from '#lib/verification.ts';
+import { DnsServersError, parseDnsServers } from '#lib/dns/servers.ts';
+import { ConfigError } from '#lib/platform/config-error.ts';
 import { DnsUnavailableError } from './errors.ts';
+import type { RouteLookup, TxtLookup } from './rules/answers.ts';
 
 export type DnsResolver = {
   /** The TXT records at `name`, each record's chunks joined; `none` for NXDOMAIN and NODATA. */

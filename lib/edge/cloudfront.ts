@@ -36,15 +36,16 @@ import {
   ServiceQuotaExceededException,
   UpdateKeysCommand,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Serving } from '#lib/domain-status.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
 import {
   type BatchEdgeStore,
+  type EdgeCertificates,
   type ListableEdgeStore,
   type PurgeableTenants,
   StoreChanged,
   StoreFull,
 } from './ports.ts';
-import type { EdgeRecord } from './record.ts';
+import type { EdgeRecord } from './rules/record.ts';
 
 /** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
 export function cloudFrontStore(
@@ -75,6 +76,14 @@ export function cloudFrontStore(
       throw error;
     }
   };
+  // ListKeys: at most 50 items a page (MaxResults, "maximum allowed page is 50"), the sweep's page.
+  const page = async (token?: string) => {
+    const listed = await client.send(new ListKeysCommand({ KvsARN: kvsArn, NextToken: token, MaxResults: 50 }));
+    const items = (listed.Items ?? []).flatMap((item) =>
+      item.Key === undefined ? [] : [{ key: item.Key, value: item.Value === undefined ? null : item.Value }],
+    );
+    return listed.NextToken ? { items, next: listed.NextToken } : { items };
+  };
   return {
     version,
     get,
@@ -101,12 +110,15 @@ export function cloudFrontStore(
     async *keys() {
       let token: string | undefined;
       do {
-        const page = await client.send(new ListKeysCommand({ KvsARN: kvsArn, NextToken: token, MaxResults: 50 }));
-        for (const item of page.Items ?? []) {
-          if (item.Key !== undefined) yield { key: item.Key, value: item.Value === undefined ? null : item.Value };
-        }
-        token = page.NextToken;
+        const listed = await page(token);
+        yield* listed.items;
+        token = listed.next;
       } while (token);
+    },
+    page,
+    async usage() {
+      const described = await client.send(new DescribeKeyValueStoreCommand({ KvsARN: kvsArn }));
+      return { keys: described.ItemCount ?? 0, bytes: described.TotalSizeInBytes ?? 0 };
     },
   };
 }
@@ -157,6 +169,8 @@ export type StageEdge = {
   connectionGroupId: string;
   /** Whether the host's DNS points at the stage's edge now (its CNAME, or a flattened apex's addresses). */
   pointsAtEdge(host: string): Promise<boolean>;
+  /** Where a failed certificate goes once a new one is asked for (ACM keeps it, and counts it, until deleted). */
+  certificates?: EdgeCertificates;
 };
 
 /** CloudFront's refusal of a managed certificate for a name that does not point at it (yet). */
@@ -213,11 +227,16 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
   };
 
   async function certificateOf(tenantId: string | undefined) {
+    return (await certificateDetailsOf(tenantId))?.CertificateStatus;
+  }
+
+  /** The tenant's managed certificate (its ARN and status), or undefined for a tenant without one. */
+  async function certificateDetailsOf(tenantId: string | undefined) {
     try {
       const { ManagedCertificateDetails } = await client.send(
         new GetManagedCertificateDetailsCommand({ Identifier: tenantId }),
       );
-      return ManagedCertificateDetails?.CertificateStatus;
+      return ManagedCertificateDetails;
     } catch (error) {
       // No managed certificate (yet): not served.
       if (error instanceof EntityNotFound) return undefined;
@@ -290,7 +309,16 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       const serving = await servingNow(found.tenant);
       // A certificate that failed is asked for again once the name points at the edge (the owner fixed it).
       if (serving.state === 'failed' && (await edge.pointsAtEdge(host))) {
-        await update(found, { ManagedCertificateRequest: certificateRequest(host) });
+        const failed = (await certificateDetailsOf(found.tenant.Id))?.CertificateArn;
+        try {
+          // On the tenant as read: a sync that asked first moved its ETag, and this one asks for nothing more.
+          await update(found, { ManagedCertificateRequest: certificateRequest(host) });
+        } catch (error) {
+          if (error instanceof PreconditionFailed) return { state: 'provisioning' };
+          throw error;
+        }
+        // The tenant holds the new one: the failed one serves nothing, and would stay in ACM's quota.
+        if (failed) await edge.certificates?.remove(failed);
         return { state: 'provisioning' };
       }
       return serving;
@@ -305,9 +333,11 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       if (!found?.ours) return true;
       // Enabled again (served), or its disabling not yet deployed: not now.
       if (found.tenant.Enabled || found.tenant.Status !== 'Deployed') return false;
+      // Read before the delete: CloudFront leaves the certificate in ACM, and nothing names it once the tenant is gone.
+      const certificateArn = (await certificateDetailsOf(found.tenant.Id))?.CertificateArn;
       try {
         await client.send(new DeleteDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: found.etag }));
-        return true;
+        return certificateArn ? { certificateArn } : true;
       } catch (error) {
         if (error instanceof EntityNotFound) return true;
         // Changed since it was read (enabled again, say): the next sweep looks again.

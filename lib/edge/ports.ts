@@ -3,8 +3,8 @@
  * (`cloudfront.ts`), and in tests the in-memory store. Types and one error, so adapters and logic meet here
  * rather than importing each other.
  */
-import type { Serving } from '#lib/domain-status.ts';
-import type { EdgeRecord } from './record.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
+import type { EdgeRecord } from './rules/record.ts';
 
 /** The key-value store, as the sync writes it: conditional on the ETag read with the value. */
 export type EdgeStore = {
@@ -38,7 +38,7 @@ export type PendingWrite = { host: string; value: string; t: number };
 
 /**
  * Each shard's queue of writes and the lease that makes one sync its writer at a time (the table's:
- * `lib/data/edge-shards.ts`).
+ * `lib/edge/data/edge-shards.ts`).
  */
 export type ShardQueue = {
   /** Queues the host's write unless a newer one is queued: false then. */
@@ -73,11 +73,38 @@ export type EdgeTenants = {
   remove(host: string): Promise<void>;
 };
 
-/** A store the sweep can list: every key with its value (CloudFront's ListKeys, the local store's entries). */
-export type ListableEdgeStore = EdgeStore & { keys(): AsyncIterable<{ key: string; value: unknown }> };
+/** One page of a store's keys with their values, and where the next page starts (none: this was the last). */
+export type StorePage = { items: { key: string; value: unknown }[]; next?: string };
 
 /**
- * A host's tenant, deleted if disabled and settled: true when none is left (deleted, or there was none), false
- * when it is enabled or still deploying, or changed since it was read.
+ * A store the sweep can list: every key with its value (CloudFront's ListKeys, the local store's entries), all at
+ * once (`keys`) or a page at a time from where the last page ended (`page`, with its `next`), and its size as
+ * the store's quota counts it (`usage`: DescribeKeyValueStore's ItemCount and TotalSizeInBytes).
  */
-export type PurgeableTenants = EdgeTenants & { purge(host: string): Promise<boolean> };
+export type ListableEdgeStore = EdgeStore & {
+  keys(): AsyncIterable<{ key: string; value: unknown }>;
+  page(token?: string): Promise<StorePage>;
+  usage?(): Promise<{ keys: number; bytes: number }>;
+};
+
+/**
+ * What purging a host's tenant came to: false when it is enabled or still deploying, or changed since it was
+ * read (kept for the next sweep); true when none is left (deleted, or there was none); the ARN of the managed
+ * certificate the deleted tenant held, which CloudFront leaves in ACM (docs/deployment.md, "The sweep").
+ */
+export type Purged = boolean | { certificateArn: string };
+
+/** A host's tenant, deleted if disabled and settled (`Purged`). */
+export type PurgeableTenants = EdgeTenants & { purge(host: string): Promise<Purged> };
+
+/**
+ * The account's ACM certificates, as the sweep and the teardown see them (`lib/edge/acm.ts`): `remove` deletes
+ * one no resource uses (`in_use` when one still does, `gone` when there is none); `count` is how many the account
+ * holds in any state, which is what ACM's quota counts.
+ */
+export type EdgeCertificates = {
+  remove(arn: string): Promise<'deleted' | 'in_use' | 'gone'>;
+  count?(): Promise<number>;
+};
+
+export type { CursorKeeper, SweepCursor } from './data/sweep-cursor.ts';

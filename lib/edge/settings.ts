@@ -1,11 +1,11 @@
 /**
- * The edge sync's settings: the shared ones (`lib/config.ts`) and the stage's CloudFront resources, which only
+ * The edge sync's settings: the shared ones (`lib/platform/config.ts`) and the stage's CloudFront resources, which only
  * the edge sync reads (so only its bundle carries them). Bound at its cold start, each required: a sync that
  * could not reach its store, distribution or connection group would fail every event.
  */
 import * as v from 'valibot';
-import type { Env } from '#lib/cold-start.ts';
-import { type Config, configOf, parseSettings, settingEntries } from '#lib/config.ts';
+import type { Env } from '#lib/platform/cold-start.ts';
+import { type Config, configOf, parseSettings, settingEntries } from '#lib/platform/config.ts';
 
 const requiredText = v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'));
 

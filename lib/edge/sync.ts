@@ -12,8 +12,8 @@
  * that would send its event round the retries into the dead-letter queue.
  * Shared by the AWS sync function (functions/edge/sync.ts) and the local edge (infra/local/edge.ts).
  */
-import { type Serving, sameServing } from '#lib/domain-status.ts';
-import { again, fullJitter, retrying } from '#lib/retry.ts';
+import { type Serving, sameServing } from '#lib/edge/rules/serving.ts';
+import { again, fullJitter, retrying } from '#lib/platform/retry.ts';
 import {
   type BatchEdgeStore,
   type EdgeStore,
@@ -29,7 +29,7 @@ import {
   edgeValueBytes,
   parseEdgeRecord,
   sameService,
-} from './record.ts';
+} from './rules/record.ts';
 import { type ShardWriter, shardWriter, type WriterSettings, type WriterStats } from './writer.ts';
 
 /** The domain that holds a host active: where it lives, what it serves, and what it last recorded of serving. */
@@ -56,7 +56,7 @@ export type SyncDeps = {
   shards?: readonly EdgeStore[];
   /** Hosts a shard takes at most (`EDGE_SHARD_CAPACITY`). */
   shardCapacity?: number;
-  /** Places a domain on a shard (`lib/data/edge-shards.ts`); absent: every domain is on shard 0. */
+  /** Places a domain on a shard (`lib/edge/data/edge-shards.ts`); absent: every domain is on shard 0. */
   placeDomain?(
     domain: { owner: string; id: number },
     options: { shards: number; capacity: number; force?: number },

@@ -15,9 +15,9 @@
  * the very same code against DynamoDB Local.
  */
 import { randomUUID } from 'node:crypto';
-import { again, fullJitter, retrying } from '#lib/retry.ts';
+import { again, fullJitter, retrying } from '#lib/platform/retry.ts';
 import { type BatchEdgeStore, type PendingWrite, type ShardQueue, StoreChanged, StoreFull } from './ports.ts';
-import { type EdgeRecord, parseEdgeRecord, sameService } from './record.ts';
+import { type EdgeRecord, parseEdgeRecord, sameService } from './rules/record.ts';
 
 /**
  * UpdateKeys' batch limits: "AWS has a default quota of 50 keys or a 3 MB payload, whichever is reached first"

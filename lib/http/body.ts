@@ -2,7 +2,7 @@
  * Request body parsing: form-encoded or JSON, size-capped, into a prototype-free record. A form's record is
  * marked as such (`asForm`), so the request schemas read it by the form rules, and a JSON body by the strict ones.
  */
-import { BadRequestError, MAX_BODY_BYTES, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
+import { BadRequestError, MAX_BODY_BYTES, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/http/errors.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';

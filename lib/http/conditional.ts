@@ -4,7 +4,7 @@
  * that satisfied them (412 otherwise: `If-None-Match: *` on an existing resource never does); If-None-Match on
  * a show answers 304 when the representation is the one the client has.
  */
-import type { WriteOptions } from '#lib/data/changes.ts';
+import type { WriteOptions } from '#lib/data/commit.ts';
 import { type VersionMatch, versionOf } from '#lib/data/version.ts';
 import { type ApiRequest, notModified, ok } from './handler.ts';
 import { header } from './headers.ts';

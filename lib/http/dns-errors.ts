@@ -6,7 +6,7 @@
  * about the network it sits on. The kinds whose functions ask DNS give it to their handler's error mapping.
  */
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
-import { type HttpError, ServiceUnavailableError } from '#lib/errors.ts';
+import { type HttpError, ServiceUnavailableError } from '#lib/http/errors.ts';
 
 function resolverOf(servers: readonly string[] | undefined): string {
   if (servers === undefined || servers.length === 0) return 'the DNS resolver';

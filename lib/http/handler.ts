@@ -1,12 +1,12 @@
 /** Wires an API handler: the request it is given, and the middleware stack around it. */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type Config, configure } from '#lib/config.ts';
 import { MAX_ID } from '#lib/data/keys.ts';
 import { RecordedAnswerReplay, type Written } from '#lib/data/outcome.ts';
-import { NotAcceptableError, NotFoundError, UnauthenticatedError } from '#lib/errors.ts';
-import { POSITIVE_INTEGER } from '#lib/integers.ts';
-import type { KindErrors } from './domain-errors.ts';
+import { NotAcceptableError, NotFoundError, UnauthenticatedError } from '#lib/http/errors.ts';
+import { type Config, configure } from '#lib/platform/config.ts';
+import { POSITIVE_INTEGER } from '#lib/platform/integers.ts';
+import type { KindErrors } from './data-errors.ts';
 import { acceptsJson, header } from './headers.ts';
 import { corsResponder, errorResponder, type Reply, replySerializer } from './middleware.ts';
 
@@ -77,8 +77,8 @@ export const answer = <Result>(written: Written<Result>, reply: (result: Result)
  * An API handler: the request, then the middlewares in a fixed order. Middy runs `after` and `onError` in the
  * reverse order of `use`, so the CORS headers (first) are added last, to whatever the serializer or the error
  * responder answered. The CORS origins come from the configuration the handler is created with
- * (`configured` in `lib/config.ts`, which Lambda's init and the local gateway call). `kindErrors` says what the
- * errors of the function's kind mean (`lib/resources/<kind>/errors.ts`).
+ * (`configured` in `lib/platform/config.ts`, which Lambda's init and the local gateway call). `kindErrors` says what the
+ * errors of the function's kind mean (`lib/<kind>/api/errors.ts`).
  */
 export function httpHandler(handle: (request: ApiRequest) => Promise<Reply>, kindErrors?: KindErrors) {
   const cors = corsResponder();

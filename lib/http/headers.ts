@@ -1,10 +1,10 @@
 /**
  * Request and response headers: reading them case-insensitively, and the CORS rules every answer follows,
- * the handlers' (`lib/http/middleware.ts`) and the gateway's own (`lib/gateway-responses.ts`, the CDK stack's
+ * the handlers' (`lib/http/middleware.ts`) and the gateway's own (`lib/http/gateway-responses.ts`, the CDK stack's
  * mock integrations and the local gateway).
  */
 
-import type { AllowedOrigins } from '#lib/settings/origins.ts';
+import type { AllowedOrigins } from '#lib/platform/origins.ts';
 
 /** HTTP header names are case-insensitive; API Gateway passes them as the client sent them. */
 export function header(

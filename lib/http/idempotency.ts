@@ -1,10 +1,10 @@
 /**
  * `Idempotency-Key` on every write (store, update, delete, verify): the key and the request's fingerprint go to the data layer, which records the
- * first answer with the write itself (`lib/data/changes.ts`) and replays it for a repeat of the request.
+ * first answer with the write itself (`lib/data/commit.ts`) and replays it for a repeat of the request.
  */
 import { createHash } from 'node:crypto';
-import type { WriteOptions } from '#lib/data/changes.ts';
-import { ValidationError } from '#lib/errors.ts';
+import type { WriteOptions } from '#lib/data/commit.ts';
+import { ValidationError } from '#lib/http/errors.ts';
 import { preconditions } from './conditional.ts';
 import type { ApiRequest } from './handler.ts';
 import { header } from './headers.ts';

@@ -1,10 +1,10 @@
 /** The middy middlewares every API handler runs (`lib/http/handler.ts` puts them in order). */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/errors.ts';
-import { log } from '#lib/log.ts';
-import type { AllowedOrigins } from '#lib/settings/origins.ts';
-import { httpErrorOf, type KindErrors } from './domain-errors.ts';
+import { errorBody, errorCatalogue, HttpError, ServiceUnavailableError } from '#lib/http/errors.ts';
+import { log } from '#lib/platform/log.ts';
+import type { AllowedOrigins } from '#lib/platform/origins.ts';
+import { httpErrorOf, type KindErrors } from './data-errors.ts';
 import { corsHeaders, header } from './headers.ts';
 import { isTransientAwsError } from './transient.ts';
 

@@ -1,8 +1,8 @@
 /** The list envelope: data, links and meta, with a signed cursor on the way to the next page. */
 
-import type { CursorScope, CursorSigner } from '#lib/cursor.ts';
 import type { ResourceRecord } from '#lib/data/item.ts';
 import type { ListQuery, ListResult } from '#lib/data/listing.ts';
+import type { CursorScope, CursorSigner } from '#lib/http/cursor.ts';
 import type { Kind } from '#lib/kinds.ts';
 import type { ListParams } from '#lib/schemas/list.ts';
 import type { ListEnvelope } from '#lib/schemas/responses.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { type FieldErrors, ValidationError } from '#lib/errors.ts';
+import { type FieldErrors, ValidationError } from '#lib/http/errors.ts';
 
 /**
  * The most fields a 422 lists. A body can name thousands of fields the schema does not take (4,000 made a

@@ -1,10 +1,10 @@
 /**
- * The OpenAPI 3.1 document, generated from the resource registry (`lib/routes.ts`), the response schemas
+ * The OpenAPI 3.1 document, generated from the route table (`lib/routes.ts`), the registry of kinds (`lib/registry.ts`), the response schemas
  * (`lib/schemas/responses.ts`) and the request schemas (`lib/schemas`). `npm run openapi` writes it to
  * `docs/openapi.json`; a contract test fails when that file differs from what this returns.
  */
 
-import { KEY_PREFIX } from '#lib/auth/api-key.ts';
+import { KEY_PREFIX } from '#lib/auth/rules/api-key.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
 import { collectionNames, collections, scopes } from '#lib/kinds.ts';

@@ -1,6 +1,6 @@
 /**
  * The JSON Schemas (2020-12) of the change feed's events where they leave the API, versioned, written by
- * `npm run openapi` from the same schemas as the feed's (`lib/resources/events.ts`), every kind of the registry:
+ * `npm run openapi` from the same schemas as the feed's (`lib/feed/schemas.ts`), every kind of the registry:
  * - `docs/events/event.v1.schema.json`, the `detail` of the events on the EventBridge bus: the event with
  *   `schema_version` and `owner`;
  * - `docs/events/webhook.v1.schema.json`, the body a webhook is POSTed: the event exactly as the feed lists it
@@ -9,11 +9,11 @@
  */
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { EVENT_DETAIL_TYPE, EVENT_SCHEMA_VERSION, EVENT_SOURCE } from '#lib/events-bus.ts';
+import { EVENT_DETAIL_TYPE, EVENT_SCHEMA_VERSION, EVENT_SOURCE } from '#lib/feed/bus.ts';
+import { eventSchemas } from '#lib/feed/schemas.ts';
 import { collections } from '#lib/kinds.ts';
-import { eventSchemas } from '#lib/resources/events.ts';
-import { resources } from '#lib/resources/registry.ts';
-import { webhookTestEventSchema } from '#lib/resources/webhooks/schema.ts';
+import { resources } from '#lib/registry.ts';
+import { webhookTestEventSchema } from '#lib/webhooks/api/schema.ts';
 
 const onBus = (event: (typeof eventSchemas)[keyof typeof eventSchemas]) =>
   v.strictObject({

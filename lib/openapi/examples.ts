@@ -4,11 +4,11 @@
  */
 
 import * as v from 'valibot';
-import type { EventList } from '#lib/resources/events.ts';
-import { resources } from '#lib/resources/registry.ts';
-import { type DeliveryList, deliveryExample } from '#lib/resources/webhooks/schema.ts';
+import type { EventList } from '#lib/feed/schemas.ts';
+import { resources } from '#lib/registry.ts';
 import { listQuerySchema } from '#lib/schemas/list.ts';
 import type { ListEnvelope } from '#lib/schemas/responses.ts';
+import { type DeliveryList, deliveryExample } from '#lib/webhooks/api/schema.ts';
 
 const at = '2025-01-15T09:30:00.000Z';
 const later = '2025-02-03T16:05:12.345Z';

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { processEnvironment } from '#lib/cold-start.ts';
+import { processEnvironment } from '#lib/platform/cold-start.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 

@@ -1,10 +1,10 @@
 /** One OpenAPI operation per route and method of the route table. */
 
+import { VERIFICATION_PREFIX } from '#lib/domains/rules/verification.ts';
+import { deleted } from '#lib/feed/present.ts';
 import { type Collection, collectionNames, collections, type Kind, scopes } from '#lib/kinds.ts';
-import { deleted } from '#lib/resources/present.ts';
-import { resources } from '#lib/resources/registry.ts';
+import { resources } from '#lib/registry.ts';
 import { type Action, apiBasePath, feed, type HttpMethod, type Route, routes } from '#lib/routes.ts';
-import { VERIFICATION_PREFIX } from '#lib/verification.ts';
 import { deliveryExample, deliveryListExample, eventListExample, listExample } from './examples.ts';
 import { eventParameterNames, listParameterNames } from './parameters.ts';
 import { requestSchemaName } from './requests.ts';

@@ -2,7 +2,7 @@
  * Request bodies, one schema per media type: JSON is strict (`additionalProperties: false`, JSON types), a
  * form is lenient (strings, other fields ignored). The fields, which are required and which the resource has
  * but a client never writes come from each kind's request bodies (`requestBody`), and each field's type,
- * limits and pattern from the documentation beside its definition (`lib/resources/<kind>/`): the request
+ * limits and pattern from the documentation beside its definition (`lib/<kind>/api/`): the request
  * schemas check with custom code, so the documentation states them from the same constants and character
  * rules (`characterClass` turns a rule into the pattern's ranges).
  *
@@ -15,7 +15,7 @@
 
 import type { JsonSchema } from '@valibot/to-json-schema';
 import { collectionNames, collections } from '#lib/kinds.ts';
-import { resources } from '#lib/resources/registry.ts';
+import { resources } from '#lib/registry.ts';
 import type { Encoding } from '#lib/schemas/fields.ts';
 import type { Mode } from '#lib/schemas/request.ts';
 

@@ -1,7 +1,9 @@
 /**
  * Error responses. Their examples, statuses included, are what the code answers: the error classes the
- * handlers throw and API Gateway's own responses (`lib/gateway-responses.ts`), both built from the catalogue.
+ * handlers throw and API Gateway's own responses (`lib/http/gateway-responses.ts`), both built from the catalogue.
  */
+
+import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import {
   BadRequestError,
   ConflictError,
@@ -16,9 +18,8 @@ import {
   ServiceUnavailableError,
   UnauthenticatedError,
   UnsupportedMediaTypeError,
-} from '#lib/errors.ts';
-import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
-import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+} from '#lib/http/errors.ts';
+import { type GatewayResponseType, gatewayResponseBody, gatewayResponses } from '#lib/http/gateway-responses.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/headers.ts';
 import type { ErrorBody } from '#lib/schemas/responses.ts';
 import { type SchemaName, schemaRef } from './schemas.ts';

@@ -1,9 +1,9 @@
 /** The document's component schemas, converted from the response schemas the presenters are typed by. */
 import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { eventListSchema, eventSchema, eventSchemas } from '#lib/feed/schemas.ts';
 import { collections } from '#lib/kinds.ts';
-import { eventListSchema, eventSchema, eventSchemas } from '#lib/resources/events.ts';
-import { resources } from '#lib/resources/registry.ts';
+import { resources } from '#lib/registry.ts';
 import {
   deletedSchema,
   errorSchema,

@@ -3,10 +3,10 @@
  * as the change feed lists it, and the `webhook.test` event of `POST /webhooks/{id}/test`; each signed as the
  * Standard Webhooks specification says, with its headers.
  */
-import { ROTATED_SECRET_VALID_MS } from '#lib/data/webhooks.ts';
-import { DELIVERY_TIMEOUT_MS, EXCERPT_WAIT_MS } from '#lib/webhooks/delivery.ts';
-import { DEFAULT_RETRY_DELAYS, DISABLE_AFTER_MS, JITTER_RATIO } from '#lib/webhooks/schedule.ts';
-import { SECRET_PREFIX, USER_AGENT } from '#lib/webhooks/signature.ts';
+import { ROTATED_SECRET_VALID_MS } from '#lib/webhooks/data/webhooks.ts';
+import { DEFAULT_RETRY_DELAYS, DISABLE_AFTER_MS, JITTER_RATIO } from '#lib/webhooks/rules/schedule.ts';
+import { SECRET_PREFIX, USER_AGENT } from '#lib/webhooks/rules/signature.ts';
+import { DELIVERY_TIMEOUT_MS, EXCERPT_WAIT_MS } from '#lib/webhooks/send.ts';
 import { eventListExample } from './examples.ts';
 import { JSON_TYPE } from './responses.ts';
 import { schemaRef } from './schemas.ts';

@@ -1,6 +1,6 @@
 /** Field schemas shared by the request schemas; messages follow the 422 contract. */
 import * as v from 'valibot';
-import { type CharacterRule, NOT_IN_TEXT, refusedCharacters, withoutSpacesAround } from '#lib/characters.ts';
+import { type CharacterRule, NOT_IN_TEXT, refusedCharacters, withoutSpacesAround } from '#lib/platform/characters.ts';
 
 export const label = (field: string) => field.replace(/_/g, ' ');
 
@@ -36,7 +36,7 @@ type TextOptions<Nullable extends boolean> = {
   /** A blank value or JSON `null` means none (a domain's pages); elsewhere null is the wrong type. */
   nullable?: Nullable;
   /**
-   * Which characters it refuses (`lib/characters.ts`): control characters (`text`, the default); in a name or a
+   * Which characters it refuses (`lib/platform/characters.ts`): control characters (`text`, the default); in a name or a
    * description, invisible, bidi control, private-use and blank-looking ones too (`name`); in a domain name,
    * also an emoji's variation selector, which IDNA would drop (`hostname`).
    */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { POSITIVE_INTEGER } from '#lib/integers.ts';
+import { POSITIVE_INTEGER } from '#lib/platform/integers.ts';
 
 /**
  * The list query's parameters. Invalid values fall back to the default, as the original service does; a search

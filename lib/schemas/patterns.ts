@@ -1,10 +1,10 @@
 /**
  * What the document's field descriptions share: the `pattern`s' building blocks (the classes of characters a
  * name may not hold, a DNS label, a port, the URL standard's characters) and common sentences. Each field's own
- * pattern and description stand beside its valibot definition, in its resource's files (`lib/resources/`).
+ * pattern and description stand beside its valibot definition, in its kind's API files (`lib/<kind>/api/`).
  */
 
-import { NOT_IN_NAMES, TRIMMED } from '#lib/characters.ts';
+import { NOT_IN_NAMES, TRIMMED } from '#lib/platform/characters.ts';
 import type { Mode } from './request.ts';
 
 /**
@@ -122,7 +122,7 @@ export const URL_TEXT = {
 /** What an update's absent field means, said after a field's description. */
 export const unchanged = (mode: Mode) => (mode === 'update' ? ' Absent: unchanged.' : '');
 
-/** The characters names may not hold, as the field descriptions say it (`lib/characters.ts`). */
+/** The characters names may not hold, as the field descriptions say it (`lib/platform/characters.ts`). */
 export const NAME_CHARACTERS =
   'No control characters, and nothing invisible, blank-looking or that reorders the text: no format character ' +
   '(`\\p{Cf}`: zero-width space and joiners, so no emoji joined by U+200D either, word joiner, byte order mark, ' +

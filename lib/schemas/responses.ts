@@ -1,6 +1,6 @@
 /**
  * The API's response shapes every kind shares, defined once: the deletion, the list envelope, the errors. Each
- * kind's own shape is in its resource module (`lib/resources/`), the change feed's in `lib/resources/events.ts`.
+ * kind's own shape is in its kind's module (`lib/<kind>/api/`), the change feed's in `lib/feed/schemas.ts`.
  * Objects are strict, so a field that is not described here is also not in the document, and the contract
  * tests reject a response that carries one. Handlers import only the inferred types, so none of this is
  * bundled into a Lambda.
@@ -43,7 +43,7 @@ export const listSchema = <Item extends v.GenericSchema>(item: Item) =>
 /** The envelope of one resource (show, store, update). */
 export const singleSchema = <Item extends v.GenericSchema>(item: Item) => v.strictObject({ data: item });
 
-/** Every error answer: the handlers' (`lib/errors.ts`) and API Gateway's own (`lib/gateway-responses.ts`). */
+/** Every error answer: the handlers' (`lib/http/errors.ts`) and API Gateway's own (`lib/http/gateway-responses.ts`). */
 export const errorSchema = v.strictObject({
   message: v.pipe(v.string(), v.description('What went wrong, safe to show to a user.')),
   status: v.pipe(integer(400, 599), v.description('The HTTP status, repeated.')),

@@ -1,5 +1,5 @@
 /**
- * The values response schemas are made of (`lib/schemas/responses.ts`, each kind's in `lib/resources/`): ids,
+ * The values response schemas are made of (`lib/schemas/responses.ts`, each kind's in its `lib/<kind>/api/`): ids,
  * timestamps, bounded text, URLs, nullable values with their description on the whole.
  */
 import * as v from 'valibot';

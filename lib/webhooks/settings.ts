@@ -1,12 +1,12 @@
 /**
- * The webhook functions' settings: the shared ones (`lib/config.ts`) and the webhooks' own, which only the
+ * The webhook functions' settings: the shared ones (`lib/platform/config.ts`) and the webhooks' own, which only the
  * functions that store, test or deliver webhooks read (so only their bundles carry them). Bound at their cold
  * start: a bad retry schedule or a missing queue fails it, not the first delivery.
  */
 import * as v from 'valibot';
-import type { Env } from '#lib/cold-start.ts';
-import { type Config, configOf, parseSettings, settingEntries } from '#lib/config.ts';
-import { RetryDelaysError, retryScheduleOf } from './schedule.ts';
+import type { Env } from '#lib/platform/cold-start.ts';
+import { type Config, configOf, parseSettings, settingEntries } from '#lib/platform/config.ts';
+import { RetryDelaysError, retryScheduleOf } from './rules/schedule.ts';
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
 
@@ -44,13 +44,18 @@ const webhookSettingsSchema = v.object(
 );
 
 export type WebhookConfig = Config & {
-  /** Absent: the data layer's default (`lib/data/webhooks.ts`). */
+  /** Absent: the data layer's default (`lib/webhooks/data/webhooks.ts`). */
   maxWebhooksPerOwner?: number;
   /** `WEBHOOK_RETRY_DELAYS` as given (checked here; parsed by the functions that deliver: `retryScheduleOf`). */
   webhookRetryDelays?: string;
   webhookQueueUrl?: string;
   /** The local stack: webhooks may call `http://` on loopback. */
   webhookLocalLoopback?: boolean;
+  /**
+   * The local stack's own ports, never a webhook's destination (store, update, test, delivery): set by `npm start`
+   * (infra/local/start.ts) as its listeners start, not from the environment. None on AWS.
+   */
+  webhookReservedPorts?: ReadonlySet<number>;
 };
 
 export function loadWebhookConfig(env: Env): WebhookConfig {

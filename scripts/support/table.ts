@@ -1,6 +1,6 @@
 /** What the operations scripts share: which table they work on, and errors that say what to do. */
 import { localSettings, readLocalStack } from '#infra/local/settings.ts';
-import { type Config, loadConfig } from '#lib/config.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
 
 export function fail(message: string): never {
   console.error(message);

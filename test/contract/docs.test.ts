@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
 import { ApiFunction } from '#infra/constructs/api-function.ts';
 import { createApp } from '#infra/create-app.ts';
-import { errorCatalogue } from '#lib/errors.ts';
 import { parseBody } from '#lib/http/body.ts';
+import { errorCatalogue } from '#lib/http/errors.ts';
 import { authorizerHandler, routes } from '#lib/routes.ts';
 import { DEFAULT_CHROMIUM } from '#test/support/chromium.ts';
 

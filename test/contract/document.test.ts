@@ -4,17 +4,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { storeDomainSchema, updateDomainSchema } from '#lib/domains/api/fields.ts';
 import { collections } from '#lib/kinds.ts';
 import { buildDocument } from '#lib/openapi/document.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
 import { FORM_TYPE, STORED_ID } from '#lib/openapi/operations.ts';
 import { JSON_TYPE } from '#lib/openapi/responses.ts';
-import { storeDomainSchema, updateDomainSchema } from '#lib/resources/domains/fields.ts';
-import { storeSpaceSchema, updateSpaceSchema } from '#lib/resources/spaces/fields.ts';
-import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
+import { pageHost } from '#lib/platform/urls.ts';
 import { apiBasePath, apiPaths, routes } from '#lib/routes.ts';
 import { asForm } from '#lib/schemas/fields.ts';
-import { pageHost } from '#lib/urls.ts';
+import { storeSpaceSchema, updateSpaceSchema } from '#lib/spaces/api/fields.ts';
+import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import {
   ContractError,

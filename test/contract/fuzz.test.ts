@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';

@@ -7,7 +7,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { storeDomainSchema } from '#lib/resources/domains/fields.ts';
+import { storeDomainSchema } from '#lib/domains/api/fields.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import { document, schemaErrors } from '#test/support/openapi.ts';

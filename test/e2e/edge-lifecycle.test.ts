@@ -15,12 +15,13 @@ import { type Edge, startEdge } from '#infra/local/edge.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { type LocalStageEdge, startStageEdge } from '#infra/local/stage-edge.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { runDueChecks } from '#lib/domain-checks.ts';
-import { FAST_RECHECK_INTERVAL_MS } from '#lib/domain-records.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
+import { runDueChecks } from '#lib/domains/recheck.ts';
+import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
+import { sweepEdge } from '#lib/edge/sweep.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, publish } from '#test/support/domains.ts';
@@ -61,6 +62,12 @@ afterAll(async () => {
 });
 
 /** A visit to the edge at `host` (node:http: fetch may not set Host). */
+/** The stage's one shard, as the sweep goes through it: its store and its tenants. */
+const shardOf = (edge: LocalStageEdge['edge']) => ({
+  store: edge.store,
+  ...(edge.tenants ? { tenants: edge.tenants } : {}),
+});
+
 function visit(host: string, path = '/') {
   return new Promise<{ status: number; location: string | null }>((resolve, reject) => {
     const req = request(`${edge.url}${path}`, { headers: { host } }, (res) => {
@@ -184,9 +191,8 @@ describe('a domain at the edge, from store to sweep', () => {
     await deliver();
     const disabled = await visit(name);
     stage.cloudFront.deployPending();
-    const soon = await sync({ action: 'sweep' });
-    const later = createSync(config, db, { ...stage.edge, now: () => Date.now() + TOMBSTONE_TTL_MS + 60_000 });
-    const swept = await later({ action: 'sweep' });
+    const soon = await sweepEdge({ shards: [shardOf(stage.edge)] });
+    const swept = await sweepEdge({ shards: [shardOf(stage.edge)], now: () => Date.now() + TOMBSTONE_TTL_MS + 60_000 });
     // Assess 5
     expect(disabled.status).toBe(403);
     expect(calls('UpdateDistributionTenant').at(-1)).toMatchObject({ status: 200 });
@@ -221,9 +227,7 @@ describe('a domain at the edge, from store to sweep', () => {
     const shown = (await client.get(`${DOMAINS}/${id}`)).body.data;
     await client.delete(`${DOMAINS}/${id}`);
     await deliver();
-    await createSync(config, db, { ...stage.edge, now: () => Date.now() + TOMBSTONE_TTL_MS + 60_000 })({
-      action: 'sweep',
-    });
+    await sweepEdge({ shards: [shardOf(stage.edge)], now: () => Date.now() + TOMBSTONE_TTL_MS + 60_000 });
     // Assess
     expect(shown).toMatchObject({
       serving: 'failed',

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
-import type { ApiKeyRecord } from '#lib/data/api-key-admin.ts';
+import type { ApiKeyRecord } from '#lib/auth/data/key-admin.ts';
 import { routes } from '#lib/routes.ts';
 import { config, db } from '#test/support/database.ts';
 import { type Client, startTestGateway } from '#test/support/http.ts';

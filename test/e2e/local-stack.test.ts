@@ -7,12 +7,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
+import { freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { LOCK_FILE, type LocalStack } from '#infra/local/settings.ts';
 
 const START = join(projectRoot, 'infra', 'local', 'start.ts');
@@ -24,10 +25,28 @@ const dataDir = join(workDir, '.data');
 
 type Run = { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> };
 
+/** The local CloudFront's port, set (CLOUDFRONT_PORT) so that the tests know it. */
+let cloudfrontPort = 0;
+
 /** `npm start` from `workDir`, on free ports, with the settings a developer's shell would not have set. */
-function npmStart(): Run {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DYNAMODB_PORT: '0' };
-  for (const name of ['HOST', 'DATA_DIR', 'DYNAMODB_ENDPOINT', 'TABLE_NAME', 'DNS_RESOLVER']) delete env[name];
+function npmStart(settings: NodeJS.ProcessEnv = {}): Run {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    DYNAMODB_PORT: '0',
+    CLOUDFRONT_PORT: String(cloudfrontPort),
+    ...settings,
+  };
+  for (const name of [
+    'HOST',
+    'DATA_DIR',
+    'DYNAMODB_ENDPOINT',
+    'TABLE_NAME',
+    'DNS_RESOLVER',
+    'WEBHOOK_LOCAL_LOOPBACK',
+  ]) {
+    if (!(name in settings)) delete env[name];
+  }
   const child = spawn(process.execPath, ['--import', TSX, START], { cwd: workDir, env });
   let stdout = '';
   let stderr = '';
@@ -173,6 +192,7 @@ let first: Run;
 let stack: LocalStack;
 
 beforeAll(async () => {
+  cloudfrontPort = await freePort();
   first = npmStart();
   stack = await ready(first);
 }, 120_000);
@@ -256,6 +276,92 @@ describe('npm start (infra/local/start.ts)', () => {
       expect(attempt.result, `${attempt.address}:${attempt.port}`).not.toBe('connected');
   });
 
+  it('listens for the local CloudFront on CLOUDFRONT_PORT', () => {
+    // Act
+    const sockets = listeningSockets(processTree(first.child.pid as number));
+    // Assess
+    expect(sockets.filter((socket) => socket.port === cloudfrontPort).map(show)).toEqual([
+      `127.0.0.1:${cloudfrontPort}`,
+    ]);
+  });
+
+  it("refuses the stack's own ports as a webhook's destination, and takes a receiver on this machine", async () => {
+    // Prepare: every listener of the stack
+    const key = readFileSync(stack.keyFile, 'utf8').trim();
+    const ports = {
+      PORT: new URL(stack.apiUrl).port,
+      EDGE_PORT: new URL(stack.edgeUrl ?? '').port,
+      DYNAMODB_PORT: new URL(stack.endpoint).port,
+      CLOUDFRONT_PORT: String(cloudfrontPort),
+    };
+    const store = (url: string) =>
+      fetch(`${stack.apiUrl}/webhooks`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url, events: ['space.*'] }),
+      });
+    // Act
+    const refused = await Promise.all(
+      Object.entries(ports).flatMap(([setting, port]) =>
+        [`http://127.0.0.1:${port}/`, `http://localhost:${port}/x`].map(async (url) => {
+          const reply = await store(url);
+          return { setting, url, status: reply.status, body: (await reply.json()) as { errors?: { url?: string[] } } };
+        }),
+      ),
+    );
+    const receiver = await store(`http://127.0.0.1:${await freePort()}/hook`);
+    // Assess: HOST is the loopback, so a receiver here is taken (WEBHOOK_LOCAL_LOOPBACK's default); the stack is not
+    for (const each of refused) {
+      expect(each.status, `${each.setting}: ${each.url}`).toBe(422);
+      expect(each.body.errors?.url).toEqual([
+        "The url field must not point to one of the local stack's own ports (its API, edge, DynamoDB Local or CloudFront).",
+      ]);
+    }
+    expect(receiver.status).toBe(201);
+  });
+
+  it('refuses a second DynamoDB Local on the data folder, whatever its port', { timeout: 30_000 }, async () => {
+    // Act
+    const second = startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb'), port: await freePort() });
+    // Assess
+    await expect(second).rejects.toThrow(
+      new RegExp(
+        `dynamodb is in use by DynamoDB Local \\(pid \\d+, port ${new URL(stack.endpoint).port}\\) of a running process \\(pid ${first.child.pid}\\)`,
+      ),
+    );
+  });
+
+  it('names the setting to change when a port is in use', { timeout: 60_000 }, async () => {
+    // Prepare: each listener's port held by another server, each start on a data folder of its own
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const port = String((held.address() as AddressInfo).port);
+    try {
+      // Act
+      const runs = await Promise.all(
+        ['PORT', 'EDGE_PORT', 'CLOUDFRONT_PORT', 'DYNAMODB_PORT'].map(async (setting) => {
+          const run = npmStart({
+            DATA_DIR: mkdtempSync(join(workDir, 'busy-')),
+            PORT: '0',
+            EDGE_PORT: '0',
+            CLOUDFRONT_PORT: '0',
+            [setting]: port,
+          });
+          return { setting, code: await run.exited, stderr: run.stderr() };
+        }),
+      );
+      // Assess
+      for (const { setting, code, stderr } of runs) {
+        expect(code, setting).toBe(1);
+        expect(stderr).toContain(`Port ${port} (${setting}) is already in use`);
+        expect(stderr).toContain(`set ${setting} to a free port`);
+        expect(stderr).not.toMatch(/\n\s+at /);
+      }
+    } finally {
+      held.close();
+    }
+  });
+
   it('refuses a second npm start on the same data folder, before writing anything', { timeout: 60_000 }, async () => {
     // Prepare
     const before = snapshot();
@@ -279,6 +385,7 @@ describe('npm start (infra/local/start.ts)', () => {
     // Act: stop the first
     const code = await stop(first);
     const lockAfterStop = readdirSync(dataDir).includes(LOCK_FILE);
+    const stackFileAfterStop = readdirSync(dataDir).includes('local-stack.json');
     // Prepare: a lock left by a process that has exited (killed with SIGKILL, say)
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     writeFileSync(join(dataDir, LOCK_FILE), `${JSON.stringify({ pid: gone })}\n`);
@@ -290,6 +397,7 @@ describe('npm start (infra/local/start.ts)', () => {
       // Assess
       expect(code).toBe(0);
       expect(lockAfterStop).toBe(false);
+      expect(stackFileAfterStop).toBe(false); // Ctrl-C (SIGINT) and SIGTERM remove it
       expect(restarted.pid).toBe(next.child.pid);
       expect(lock.pid).toBe(next.child.pid);
     } finally {

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { storeDomain } from '#lib/data/domains.ts';
-import { storeSpace } from '#lib/data/spaces.ts';
-import { storeWebhook } from '#lib/data/webhooks.ts';
+import { storeDomain } from '#lib/domains/data/domains.ts';
+import { storeSpace } from '#lib/spaces/data/spaces.ts';
+import { storeWebhook } from '#lib/webhooks/data/webhooks.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';

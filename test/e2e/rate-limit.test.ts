@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { generateApiKey } from '#lib/auth/api-key.ts';
+import { generateApiKey } from '#lib/auth/rules/api-key.ts';
 import { startTestGateway } from '#test/support/http.ts';
 import { keyClient, newClient, sendJson, UNAUTHENTICATED } from './helpers.ts';
 

@@ -12,7 +12,7 @@ import {
   loadFunction,
   policyAllows,
 } from '#infra/local/lambda.ts';
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '#lib/data/api-key-admin.ts';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '#lib/auth/data/key-admin.ts';
 import type { Scope } from '#lib/kinds.ts';
 import { authorizerHandler } from '#lib/routes.ts';
 import { config, db } from '#test/support/database.ts';

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { refusedCharacters } from '#lib/characters.ts';
-import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
+import { refusedCharacters } from '#lib/platform/characters.ts';
+import { SPACE_NAME_MAX } from '#lib/spaces/api/limits.ts';
 import { type Client, type Reply, startTestGateway } from '#test/support/http.ts';
 import { schemaErrors } from '#test/support/openapi.ts';
 import { newClient } from './helpers.ts';
@@ -41,7 +41,7 @@ const padded = (value: fc.Arbitrary<string>) =>
 
 /**
  * A valid space name: 1 to 32 characters once trimmed, any Unicode text but what names refuse (control,
- * invisible, bidi control, private-use and blank-looking characters: `lib/characters.ts`, the code's own rule; a `binary` string holds one now
+ * invisible, bidi control, private-use and blank-looking characters: `lib/platform/characters.ts`, the code's own rule; a `binary` string holds one now
  * and then, which made this property fail at random) and lone surrogates.
  */
 const spaceName = fc

@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey, rotateApiKey } from '#lib/data/api-key-admin.ts';
+import { createApiKey, revokeApiKey, rotateApiKey } from '#lib/auth/data/key-admin.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import { storeWebhook } from '#lib/data/webhooks.ts';
 import type { Scope } from '#lib/kinds.ts';
+import { storeWebhook } from '#lib/webhooks/data/webhooks.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import type { Client } from '#test/support/http.ts';

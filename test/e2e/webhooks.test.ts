@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns } from '#test/support/domains.ts';
@@ -78,6 +78,10 @@ async function feed(as: Client = client): Promise<{ id: string; type: string }[]
 }
 
 const settle = (ms = 600) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The attempts made, without the pending ones (the next attempt of an event still to be delivered). */
+// biome-ignore lint/suspicious/noExplicitAny: an answer's body, as the tests read it
+const madeAttempts = (data: any[]): any[] => data.filter((each) => !each.pending);
 
 describe('the resource', () => {
   it('is stored with its secret, shown once; show and list never include it', async () => {
@@ -409,7 +413,7 @@ describe('deliveries', () => {
     await client.post('/api/v1/spaces', { name: 'Retried' });
     await receiver.waitForRequests(3);
     const attempts = await eventually(
-      async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
+      async () => madeAttempts((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data),
       (data: { attempt: number; status_code: number; succeeded: boolean }[]) => data.length === 3,
     );
     // Assess
@@ -434,7 +438,7 @@ describe('deliveries', () => {
     // Act
     await client.post('/api/v1/spaces', { name: 'Slow body' });
     const attempts = await eventually(
-      async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
+      async () => madeAttempts((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data),
       (data: { duration_ms: number }[]) => data.length >= 1,
       15_000,
     );
@@ -443,7 +447,25 @@ describe('deliveries', () => {
     expect(attempts[0]).toMatchObject({ succeeded: true, status_code: 200, error: null, attempt: 1 });
     expect(attempts[0]?.duration_ms).toBeLessThan(5_000);
     expect(receiver.requests).toHaveLength(1);
-    expect((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data).toHaveLength(1);
+    expect((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data).toHaveLength(1); // none pending
+  });
+
+  it('list the next attempt of a failing one as pending, due when its retry is', async () => {
+    // Prepare: every attempt fails
+    const { id } = await subscribe({ events: ['space.created'] });
+    receiver.respondWith((response) => response.writeHead(500).end('no'));
+    // Act
+    await client.post('/api/v1/spaces', { name: 'Pending retry' });
+    const listed = await eventually(
+      async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
+      (data: { attempt: number; pending: boolean; created_at: string }[]) =>
+        data.some((each) => each.pending && each.attempt === 2),
+    );
+    // Assess: the pending attempt first, then the one made
+    expect(listed[0]).toMatchObject({ attempt: 2, pending: true, status_code: null, error: null, succeeded: false });
+    const [next, made] = listed;
+    expect(Date.parse(next?.created_at ?? '')).toBeGreaterThan(Date.parse(made?.created_at ?? ''));
+    expect(listed[1]).toMatchObject({ attempt: 1, pending: false, status_code: 500 });
   });
 
   it('say why when no answer came: a refused connection', async () => {
@@ -454,7 +476,7 @@ describe('deliveries', () => {
     // Act
     await client.post('/api/v1/spaces', { name: 'Nobody listens' });
     const attempts = await eventually(
-      async () => (await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data,
+      async () => madeAttempts((await client.get(`/api/v1/webhooks/${id}/deliveries`)).body.data),
       (data: unknown[]) => data.length >= 1,
     );
     // Assess

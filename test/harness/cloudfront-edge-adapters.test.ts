@@ -11,11 +11,11 @@ import {
 } from '@aws-sdk/client-cloudfront';
 import { describe, expect, it } from 'vitest';
 import { controlPlaneRetries } from '#functions/edge/sync.ts';
-import { routeLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { routeLookup } from '#lib/domains/lookups.ts';
 import { cloudFrontStore, cloudFrontTenants, type StageEdge } from '#lib/edge/cloudfront.ts';
 import { StoreChanged, StoreFull } from '#lib/edge/ports.ts';
-import type { EdgeRecord } from '#lib/edge/record.ts';
+import type { EdgeRecord } from '#lib/edge/rules/record.ts';
 import type { CloudFrontHarness } from '#test/support/cloudfront-harness.ts';
 import type { DnsTestServer } from '#test/support/dns-server.ts';
 import { failure, harness, uniqueHost } from './cloudfront-support.ts';

@@ -5,7 +5,7 @@
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { harnessed, partition, sleep, tableName } from './setup.ts';
 
 const put = (pk: string, sk: string, value = 1) => ({ Put: { TableName: tableName, Item: { pk, sk, value } } });
@@ -39,7 +39,7 @@ describe('transaction conflicts', () => {
   it('cancels a transaction that overlaps one in flight, with TransactionConflict at the overlapping position', async () => {
     // Prepare
     const { harness, db } = await harnessed({
-      conflicts: { inFlightMs: [300, 300], randomRate: 0 },
+      conflicts: { inFlightMs: [1000, 1000], randomRate: 0 },
       visibility: false,
     });
     const pk = partition();
@@ -125,7 +125,7 @@ describe('transaction conflicts', () => {
   it('refuses a single PutItem on an item in flight with TransactionConflictException, and takes it afterwards', async () => {
     // Prepare
     const { harness, db } = await harnessed({
-      conflicts: { inFlightMs: [300, 300], randomRate: 0 },
+      conflicts: { inFlightMs: [1000, 1000], randomRate: 0 },
       visibility: false,
     });
     const pk = partition();

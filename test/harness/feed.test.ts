@@ -8,7 +8,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { harnessed, partition, sleep, tableName } from './setup.ts';
 
 const writers = 3;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, onTestFinished } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
-import { createDb, type Db } from '#lib/dynamodb.ts';
+import { createDb, type Db } from '#lib/data/dynamodb.ts';
 import { type Harness, type HarnessOptions, startHarness } from '#test/support/dynamodb-harness.ts';
 
 export const target = inject('dynamoEndpoint');

@@ -14,7 +14,7 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { harnessed, partition, sleep, tableName } from './setup.ts';
 
 type Row = Record<string, unknown>;

@@ -21,7 +21,7 @@
  */
 
 /** The resource forms the reference gives these actions. */
-export type ResourceForm = '*' | 'distribution-tenant' | 'key-value-store';
+export type ResourceForm = '*' | 'distribution-tenant' | 'key-value-store' | 'certificate';
 
 export type ActionRow = {
   action: string;
@@ -68,6 +68,13 @@ export const edgeSyncActions: readonly ActionRow[] = [
     resource: '*',
     calledBy: 'CreateDistributionTenantCommand (ManagedCertificateRequest)',
     condition: { StringEquals: { 'aws:CalledViaLast': 'cloudfront.amazonaws.com' } },
+  },
+  // "Actions, resources, and condition keys for AWS Certificate Manager": DeleteCertificate on certificate*
+  // (us-east-1, where CloudFront's are). A verify again replaces a failed certificate: the old one is deleted.
+  {
+    action: 'acm:DeleteCertificate',
+    resource: 'certificate',
+    calledBy: 'UpdateDistributionTenantCommand (ManagedCertificateRequest: the failed one deleted, acm.ts)',
   },
   // KeyValueStore: key-value-store* (required), every shard's store of the stage.
   {

@@ -57,6 +57,9 @@ beforeAll(() => {
 function expectedResources(form: ResourceForm): unknown[] {
   if (form === '*') return ['*'];
   if (form === 'key-value-store') return storeIds.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] }));
+  if (form === 'certificate') {
+    return [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':acm:us-east-1:123456789012:certificate/*']] }];
+  }
   return [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution-tenant/*']] }];
 }
 

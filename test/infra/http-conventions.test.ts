@@ -11,7 +11,7 @@ import { literalTemplate } from '#infra/constructs/mapping-templates.ts';
 import { Api } from '#infra/constructs/rest-api.ts';
 import { ApiFirewall } from '#infra/constructs/waf.ts';
 import { type StageConfig, stages } from '#infra/stages.ts';
-import { errorBody } from '#lib/errors.ts';
+import { errorBody } from '#lib/http/errors.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 import { apiPaths, documentRoute, routes } from '#lib/routes.ts';
 

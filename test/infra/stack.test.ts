@@ -10,8 +10,9 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE } from '#infra/bundles.ts';
 import { functionEntry } from '#infra/bundling.ts';
-import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-checks.ts';
+import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-recheck.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
+import { EDGE_SWEEP_EVERY, edgeSweepFunction, sweepTimeout } from '#infra/constructs/edge-sweep.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES, PAYLOAD_MAX_BYTES } from '#infra/constructs/mapping-templates.ts';
 import {
   WEBHOOK_DELIVER_TIMEOUT,
@@ -21,12 +22,12 @@ import {
 import { edgeFunctionSource } from '#infra/edge-function.ts';
 import { matchRoute } from '#infra/local/routing.ts';
 import { type StageName, stages } from '#infra/stages.ts';
-import { type Config, ConfigError, loadConfig } from '#lib/config.ts';
-import { errorBody } from '#lib/errors.ts';
-import { gatewayResponses } from '#lib/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { errorBody } from '#lib/http/errors.ts';
+import { gatewayResponses } from '#lib/http/gateway-responses.ts';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from '#lib/http/headers.ts';
 import { OPENAPI_FILE } from '#lib/openapi/files.ts';
+import { type Config, ConfigError, loadConfig } from '#lib/platform/config.ts';
 import {
   apiPaths,
   authorizerHandler,
@@ -36,7 +37,6 @@ import {
   routes,
   unknownPathPreflights,
 } from '#lib/routes.ts';
-import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/delivery.ts';
 import {
   DEFAULT_RETRY_DELAYS,
   JITTER_RATIO,
@@ -44,8 +44,10 @@ import {
   SQS_MAX_VISIBILITY_MS,
   totalDelayMs,
   VISIBILITY_MARGIN_MS,
-} from '#lib/webhooks/schedule.ts';
+} from '#lib/webhooks/rules/schedule.ts';
+import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/send.ts';
 import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
+import { edgeSweepActions, type SweepResourceForm } from './edge-sweep-actions.ts';
 import { assemblyDir, type Synthesized, synthesize } from './synth.ts';
 
 /** The DynamoDB actions each function issues (read off `lib/data`), written out independently of the stack. */
@@ -90,6 +92,8 @@ const indexReaders = ['list-domains', 'list-spaces', 'list-webhooks'];
 const PUBLISHER = 'publish-events';
 /** The edge sync is no route either: an EventBridge rule sends it the domain events of the bus. */
 const EDGE_SYNC = edgeSyncFunction.name;
+/** The edge sweep: no route, EventBridge Scheduler invokes it; its table access is its cursor only (below). */
+const SWEEP = edgeSweepFunction.name;
 /** The hourly re-check of active domains: no route either, EventBridge Scheduler invokes it. */
 const RECHECK = domainChecksFunction.name;
 /** The webhooks' fan-out (an EventBridge rule's target) and delivery (an SQS event source's): no routes. */
@@ -122,13 +126,15 @@ const handlerOf = (name: string) =>
       ? eventPublisherHandler
       : name === EDGE_SYNC
         ? edgeSyncFunction.handler
-        : name === RECHECK
-          ? domainChecksFunction.handler
-          : name === FANOUT
-            ? webhookFanoutFunction.handler
-            : name === DELIVER
-              ? webhookDeliverFunction.handler
-              : (routes.find((route) => route.name === name)?.handler ?? name);
+        : name === SWEEP
+          ? edgeSweepFunction.handler
+          : name === RECHECK
+            ? domainChecksFunction.handler
+            : name === FANOUT
+              ? webhookFanoutFunction.handler
+              : name === DELIVER
+                ? webhookDeliverFunction.handler
+                : (routes.find((route) => route.name === name)?.handler ?? name);
 
 /** The limits issue 11 asks for, written out independently of `infra/stages.ts` (requests per 60 s). */
 const expectedRateLimits: Record<StageName, { perKey: number; perIp: number }> = {
@@ -165,12 +171,22 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     it('deploys one function per route plus the authorizer, the event publisher, the edge sync, the re-check and the webhook fan-out and delivery, as nodejs24.x on arm64', () => {
       // Assess
       expect([...s.functions.keys()].sort()).toEqual(
-        [...routes.map((route) => route.name), 'authorizer', PUBLISHER, EDGE_SYNC, RECHECK, FANOUT, DELIVER].sort(),
+        [
+          ...routes.map((route) => route.name),
+          'authorizer',
+          PUBLISHER,
+          EDGE_SYNC,
+          SWEEP,
+          RECHECK,
+          FANOUT,
+          DELIVER,
+        ].sort(),
       );
       // The re-check runs through every due domain: minutes, not an API call's seconds; a webhook's test and the
       // deliveries wait for a delivery attempt (below).
       const ownTimeouts: Record<string, number> = {
         [RECHECK]: DOMAIN_CHECKS_TIMEOUT.toSeconds(),
+        [SWEEP]: sweepTimeout().toSeconds(),
         'test-webhook': 25,
         [DELIVER]: 30,
       };
@@ -205,6 +221,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         ['authorizer', 'authorizer'],
         [PUBLISHER, eventPublisherHandler],
         [EDGE_SYNC, edgeSyncFunction.handler],
+        [SWEEP, edgeSweepFunction.handler],
         [RECHECK, domainChecksFunction.handler],
         [FANOUT, webhookFanoutFunction.handler],
         [DELIVER, webhookDeliverFunction.handler],
@@ -258,6 +275,19 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
               'EDGE_DISTRIBUTION_ID',
               'EDGE_HOSTNAME',
               'EDGE_KVS_ARN',
+              'EDGE_TENANT_PREFIX',
+              'NODE_OPTIONS',
+              'TABLE_NAME',
+            ].sort(),
+          );
+          continue;
+        }
+        if (name === SWEEP) {
+          expect(Object.keys(env).sort(), name).toEqual(
+            [
+              'EDGE_CONNECTION_GROUP_ID',
+              'EDGE_DISTRIBUTION_IDS',
+              'EDGE_KVS_ARNS',
               'EDGE_TENANT_PREFIX',
               'NODE_OPTIONS',
               'TABLE_NAME',
@@ -338,9 +368,25 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
         // Every shard's store, in shard order.
         'key-value-store': s.ofType('AWS::CloudFront::KeyValueStore').map(([id]) => JSON.stringify(getAtt(id))),
+        certificate: [expect.stringContaining(':acm:us-east-1:')],
       };
       return {
         ...Object.fromEntries(edgeSyncActions.map((row) => [row.action, forms[row.resource]])),
+        'sqs:SendMessage': [JSON.stringify(getAtt(queueNamed('edge-sync-dead-letters')))],
+      };
+    };
+
+    /** What the sweep does: its cursor item, each shard's store, the stage's tenants, ACM (edge-sweep-actions.ts). */
+    const sweepGrants = () => {
+      const forms: Record<SweepResourceForm, unknown[]> = {
+        '*': ['"*"'],
+        'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
+        'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+        certificate: [expect.stringContaining(':acm:us-east-1:')],
+        table: [JSON.stringify(getAtt(tableId()))],
+      };
+      return {
+        ...Object.fromEntries(edgeSweepActions.map((row) => [row.action, forms[row.resource]])),
         'sqs:SendMessage': [JSON.stringify(getAtt(queueNamed('edge-sync-dead-letters')))],
       };
     };
@@ -393,13 +439,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         const own =
           name === EDGE_SYNC
             ? edgeSyncGrants()
-            : name === RECHECK
-              ? recheckGrants
-              : name === FANOUT
-                ? fanoutGrants()
-                : name === DELIVER
-                  ? deliverGrants()
-                  : {};
+            : name === SWEEP
+              ? sweepGrants()
+              : name === RECHECK
+                ? recheckGrants
+                : name === FANOUT
+                  ? fanoutGrants()
+                  : name === DELIVER
+                    ? deliverGrants()
+                    : {};
         expect(grants, name).toEqual({ ...expected, ...own });
       }
     });
@@ -417,8 +465,16 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // The edge sync's tenants are created at run time (their ids are unknown when deploying), and what the
         // Service Authorization Reference allows only on "*".
         const tenants = edgeSyncActions.filter((row) => row.resource !== 'key-value-store').map((row) => row.action);
+        const swept = edgeSweepActions
+          .filter((row) => ['*', 'distribution-tenant', 'certificate'].includes(row.resource))
+          .map((row) => row.action);
         expect(wildcards.map(([action]) => action).sort(), name).toEqual(
-          [...(name === EDGE_SYNC ? tenants : []), 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'].sort(),
+          [
+            ...(name === EDGE_SYNC ? tenants : []),
+            ...(name === SWEEP ? swept : []),
+            'xray:PutTelemetryRecords',
+            'xray:PutTraceSegments',
+          ].sort(),
         );
       }
     });
@@ -1132,6 +1188,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
           'domain-checks-dead-letters',
           'webhook-dead-letters',
           'webhook-fanout-dead-letters',
+          // At 80 % of the edge's quotas (edge-quotas.test.ts).
+          'edge-tenants',
+          'edge-certificates',
+          'edge-store-bytes',
+          'edge-shard-hosts',
           ...functionAlarms,
         ].sort(),
       );
@@ -1186,7 +1247,9 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       expect(Object.keys(s.template.toJSON().Outputs).sort()).toEqual([
         'AlarmTopicArn',
         'ApiUrl',
+        'EdgeConnectionGroupId',
         'EdgeDistributionId',
+        'EdgeDistributionIds',
         'EdgeHostname',
         'EdgeRoutingEndpoint',
         'EventBusName',
@@ -1503,7 +1566,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     it("lets each schedule's role invoke its function and send to its dead-letter queue, and nothing else", () => {
       const cases = [
         { schedule: 'domain-checks', fn: RECHECK, other: EDGE_SYNC, queue: 'domain-checks-dead-letters' },
-        { schedule: 'edge-sweep', fn: EDGE_SYNC, other: RECHECK, queue: 'edge-sync-dead-letters' },
+        { schedule: 'edge-sweep', fn: SWEEP, other: EDGE_SYNC, queue: 'edge-sync-dead-letters' },
       ];
       for (const { schedule: name, fn, other, queue } of cases) {
         // Prepare
@@ -1521,20 +1584,22 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       }
     });
 
-    it('sweeps the edge every hour: the edge sync, invoked with the sweep action', () => {
+    it("sweeps the edge with its own function every 5 minutes, inside its timeout; failed runs go to the edge sync's queue", () => {
       // Prepare
       const [, schedule] = scheduleNamed('edge-sweep');
-      const sync = s.functions.get(EDGE_SYNC);
-      // Assess
+      const sweep = s.functions.get(SWEEP);
+      // Assess: runs never overlap (the timeout is inside the interval), and no input: the function needs none
       expect(schedule.Properties).toMatchObject({
-        ScheduleExpression: 'rate(1 hour)',
+        ScheduleExpression: 'rate(5 minutes)',
         Target: {
-          Arn: getAtt(sync?.id as string),
-          Input: JSON.stringify({ action: 'sweep' }),
+          Arn: getAtt(sweep?.id as string),
           DeadLetterConfig: { Arn: getAtt(queueNamed('edge-sync-dead-letters')) },
-          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+          RetryPolicy: { MaximumRetryAttempts: 2 },
         },
       });
+      expect((schedule.Properties.Target as Record<string, unknown>).Input).toBeUndefined();
+      expect(Number(sweep?.Timeout)).toBeLessThan(EDGE_SWEEP_EVERY.toSeconds());
+      expect(sweep?.DeadLetterConfig).toEqual({ TargetArn: getAtt(queueNamed('edge-sync-dead-letters')) });
     });
 
     it('watches the re-check like every function: its errors and throttles alarm', () => {
@@ -1645,7 +1710,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
     });
 
     it("leaves the hour of SQS's 12 h the delivery keeps for the time between a job's receive and its visibility change", () => {
-      // Prepare: the queue as synthesized; what the delivery function sets at most (lib/webhooks/schedule.ts)
+      // Prepare: the queue as synthesized; what the delivery function sets at most (lib/webhooks/rules/schedule.ts)
       const [, queue] = s.ofType('AWS::SQS::Queue').find(([id]) => id === queueNamed('webhook-deliveries')) ?? [];
       const visibility = Number(queue?.Properties.VisibilityTimeout) * 1_000;
       const timeout = Number(s.functions.get(DELIVER)?.Timeout) * 1_000;

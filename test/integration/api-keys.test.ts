@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import { allScopes, SCOPE_CATALOGUE } from '#lib/auth/scopes.ts';
 import {
   type ApiKeyStateError,
   createApiKey,
   listApiKeys,
   revokeApiKey,
   rotateApiKey,
-} from '#lib/data/api-key-admin.ts';
-import { lineState, lookUpKey, ownerOfKey, recordKeyUse } from '#lib/data/api-keys.ts';
+} from '#lib/auth/data/key-admin.ts';
+import { lineState, lookUpKey, ownerOfKey, recordKeyUse } from '#lib/auth/data/keys.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/rules/api-key.ts';
+import { allScopes, SCOPE_CATALOGUE } from '#lib/auth/rules/scopes.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
 import { db } from '#test/support/database.ts';
 import { putOldShapeKey, secondsFromNow } from '#test/support/keys.ts';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
-import { recordsLookup, routeLookup } from '#lib/dns/records.ts';
 import { createDnsResolver, MAX_LOOKUP_BUDGET_MS } from '#lib/dns/resolver.ts';
-import { verificationErrors } from '#lib/resources/domains/errors.ts';
-import type { TxtLookup } from '#lib/verification.ts';
+import type { TxtLookup } from '#lib/dns/rules/answers.ts';
+import { verificationErrors } from '#lib/domains/api/errors.ts';
+import { recordsLookup, routeLookup } from '#lib/domains/lookups.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { rejection } from '#test/support/fixtures.ts';
 

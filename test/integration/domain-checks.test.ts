@@ -7,22 +7,22 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dueDomains } from '#lib/data/domain-checks.ts';
-import { recordServing, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { listEvents } from '#lib/data/events.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import { backfillDueChecks } from '#lib/data/migrations/backfill-due-checks.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { runDueChecks } from '#lib/domain-checks.ts';
-import type { LookupRecords } from '#lib/domain-records.ts';
+import { dueDomains } from '#lib/domains/data/checks.ts';
+import { recordServing, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import { backfillDueChecks } from '#lib/domains/data/migrations/backfill-due-checks.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
+import { runDueChecks } from '#lib/domains/recheck.ts';
+import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
 import {
   FAST_RECHECK_INTERVAL_MS,
   FAST_RECHECK_WINDOW_MS,
   RECHECK_INTERVAL_MS,
   TXT_GRACE_MS,
-} from '#lib/domain-records.ts';
-import { verificationName } from '#lib/verification.ts';
+} from '#lib/domains/rules/dns-records.ts';
+import { verificationName } from '#lib/domains/rules/verification.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { storeOldShapeDomain } from '#test/support/domains.ts';

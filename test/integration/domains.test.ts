@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/data/domains.ts';
 import { ItemNotFound, NameTaken, PageLoopError } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
-import { HttpError } from '#lib/errors.ts';
-import { httpErrorOf } from '#lib/http/domain-errors.ts';
+import { pageErrors } from '#lib/domains/api/errors.ts';
+import { storeDomainSchema } from '#lib/domains/api/fields.ts';
+import { destroyDomain, listDomains, showDomain, storeDomain, updateDomain } from '#lib/domains/data/domains.ts';
+import { httpErrorOf } from '#lib/http/data-errors.ts';
+import { HttpError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
-import { pageErrors } from '#lib/resources/domains/errors.ts';
-import { storeDomainSchema } from '#lib/resources/domains/fields.ts';
 import { expectConsistent } from '#test/reliability/helpers.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query, rejection } from '#test/support/fixtures.ts';

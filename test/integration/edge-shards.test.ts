@@ -1,5 +1,5 @@
 /**
- * Where a host is served from (lib/data/edge-shards.ts, lib/edge/sync.ts), against DynamoDB Local: a domain is
+ * Where a host is served from (lib/edge/data/edge-shards.ts, lib/edge/sync.ts), against DynamoDB Local: a domain is
  * placed once, on the least full shard with room, its count and its `edgeShard` moved in one transaction, so
  * syncs placing it at once agree and count it once; a domain the sync served before shards existed (its item in
  * that shape: `serving` recorded, no `edgeShard`) stays on shard 0; a domain no shard has room for is
@@ -10,11 +10,11 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import { edgeSyncDeps, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
-import { placeDomain, shardCounts } from '#lib/data/edge-shards.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import type { LookupRecords } from '#lib/domain-records.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { edgeSyncDeps, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
+import { placeDomain, shardCounts } from '#lib/edge/data/edge-shards.ts';
 import { syncHost } from '#lib/edge/sync.ts';
 import { config, db as sharedDb } from '#test/support/database.ts';
 

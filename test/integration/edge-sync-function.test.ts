@@ -4,21 +4,18 @@
  * it builds from its settings (`cloudFrontEdge`): a domain event brings the host's entry and tenant in line
  * with the domain as it is now (whatever the event says), records `serving` on the domain, and a repeat changes
  * nothing; a domain whose DNS does not point at the edge yet waits without a tenant; pages the store would
- * refuse are never sent; an event that names no domain fails (the rule retries, then dead-letters it); the
- * scheduled sweep deletes what a deleted domain left behind, once old enough.
+ * refuse are never sent; an event that names no domain fails (the rule retries, then dead-letters it). The
+ * sweep of what a deleted domain leaves is its own function (edge-sweep-function.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/client-cloudfront';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudFrontEdge, create, type SyncEvent } from '#functions/edge/sync.ts';
-import { destroyDomain, showDomain, storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import type { LookupRecords } from '#lib/domain-records.ts';
-import { servingOf } from '#lib/domain-status.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/record.ts';
+import { destroyDomain, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
+import { servingOf } from '#lib/edge/rules/serving.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
-import type { SweepResult } from '#lib/edge/sweep.ts';
 import { type CloudFrontHarness, cloudFrontHarness } from '#test/support/cloudfront-harness.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -149,23 +146,5 @@ describe('the edge sync function', () => {
     const nameless = { detail: { id: '000000000009', type: 'domain.updated', owner: 'acme', data: {} } };
     // Act / Assess
     await expect(syncFunction()(nameless as unknown as SyncEvent)).rejects.toThrow(/names no domain/);
-  });
-
-  it('sweeps, when scheduled, the tombstone and tenant a deleted domain left, once older than any sync', async () => {
-    // Prepare: served, deleted, its disabling deployed.
-    const { owner, name, id } = await activeDomain();
-    await syncFunction()(eventFor(owner, name));
-    await destroyDomain(db, owner, id);
-    await syncFunction()(eventFor(owner, name, 'domain.deleted'));
-    cf.cloudFront.deployPending();
-    // Act
-    const soon = await syncFunction()({ action: 'sweep' });
-    const swept = await syncFunction(() => Date.now() + TOMBSTONE_TTL_MS + 60_000)({ action: 'sweep' });
-    // Assess: this file's other deleted hosts may be swept with it
-    expect(cf.cloudFront.kvsValue(cf.store.arn, name)).toBeNull();
-    expect(soon).toMatchObject({ swept: 0 });
-    expect((swept as SweepResult).swept).toBeGreaterThanOrEqual(1);
-    const lookup = cf.clients.cloudFront.send(new GetDistributionTenantByDomainCommand({ Domain: name }));
-    await expect(lookup).rejects.toBeInstanceOf(EntityNotFound);
   });
 });

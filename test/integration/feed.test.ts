@@ -12,8 +12,8 @@ import { EVENT_RETENTION_DAYS } from '#lib/data/event-item.ts';
 import { type FeedPosition, HOLE_GRACE_MS, listEvents } from '#lib/data/events.ts';
 import { eventKey, eventSequenceKey, MAX_ID } from '#lib/data/keys.ts';
 import { setEveryFeedEpoch, setFeedEpoch } from '#lib/data/migrations/feed-epoch.ts';
-import { storeSpace, updateSpace } from '#lib/data/spaces.ts';
-import { presentEvent } from '#lib/resources/present.ts';
+import { presentEvent } from '#lib/feed/present.ts';
+import { storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { db, stage } from '#test/support/database.ts';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ItemNotFound, NameTaken } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
-import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
+import { destroySpace, listSpaces, showSpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { db } from '#test/support/database.ts';
 import { listQuery as query } from '#test/support/fixtures.ts';
 

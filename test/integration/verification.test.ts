@@ -5,15 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { destroyDomain, showDomain, storeDomain, updateDomain, verifyDomain } from '#lib/data/domains.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
 import { ItemNotFound, NameTaken, VerificationMismatch } from '#lib/data/errors.ts';
 import { countItems } from '#lib/data/listing.ts';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import type { LookupRecords } from '#lib/domain-records.ts';
-import { createDb } from '#lib/dynamodb.ts';
-import { verificationName } from '#lib/verification.ts';
+import { destroyDomain, showDomain, storeDomain, updateDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
+import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
+import { verificationName } from '#lib/domains/rules/verification.ts';
 import { expectConsistent, injectFault } from '#test/reliability/helpers.ts';
 import { config, db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
@@ -154,7 +154,7 @@ describe('a delete that read a pending domain which is verified before the delet
     const stored = (await storeDomain(db, alice, plain(name))).result;
     publish(stored);
     let verified: unknown;
-    // Another process's change: this process commits one change of an owner at a time (lib/data/changes.ts).
+    // Another process's change: this process commits one change of an owner at a time (lib/data/commit.ts).
     const other = createDb(config);
     const fault = injectFault({
       when: (call) =>

@@ -11,10 +11,10 @@ import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { domainExample } from '#lib/resources/domains/schema.ts';
-import type { Resolve } from '#lib/webhooks/address.ts';
-import { type DeliveryRequest, deliver, EXCERPT_WAIT_MS, excerptOf, systemResolve } from '#lib/webhooks/delivery.ts';
-import { messageIdOf, newSigningSecret, webhookHeaders } from '#lib/webhooks/signature.ts';
+import { domainExample } from '#lib/domains/api/schema.ts';
+import type { Resolve } from '#lib/webhooks/rules/address.ts';
+import { messageIdOf, newSigningSecret, webhookHeaders } from '#lib/webhooks/rules/signature.ts';
+import { type DeliveryRequest, deliver, EXCERPT_WAIT_MS, excerptOf, systemResolve } from '#lib/webhooks/send.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { makeCertificates } from '#test/support/tls-certificates.ts';
 import { closedPort, startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';
@@ -59,6 +59,20 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await Promise.all([receiver.close(), other.close()]);
+});
+
+describe("one of the local stack's own ports", () => {
+  it('is refused at delivery, before any connection, whatever the stored URL says', async () => {
+    // Prepare: the receiver's port is one the stack holds
+    receiver.respondWith((response) => response.writeHead(200).end('the stack itself'));
+    const port = Number(new URL(receiver.url()).port);
+    const request = signed([newSigningSecret()], { url: receiver.url() });
+    // Act
+    const result = await deliver({ ...request, reservedPorts: new Set([port]) });
+    // Assess
+    expect(result).toMatchObject({ ok: false, error: 'stack_port', responseExcerpt: '' });
+    expect(receiver.requests).toHaveLength(0);
+  });
 });
 
 describe('a 2xx answer', () => {

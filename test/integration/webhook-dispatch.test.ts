@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listDeliveries } from '#lib/data/deliveries.ts';
 import { listEvents } from '#lib/data/events.ts';
-import { showWebhook, storeWebhook, updateWebhook, type WebhookRecord } from '#lib/data/webhooks.ts';
-import { spaceExample } from '#lib/resources/spaces/schema.ts';
-import { attemptDelivery, type DeliveredEvent, type DispatchDeps, enabledAt, fanOut } from '#lib/webhook-dispatch.ts';
+import { spaceExample } from '#lib/spaces/api/schema.ts';
+import { listDeliveries } from '#lib/webhooks/data/deliveries.ts';
+import { showWebhook, storeWebhook, updateWebhook, type WebhookRecord } from '#lib/webhooks/data/webhooks.ts';
+import { attemptDelivery, type DeliveredEvent, type DispatchDeps, enabledAt, fanOut } from '#lib/webhooks/dispatch.ts';
 import { db } from '#test/support/database.ts';
 import { UNRECORDED_KEY } from '#test/support/keys.ts';
 import { startReceiver, type WebhookReceiver } from '#test/support/webhook-receiver.ts';

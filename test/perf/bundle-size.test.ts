@@ -5,8 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Bundle, budgetOf, bundleAll, contributors, SIZE_BUDGET_BYTES } from '#infra/bundles.ts';
-import { domainChecksFunction } from '#infra/constructs/domain-checks.ts';
+import { domainChecksFunction } from '#infra/constructs/domain-recheck.ts';
 import { edgeSyncFunction } from '#infra/constructs/edge.ts';
+import { edgeSweepFunction } from '#infra/constructs/edge-sweep.ts';
 import { webhookDeliverFunction, webhookFanoutFunction } from '#infra/constructs/webhook-delivery.ts';
 import { authorizerHandler, eventPublisherHandler, routes } from '#lib/routes.ts';
 
@@ -25,6 +26,7 @@ describe('bundle size', () => {
         authorizerHandler,
         eventPublisherHandler,
         edgeSyncFunction.handler,
+        edgeSweepFunction.handler,
         domainChecksFunction.handler,
         webhookFanoutFunction.handler,
         webhookDeliverFunction.handler,
@@ -39,9 +41,9 @@ describe('bundle size', () => {
     // Assess
     expect(names).toContain('@aws-sdk/util-dynamodb');
     expect(names).not.toContain('@aws-sdk/client-dynamodb');
-    // Nor the settings schema: its one setting is read without valibot (lib/cold-start.ts).
+    // Nor the settings schema: its one setting is read without valibot (lib/platform/cold-start.ts).
     expect(names).not.toContain('valibot');
-    // It presents domains, whose names it shows as a browser would (lib/idn.ts, Chromium's policy on UTS #39's
+    // It presents domains, whose names it shows as a browser would (lib/domains/rules/idn.ts, Chromium's policy on UTS #39's
     // script data): about 5 KB of the budget (11.6 KB in all when it came, from 6.6).
     expect(publisher?.code.length).toBeLessThan(16_000);
   });
@@ -72,10 +74,10 @@ describe('bundle size', () => {
     expect(oversized, 'functions over their size budget').toEqual([]);
   });
 
-  it('gives only the edge sync and the webhook delivery (two SDK clients each, off the request path) budgets of their own', () => {
+  it('gives only the edge sync and sweep and the webhook delivery (several SDK clients each, off the request path) budgets of their own', () => {
     // Assess
     const own = bundles.filter((bundle) => bundle.budgetBytes !== undefined).map((bundle) => bundle.name);
-    expect(own.sort()).toEqual([edgeSyncFunction.name, webhookDeliverFunction.name].sort());
+    expect(own.sort()).toEqual([edgeSyncFunction.name, edgeSweepFunction.name, webhookDeliverFunction.name].sort());
   });
 
   it('leaves out the SDK code DynamoDB never runs: the unused credential providers and the event-stream codec', () => {

@@ -12,8 +12,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE, bundleFunction, bundleTargets } from '#infra/bundles.ts';
 import { directAuthorizerEvent, directEvent, lambdaContext } from '#infra/local/lambda.ts';
-import { type Config, configured } from '#lib/config.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
+import { type Config, configured } from '#lib/platform/config.ts';
 import { config, db } from '#test/support/database.ts';
 
 type Module = { create: (config: Config) => (event: unknown, context: Context) => Promise<unknown> };

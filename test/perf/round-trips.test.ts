@@ -16,11 +16,11 @@ import {
   lambdaContext,
   loadFunction,
 } from '#infra/local/lambda.ts';
-import type { RequestKey } from '#lib/auth/request-key.ts';
-import { createApiKey, rotateApiKey } from '#lib/data/api-key-admin.ts';
-import { storeWebhook } from '#lib/data/webhooks.ts';
+import { createApiKey, rotateApiKey } from '#lib/auth/data/key-admin.ts';
+import type { RequestKey } from '#lib/auth/rules/request-key.ts';
 import { authorizerHandler as authorizerName } from '#lib/routes.ts';
-import { fanOut } from '#lib/webhook-dispatch.ts';
+import { storeWebhook } from '#lib/webhooks/data/webhooks.ts';
+import { fanOut } from '#lib/webhooks/dispatch.ts';
 import { config, db } from '#test/support/database.ts';
 
 const owner = `owner-${randomUUID()}`;

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { guardItem } from '#lib/data/collection.ts';
-import { storeDomain, verifyDomain } from '#lib/data/domains.ts';
 import { listEvents } from '#lib/data/events.ts';
 import {
   counterKey,
@@ -19,10 +18,11 @@ import {
   sequenceKey,
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
-import { destroySpace, storeSpace, updateSpace } from '#lib/data/spaces.ts';
-import { recordsLookup } from '#lib/dns/records.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { verificationName } from '#lib/verification.ts';
+import { storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import { recordsLookup } from '#lib/domains/lookups.ts';
+import { verificationName } from '#lib/domains/rules/verification.ts';
+import { destroySpace, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { type CheckOptions, checkConsistency, type ViolationRule } from '#test/support/consistency.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';

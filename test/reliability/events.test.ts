@@ -9,13 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { InternalServerError, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { WRITE_BUDGET_MS } from '#lib/data/changes.ts';
+import { WRITE_BUDGET_MS } from '#lib/data/commit.ts';
+import { createDb, type Db, dynamoClientConfig } from '#lib/data/dynamodb.ts';
 import { ItemNotFound, NameTaken, WriteContended } from '#lib/data/errors.ts';
 import { type FeedPosition, listEvents } from '#lib/data/events.ts';
-import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/data/spaces.ts';
-import { createDb, type Db, dynamoClientConfig } from '#lib/dynamodb.ts';
-import { presentEvent } from '#lib/resources/present.ts';
-import { presentSpace } from '#lib/resources/spaces/present.ts';
+import { presentEvent } from '#lib/feed/present.ts';
+import { presentSpace } from '#lib/spaces/api/present.ts';
+import { destroySpace, listSpaces, storeSpace, updateSpace } from '#lib/spaces/data/spaces.ts';
 import { config, db, harness, stage } from '#test/support/database.ts';
 import { FAITHFUL } from '#test/support/dynamodb-harness.ts';
 import { type Client, clientFor, newClient, type Reply, startTestGateway } from '#test/support/http.ts';
@@ -353,7 +353,7 @@ describe('20 writers of one owner, each its own process, through the DynamoDB-fa
 describe('writers in separate processes, racing at DynamoDB', () => {
   const processes: Db[] = [];
   beforeAll(() => {
-    // Each its own client: nothing is queued in process, every race is DynamoDB's (lib/data/changes.ts).
+    // Each its own client: nothing is queued in process, every race is DynamoDB's (lib/data/commit.ts).
     for (let index = 0; index < 5; index++) processes.push(createDb(config));
   });
   afterAll(() => {

@@ -16,8 +16,8 @@ import { create as createAuthorizer } from '#functions/authorizer.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { stages } from '#infra/stages.ts';
-import { updateSpace } from '#lib/data/spaces.ts';
-import { createDb, dynamoClientConfig } from '#lib/dynamodb.ts';
+import { createDb, dynamoClientConfig } from '#lib/data/dynamodb.ts';
+import { updateSpace } from '#lib/spaces/data/spaces.ts';
 import { config, db, harness } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, publish } from '#test/support/domains.ts';
@@ -383,7 +383,7 @@ describe('a write between the two steps of a rename', () => {
     const client = await owner();
     const { data: space } = (await client.post('/api/v1/spaces', { name: 'Before', color: '2' })).body;
     const path = `/api/v1/spaces/${space.id}`;
-    // Another process's change: this process commits one change of an owner at a time (lib/data/changes.ts).
+    // Another process's change: this process commits one change of an owner at a time (lib/data/commit.ts).
     const other = createDb(config);
     const fault = inject({
       when: touches(client.owner, 'TransactWriteItems'),

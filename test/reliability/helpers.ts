@@ -12,7 +12,7 @@ export const TAKEN = 'The name has already been taken.';
 export const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 export const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
 
-/** Asserts that the owners' data is consistent (see `lib/consistency.ts`), listing every violation found. */
+/** Asserts that the owners' data is consistent (see `test/support/consistency.ts`), listing every violation found. */
 export async function expectConsistent(owners: string | string[], options: CheckOptions = {}): Promise<void> {
   const reports = await Promise.all([owners].flat().map((owner) => checkConsistency(db, owner, options)));
   expect(reports.flatMap(formatViolations)).toEqual([]);

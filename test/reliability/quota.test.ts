@@ -1,8 +1,8 @@
 /** The per-owner quota (MAX_ITEMS_PER_OWNER), set low for this file's gateway. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '#infra/local/gateway.ts';
-import { loadConfig } from '#lib/config.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { loadConfig } from '#lib/platform/config.ts';
 import { config } from '#test/support/database.ts';
 import { type Client, newClient, startTestGateway } from '#test/support/http.ts';
 import { countBy, expectConsistent, expectErrorContract } from './helpers.ts';

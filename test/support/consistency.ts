@@ -19,6 +19,7 @@
  * when its name is passed in `domainNames` (tests pass every name they tried to store).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { EVENT_RETENTION_DAYS, type EventRow, eventRecord } from '#lib/data/event-item.ts';
 import {
   collectionPrefix,
@@ -36,11 +37,10 @@ import {
   spaceNameGuardKey,
 } from '#lib/data/keys.ts';
 import { paginateQuery } from '#lib/data/query.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import type { TableKey } from '#lib/data/table.ts';
+import { presentEvent } from '#lib/feed/present.ts';
 import { eventTypes, type Kind, kinds } from '#lib/kinds.ts';
-import { presentEvent } from '#lib/resources/present.ts';
-import { resources } from '#lib/resources/registry.ts';
-import type { TableKey } from '#lib/table.ts';
+import { resources } from '#lib/registry.ts';
 
 export type ViolationRule =
   | 'guard-without-item'

@@ -11,8 +11,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { ensureTable } from '#infra/local/dynamodb-local.ts';
-import { edgeHostOf, loadConfig } from '#lib/config.ts';
-import { createDb } from '#lib/dynamodb.ts';
+import { createDb } from '#lib/data/dynamodb.ts';
+import { edgeHostOf, loadConfig } from '#lib/platform/config.ts';
 import { FAITHFUL, type Harness, startHarness } from './dynamodb-harness.ts';
 import { seeded } from './seed.ts';
 

@@ -4,9 +4,9 @@
  * shape stored before verification existed.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Config, loadConfig } from '#lib/config.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { counterKey, domainNameGuardKey, foldName, itemKey, nameSortKey, sequenceKey } from '#lib/data/keys.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import { type Config, loadConfig } from '#lib/platform/config.ts';
 import { arrangeTransaction } from './arrange.ts';
 import { config } from './database.ts';
 import type { DnsTestServer } from './dns-server.ts';

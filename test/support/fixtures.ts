@@ -1,6 +1,6 @@
 /** Small helpers shared by the unit and integration suites. */
 import type { ListQuery } from '#lib/data/listing.ts';
-import { ValidationError } from '#lib/errors.ts';
+import { ValidationError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
 
 /** The data module's list query with the API's defaults, overridden where a test says so. */

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { ActionRecorder } from '#infra/local/dynamodb-recorder.ts';
 import { type Gateway, type GatewayOptions, startGateway } from '#infra/local/gateway.ts';
-import { createApiKey } from '#lib/data/api-key-admin.ts';
+import { createApiKey } from '#lib/auth/data/key-admin.ts';
 import { grantedActions } from '#lib/routes.ts';
 import { config, db } from './database.ts';
 import { checkResponse } from './openapi.ts';

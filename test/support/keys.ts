@@ -1,9 +1,9 @@
 /** API keys as tests need them: in the shapes written before scopes and before their marker, and at a given moment. */
-import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/api-key.ts';
-import type { RequestKey } from '#lib/auth/request-key.ts';
-import { allScopes } from '#lib/auth/scopes.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from '#lib/auth/rules/api-key.ts';
+import type { RequestKey } from '#lib/auth/rules/request-key.ts';
+import { allScopes } from '#lib/auth/rules/scopes.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { apiKeyKey, apiKeyPrefixKey, ownerApiKeyKey } from '#lib/data/keys.ts';
-import type { Db } from '#lib/dynamodb.ts';
 import { arrangeTransaction } from './arrange.ts';
 
 /**

@@ -7,7 +7,7 @@
 import { type EdgeFollower, followChanges } from '#infra/local/edge-feed.ts';
 import type { Gateway } from '#infra/local/gateway.ts';
 import { startWebhookWorker, type WebhookWorker } from '#infra/local/webhook-worker.ts';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import type { WebhookConfig } from '#lib/webhooks/settings.ts';
 import { db as sharedDb } from './database.ts';
 import type { DnsTestServer } from './dns-server.ts';
@@ -37,7 +37,7 @@ export async function startDeliveringStack(
   };
   const gateway = await startTestGateway({ config, db });
   const worker = startWebhookWorker({ db, config });
-  const follower = followChanges({ db, onEvent: worker.onEvent, intervalMs: 100 });
+  const follower = followChanges({ db, onEvent: worker.onEvent, onPosition: worker.onPosition, intervalMs: 100 });
   return {
     gateway,
     worker,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, hashApiKey, KEY_PREFIX, keyFromAuthorization } from '#lib/auth/api-key.ts';
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  KEY_PREFIX,
+  keyFromAuthorization,
+} from '#lib/auth/rules/api-key.ts';
 
 const key = generateApiKey();
 

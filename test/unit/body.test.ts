@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/errors.ts';
 import { MAX_BODY_BYTES, parseBody, parseForm } from '#lib/http/body.ts';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '#lib/http/errors.ts';
 import { encodingOf } from '#lib/schemas/fields.ts';
 
 const FORM = 'application/x-www-form-urlencoded';

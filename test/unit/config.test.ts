@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#infra/bundling.ts';
-import { edgeHostOf, loadPublisherConfig } from '#lib/cold-start.ts';
-import { atColdStart, ConfigError, loadConfig } from '#lib/config.ts';
-import { createCursorSigner } from '#lib/cursor.ts';
+import { createCursorSigner } from '#lib/http/cursor.ts';
+import { atColdStart, edgeHostOf, loadPublisherConfig } from '#lib/platform/cold-start.ts';
+import { ConfigError, loadConfig } from '#lib/platform/config.ts';
 import { loadWebhookConfig } from '#lib/webhooks/settings.ts';
 
 const run = promisify(execFile);
@@ -184,7 +184,7 @@ describe('atColdStart', () => {
     const handler = atColdStart(() => {
       built = true;
       return () => 'handled';
-    });
+    }, loadConfig);
     // Assess
     expect(built).toBe(false);
     expect(() => handler()).toThrow(/create\(config\)/);
@@ -210,7 +210,7 @@ describe('imports', () => {
       { cwd: projectRoot, env: { PATH: process.env.PATH ?? '' } },
     );
     // Assess
-    expect(modules.map((file) => relative(projectRoot, file))).toContain('lib/data/spaces.ts');
+    expect(modules.map((file) => relative(projectRoot, file))).toContain('lib/spaces/data/spaces.ts');
     expect(stdout.trim()).toBe(`imported ${modules.length}`);
   });
 });

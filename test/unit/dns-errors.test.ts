@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DnsUnavailableError } from '#lib/dns/errors.ts';
-import { ServiceUnavailableError } from '#lib/errors.ts';
 import { dnsErrors } from '#lib/http/dns-errors.ts';
+import { ServiceUnavailableError } from '#lib/http/errors.ts';
 
 describe('DNS that gave no answer, as a client reads it', () => {
   it('is a 503 with Retry-After that says DNS could not be reached, and names the resolver DNS_RESOLVER named', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DnsServersError, parseDnsServers } from '#lib/settings/dns-servers.ts';
+import { DnsServersError, parseDnsServers } from '#lib/dns/servers.ts';
 
 describe('DNS_RESOLVER setting', () => {
   it.each([

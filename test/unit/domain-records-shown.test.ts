@@ -6,8 +6,8 @@
  * "Request certificates for your CloudFront distribution tenant" names the routing endpoint as the alias target.
  */
 import { describe, expect, it } from 'vitest';
-import type { DomainRecord } from '#lib/data/domains.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
+import { presentDomain } from '#lib/domains/api/present.ts';
+import type { DomainRecord } from '#lib/domains/data/domains.ts';
 
 const ROUTING_ENDPOINT = 'd111111abcdef8.cloudfront.net';
 const OWN_NAME = 'edge.example.net';

@@ -1,10 +1,10 @@
 /**
- * The rules of a domain's records (lib/domain-records.ts): what a check's lookups mean for the TXT record and
+ * The rules of a domain's records (lib/domains/rules/dns-records.ts): what a check's lookups mean for the TXT record and
  * the routing record, and how long a missing TXT record is forgiven.
  */
 import { describe, expect, it } from 'vitest';
-import { afterCheck, graceOver, routeStatus, TXT_GRACE_MS, txtStatus } from '#lib/domain-records.ts';
-import type { TxtLookup } from '#lib/verification.ts';
+import type { TxtLookup } from '#lib/dns/rules/answers.ts';
+import { afterCheck, graceOver, routeStatus, TXT_GRACE_MS, txtStatus } from '#lib/domains/rules/dns-records.ts';
 
 const EDGE = 'edge.example.net';
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { storeDomainSchema, storeDomainSchemaFor, updateDomainSchema } from '#lib/domains/api/fields.ts';
+import { normalizeDomainName, reservedNamesOf } from '#lib/domains/api/name.ts';
 import { validate } from '#lib/http/validate.ts';
-import { storeDomainSchema, storeDomainSchemaFor, updateDomainSchema } from '#lib/resources/domains/fields.ts';
-import { normalizeDomainName, reservedNamesOf } from '#lib/resources/domains/name.ts';
 import { asForm } from '#lib/schemas/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 
@@ -295,7 +295,7 @@ describe('store domain schema', () => {
     const url = `https://pages.example/${'é'.repeat(100)}`;
     // Act
     const domain = validate(storeDomainSchema, { name: 'example.com', index_page: url });
-    // Assess: the pages' bytes together are the data layer's check (lib/edge/record.ts, test/e2e/domains.test.ts).
+    // Assess: the pages' bytes together are the data layer's check (lib/edge/rules/record.ts, test/e2e/domains.test.ts).
     expect(url.length).toBeLessThan(255);
     expect(domain.indexPage).toBe(new URL(url).href);
     expect(domain.indexPage?.length).toBe(22 + 600);

@@ -1,5 +1,5 @@
 /**
- * What a served domain takes in the edge's key-value store (lib/edge/record.ts): pages in their ASCII form, so
+ * What a served domain takes in the edge's key-value store (lib/edge/rules/record.ts): pages in their ASCII form, so
  * bytes are predictable, and a record measured against CloudFront's 1 KB value limit before anything is sent.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   pagesBytes,
   pagesFit,
   servedRecordBytes,
-} from '#lib/edge/record.ts';
+} from '#lib/edge/rules/record.ts';
 
 /** An ASCII page of exactly `bytes` bytes. */
 const pageOf = (bytes: number) => {

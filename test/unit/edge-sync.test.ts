@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import type { Serving } from '#lib/domain-status.ts';
 import { servingOf } from '#lib/edge/cloudfront.ts';
 import { type EdgeTenants, StoreChanged } from '#lib/edge/ports.ts';
+import type { Serving } from '#lib/edge/rules/serving.ts';
 import { type ServedDomain, syncHost } from '#lib/edge/sync.ts';
 
 type Pages = ServedDomain | null;

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { controlPlaneRetries } from '#functions/edge/sync.ts';
 import { EDGE_SYNC_TIMEOUT } from '#infra/constructs/edge.ts';
 import { stages } from '#infra/stages.ts';
+import { dynamoClientConfig } from '#lib/data/dynamodb.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
-import { dynamoClientConfig } from '#lib/dynamodb.ts';
 import { WRITER_SETTINGS } from '#lib/edge/writer.ts';
 
 /** What a server's retry-after hint may add to a backoff (`refreshRetryTokenForRetry`: at most 5,000 ms). */

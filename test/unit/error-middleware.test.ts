@@ -16,7 +16,7 @@ import {
   UnauthenticatedError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from '#lib/errors.ts';
+} from '#lib/http/errors.ts';
 import { errorResponder } from '#lib/http/middleware.ts';
 
 const event = { requestContext: { requestId: 'req-1' } } as APIGatewayProxyEvent;

@@ -13,8 +13,8 @@ import {
   ServiceUnavailableError,
   UnauthenticatedError,
   ValidationError,
-} from '#lib/errors.ts';
-import { gatewayResponseBody, gatewayResponses } from '#lib/gateway-responses.ts';
+} from '#lib/http/errors.ts';
+import { gatewayResponseBody, gatewayResponses } from '#lib/http/gateway-responses.ts';
 
 describe('error catalogue', () => {
   it('has the contract’s statuses and messages', () => {

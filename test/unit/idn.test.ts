@@ -1,9 +1,9 @@
 import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { foldName } from '#lib/data/keys.ts';
-import { decodeLabel, displayName, domainNameMatches, unicodeName } from '#lib/idn.ts';
-import { resolvedScripts } from '#lib/idn-display.ts';
-import { decodePunycode } from '#lib/punycode.ts';
+import { decodeLabel, displayName, domainNameMatches, unicodeName } from '#lib/domains/rules/idn.ts';
+import { resolvedScripts } from '#lib/domains/rules/idn-display.ts';
+import { decodePunycode } from '#lib/domains/rules/punycode.ts';
 
 describe('unicodeName', () => {
   it.each([

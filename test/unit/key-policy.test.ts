@@ -5,10 +5,10 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { policyAllows } from '#infra/local/lambda.ts';
-import { expiryFrom, isExpired, parseDuration, parseGrace } from '#lib/auth/expiry.ts';
+import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale } from '#lib/auth/data/keys.ts';
 import { authorizerResult, policyFor, stageArn } from '#lib/auth/policy.ts';
-import { allScopes, parseScopes, SCOPE_CATALOGUE, scopeReleases, storedScopes } from '#lib/auth/scopes.ts';
-import { LAST_USE_RESOLUTION_SECONDS, lastUseIsStale } from '#lib/data/api-keys.ts';
+import { expiryFrom, isExpired, parseDuration, parseGrace } from '#lib/auth/rules/expiry.ts';
+import { allScopes, parseScopes, SCOPE_CATALOGUE, scopeReleases, storedScopes } from '#lib/auth/rules/scopes.ts';
 import type { Scope } from '#lib/kinds.ts';
 import { anyRead, type RouteScope, routes } from '#lib/routes.ts';
 

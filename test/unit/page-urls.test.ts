@@ -1,12 +1,12 @@
 /**
- * Pages as the URL standard defines them (`lib/urls.ts`): what a request may store, and how a page stored before
+ * Pages as the URL standard defines them (`lib/platform/urls.ts`): what a request may store, and how a page stored before
  * pages were normalized is shown and served (its href), read as it is, without a migration.
  */
 import { describe, expect, it } from 'vitest';
 import { recordOf } from '#lib/data/item.ts';
-import { edgeRecordOf } from '#lib/edge/record.ts';
-import { presentDomain } from '#lib/resources/domains/present.ts';
-import { parsePage, storedPage } from '#lib/urls.ts';
+import { presentDomain } from '#lib/domains/api/present.ts';
+import { edgeRecordOf } from '#lib/edge/rules/record.ts';
+import { parsePage, storedPage } from '#lib/platform/urls.ts';
 
 /** Pages the service stored before, as sent: they only had to parse as absolute http(s) URLs. */
 const OLDER = {

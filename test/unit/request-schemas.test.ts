@@ -4,18 +4,20 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NOT_IN_NAMES, refusedCharacters } from '#lib/characters.ts';
-import { parseBody } from '#lib/http/body.ts';
 import {
   DOMAIN_READ_ONLY,
   storeDomainBody,
   storeDomainSchema,
   updateDomainBody,
   updateDomainSchema,
-} from '#lib/resources/domains/fields.ts';
-import { domainNameFormsPattern, domainNamePattern } from '#lib/resources/domains/name.ts';
-import { pagePattern } from '#lib/resources/domains/pages.ts';
-import { domainSchema } from '#lib/resources/domains/schema.ts';
+} from '#lib/domains/api/fields.ts';
+import { domainNameFormsPattern, domainNamePattern } from '#lib/domains/api/name.ts';
+import { pagePattern } from '#lib/domains/api/pages.ts';
+import { domainSchema } from '#lib/domains/api/schema.ts';
+import { parseBody } from '#lib/http/body.ts';
+import { NOT_IN_NAMES, refusedCharacters } from '#lib/platform/characters.ts';
+import { asForm, encodingOf } from '#lib/schemas/fields.ts';
+import { characterClass } from '#lib/schemas/patterns.ts';
 import {
   SPACE_READ_ONLY,
   spaceNamePattern,
@@ -23,10 +25,8 @@ import {
   storeSpaceSchema,
   updateSpaceBody,
   updateSpaceSchema,
-} from '#lib/resources/spaces/fields.ts';
-import { spaceSchema } from '#lib/resources/spaces/schema.ts';
-import { asForm, encodingOf } from '#lib/schemas/fields.ts';
-import { characterClass } from '#lib/schemas/patterns.ts';
+} from '#lib/spaces/api/fields.ts';
+import { spaceSchema } from '#lib/spaces/api/schema.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 import { refusedBeyondBmp } from '#test/support/fuzz/valid-values.ts';
 import { document, resolveRef } from '#test/support/openapi.ts';

@@ -1,6 +1,6 @@
-/** The one retry helper (lib/retry.ts): a step tried until done, waiting as its policy says, giving up in time. */
+/** The one retry helper (lib/platform/retry.ts): a step tried until done, waiting as its policy says, giving up in time. */
 import { describe, expect, it } from 'vitest';
-import { again, fullJitter, noWait, retrying } from '#lib/retry.ts';
+import { again, fullJitter, noWait, retrying } from '#lib/platform/retry.ts';
 
 describe('retrying', () => {
   it('returns the first answer that is not `again`, counting attempts from 1', async () => {

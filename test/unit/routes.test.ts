@@ -3,7 +3,7 @@ import { matchRoute } from '#infra/local/routing.ts';
 import { collections, kinds, scopes } from '#lib/kinds.ts';
 import { routes, routesFor } from '#lib/routes.ts';
 
-describe('resource registry', () => {
+describe('route table', () => {
   it('declares the three collections and the kind each stores', () => {
     // Assess
     expect(Object.keys(collections)).toEqual(['domains', 'spaces', 'webhooks']);

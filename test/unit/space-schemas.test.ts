@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#lib/errors.ts';
+import { ValidationError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
-import { storeSpaceSchema, updateSpaceSchema } from '#lib/resources/spaces/fields.ts';
 import { asForm } from '#lib/schemas/fields.ts';
+import { storeSpaceSchema, updateSpaceSchema } from '#lib/spaces/api/fields.ts';
 import { errorsOf } from '#test/support/fixtures.ts';
 
 /** A form body's fields, as `lib/http/body.ts` marks them; a plain object is a JSON body. */

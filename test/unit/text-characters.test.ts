@@ -1,6 +1,6 @@
-/** The characters names and descriptions may not hold (`lib/characters.ts`), over every code point. */
+/** The characters names and descriptions may not hold (`lib/platform/characters.ts`), over every code point. */
 import { describe, expect, it } from 'vitest';
-import { NOT_IN_NAMES, NOT_IN_TEXT, refusedCharacters, TRIMMED } from '#lib/characters.ts';
+import { NOT_IN_NAMES, NOT_IN_TEXT, refusedCharacters, TRIMMED } from '#lib/platform/characters.ts';
 
 /** Every Unicode scalar value (code points but surrogates), as one-character strings. */
 function* everyCharacter(): Generator<string> {
@@ -10,13 +10,15 @@ function* everyCharacter(): Generator<string> {
 const hex = (character: string) => character.codePointAt(0)?.toString(16).toUpperCase();
 
 describe('the characters a name may not hold', () => {
-  it('are the control, format, separator, default-ignorable, private-use and blank-looking ones, at every code point', () => {
+  it('are the control, format, separator, default-ignorable, private-use, blank-looking and replacement ones, at every code point', () => {
     // Prepare: the rule as the docs word it, class by class.
     const spaces = /^\p{Zs}$/u;
     const stated = (character: string) =>
       /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Default_Ignorable_Code_Point}]$/u.test(character) ||
       (spaces.test(character) && character !== ' ' && character !== '\u3000') ||
-      character === '\u2800';
+      character === '\u2800' ||
+      // The replacement character: what bytes that were not UTF-8 became.
+      character === '\uFFFD';
     // Act
     const differ = [...everyCharacter()].filter((character) => NOT_IN_NAMES.test(character) !== stated(character));
     // Assess

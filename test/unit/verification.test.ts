@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { functionSizing } from '#infra/function-sizing.ts';
-import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/config.ts';
 import { configuredResolver, createDnsResolver, dnsServersOf } from '#lib/dns/resolver.ts';
-import { mismatchMessage } from '#lib/resources/domains/errors.ts';
-import { holdsToken, newVerificationToken, VERIFIABLE_NAME_MAX, verificationName } from '#lib/verification.ts';
+import { mismatchMessage } from '#lib/domains/api/errors.ts';
+import {
+  holdsToken,
+  newVerificationToken,
+  VERIFIABLE_NAME_MAX,
+  verificationName,
+} from '#lib/domains/rules/verification.ts';
+import { ConfigError, DNS_TIMEOUT_MAX_MS, loadConfig } from '#lib/platform/config.ts';
 
 describe('the verification record', () => {
   it('lives at _ds-challenge.<name>, which fits in DNS for names of up to 239 characters', () => {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { webhookSchemas } from '#lib/resources/webhooks/fields.ts';
+import { webhookSchemas } from '#lib/webhooks/api/fields.ts';
 import {
   type AddressRefusal,
   addressRefusal,
@@ -8,7 +8,7 @@ import {
   checkWebhookUrl,
   type Resolve,
   WEBHOOK_URL_MAX_LENGTH,
-} from '#lib/webhooks/address.ts';
+} from '#lib/webhooks/rules/address.ts';
 
 /**
  * Each refused range by its first and last address, and the public addresses just outside it (null: allowed).
@@ -349,6 +349,28 @@ describe('webhook URLs on the local stack (loopback allowed)', () => {
     // Act / Assess
     expect(checkWebhookUrl('http://127.0.0.1:9000/hook')).toEqual({ ok: false, reason: 'loopback' });
     expect(checkWebhookUrl('http://localhost:9000/hook')).toEqual({ ok: false, reason: 'loopback' });
+  });
+});
+
+describe("webhook URLs on the local stack: never the stack's own ports", () => {
+  const local = { localLoopbackAllowed: true, reservedPorts: new Set([3000, 3001, 3002, 8000, 443]) };
+
+  it.each([
+    'http://127.0.0.1:3000/api/v1/spaces',
+    'http://localhost:3001/',
+    'http://[::1]:3002/2020-05-31/distribution',
+    'http://127.0.0.2:8000/',
+    'https://hooks.example.com/hook', // 443, when the stack holds it
+    'https://hooks.example.com:8000/hook',
+  ])('refuses %s', (url) => {
+    // Act / Assess
+    expect(checkWebhookUrl(url, local)).toEqual({ ok: false, reason: 'stack_port' });
+  });
+
+  it('takes every other port', () => {
+    // Act / Assess
+    expect(checkWebhookUrl('http://127.0.0.1:4000/hook', local)).toMatchObject({ ok: true });
+    expect(checkWebhookUrl('https://hooks.example.com:8443/hook', local)).toMatchObject({ ok: true });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '#lib/cold-start.ts';
+import { ConfigError } from '#lib/platform/cold-start.ts';
 import {
   DEFAULT_RETRY_DELAYS,
   DISABLE_AFTER_MS,
@@ -17,7 +17,7 @@ import {
   totalDelayMs,
   VISIBILITY_MARGIN_MS,
   visibilityTimeoutSeconds,
-} from '#lib/webhooks/schedule.ts';
+} from '#lib/webhooks/rules/schedule.ts';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

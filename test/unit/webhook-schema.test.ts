@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { webhookBodySchema } from '#lib/openapi/event-schema.ts';
 import { eventListExample } from '#lib/openapi/examples.ts';
 import { EVENT_SCHEMA_FILE, WEBHOOK_SCHEMA_FILE } from '#lib/openapi/files.ts';
-import { webhookExample } from '#lib/resources/webhooks/schema.ts';
+import { webhookExample } from '#lib/webhooks/api/schema.ts';
 import { webhookBodyProblem } from '#test/support/webhook-schema.ts';
 
 const body = (value: unknown) => JSON.stringify(value);

@@ -9,7 +9,7 @@ import {
   signingKey,
   USER_AGENT,
   webhookHeaders,
-} from '#lib/webhooks/signature.ts';
+} from '#lib/webhooks/rules/signature.ts';
 
 /** The time a receiver checks the timestamp against: `standardwebhooks` refuses one 5 minutes away. */
 const nowSeconds = () => Math.floor(Date.now() / 1_000);

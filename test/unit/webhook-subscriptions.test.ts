@@ -4,8 +4,8 @@
  * authorizer's context names.
  */
 import { describe, expect, it } from 'vitest';
-import { requestKeyOf } from '#lib/auth/request-key.ts';
-import { allScopes } from '#lib/auth/scopes.ts';
+import { requestKeyOf } from '#lib/auth/rules/request-key.ts';
+import { allScopes } from '#lib/auth/rules/scopes.ts';
 import type { Scope } from '#lib/kinds.ts';
 import {
   collectionOfEvent,
@@ -13,7 +13,7 @@ import {
   readsEvent,
   subscribedPatterns,
   unreadablePatterns,
-} from '#lib/webhooks/event-patterns.ts';
+} from '#lib/webhooks/rules/event-patterns.ts';
 
 const reads = (...collections: string[]) => collections.map((collection) => `${collection}:read`) as Scope[];
 

@@ -6,6 +6,7 @@
  * fields and their validation live in tenant-rules.ts.
  */
 
+import { accountCertificates, retireCertificate } from './acm.ts';
 import { certificateXml, connectionGroupXml, tenantSummaryXml, tenantXml } from './control-plane-xml.ts';
 import { type Answer, controlPlane } from './errors.ts';
 import { type Account, ids, type Tenant } from './model.ts';
@@ -111,7 +112,7 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
         'Your request contains more distribution tenants than are allowed per account.',
       );
     }
-    if (request.certificate && account.certificateCount() >= settings.quotas.certificates) {
+    if (request.certificate && accountCertificates(account).length >= settings.quotas.certificates) {
       throw controlPlane.entityLimitExceeded('The account has as many ACM certificates as its quota allows.');
     }
   }
@@ -190,15 +191,16 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     if (request.enabled !== undefined) tenant.enabled = request.enabled;
     const kept = request.customizations?.certificateArn;
     if (tenant.certificate?.status === 'issued' && kept !== tenant.certificate.arn) {
-      // The issued certificate was in Customizations, which the request replaced without it.
-      account.retiredCertificates.push(tenant.certificate.arn);
+      // The issued certificate was in Customizations, which the request replaced without it: ACM keeps it.
+      retireCertificate(account, tenant);
       delete tenant.certificate;
     }
     if (request.customizations) tenant.customizations = request.customizations;
     else delete tenant.customizations;
     tenant.parameters = request.parameters ?? [];
     if (request.certificate) {
-      if (tenant.certificate) account.retiredCertificates.push(tenant.certificate.arn);
+      // The certificate asked for replaces the tenant's; ACM keeps the old one until it is deleted.
+      retireCertificate(account, tenant);
       tenant.certificate = newCertificate(account, request.certificate, domains);
       if (tenant.customizations) delete tenant.customizations.certificateArn;
     }
@@ -221,6 +223,8 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
       throw controlPlane.resourceNotDisabled("The specified CloudFront resource hasn't been disabled yet.");
     }
     account.tenants.delete(tenant.id);
+    // Its managed certificate stays in ACM (acm.ts).
+    retireCertificate(account, tenant);
     return { status: 204 };
   }
 

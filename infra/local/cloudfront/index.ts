@@ -10,6 +10,7 @@ import { lookup as systemLookup } from 'node:dns';
 import { Agent, type AgentOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { accountCertificates, acmOperations } from './acm.ts';
 import {
   type ControlPlaneQuotas,
   controlPlaneOperations,
@@ -20,7 +21,9 @@ import { keyValueStoreOperations, LIMITS } from './key-value-store-api.ts';
 import { Account, type CertificateStatus, domainKey, ids, type Tenant } from './model.ts';
 import type { OwnershipDns } from './ownership.ts';
 import { type CloudFrontCall, createCloudFrontServer } from './server.ts';
+import { stackResourceOperations } from './stack-resources.ts';
 
+export { type AcmCertificate, accountCertificates } from './acm.ts';
 export { LIMITS as KEY_VALUE_STORE_LIMITS } from './key-value-store-api.ts';
 export type { CertificateStatus } from './model.ts';
 export { OWNERSHIP_MESSAGE } from './ownership.ts';
@@ -102,6 +105,13 @@ export type LocalCloudFront = {
   kvsValue(kvsArn: string, key: string): string | null;
   issueCertificate(domain: string): void;
   failCertificate(domain: string, status?: Exclude<CertificateStatus, 'issued' | 'pending-validation'>): void;
+  /** ACM's certificates in the account (acm.ts): the tenants' and those no tenant holds any more. */
+  certificates(): ReturnType<typeof accountCertificates>;
+  /**
+   * What CloudFormation does before it deletes the stack's distribution or connection group: disables it
+   * (stack-resources.ts), so that DeleteDistribution and DeleteConnectionGroup can then be called.
+   */
+  disableForDeletion(resource: { distributionId: string } | { connectionGroupId: string }): void;
   /** Moves every `InProgress` tenant to `Deployed`. */
   deployPending(): void;
   /** The next `count` calls of `operation` get CloudFront's throttling error. */
@@ -124,8 +134,10 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
   };
   const throttles = new Map<string, number>();
   const calls: CloudFrontCall[] = [];
+  const stackResources = stackResourceOperations(account);
   const server = createCloudFrontServer({
-    control: controlPlaneOperations(account, options.dns, settings),
+    control: { ...controlPlaneOperations(account, options.dns, settings), ...stackResources.operations },
+    acm: acmOperations(account),
     kvs: keyValueStoreOperations(account, { storeBytes }),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
@@ -134,7 +146,10 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   const loopback = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 
@@ -200,6 +215,8 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
     kvsValue: (kvsArn, key) => account.stores.get(kvsArn)?.items.get(key) ?? null,
     issueCertificate: (domain) => setCertificate(domain, 'issued'),
     failCertificate: (domain, status = 'failed') => setCertificate(domain, status),
+    certificates: () => accountCertificates(account),
+    disableForDeletion: (resource) => stackResources.disable(resource),
     deployPending() {
       for (const tenant of account.tenants.values()) tenant.status = 'Deployed';
     },

@@ -120,8 +120,6 @@ export class Account {
   readonly tenants = new Map<string, Tenant>();
   readonly stores = new Map<string, KeyValueStore>();
   readonly defaultConnectionGroup: ConnectionGroup;
-  /** Managed certificates no tenant holds any more (replaced by a new request): ACM keeps them, and counts them. */
-  readonly retiredCertificates: string[] = [];
 
   constructor(readonly accountId: string) {
     // "When you first create a distribution tenant and you don't specify a connection group, CloudFront will
@@ -178,13 +176,6 @@ export class Account {
     };
     this.stores.set(store.arn, store);
     return store;
-  }
-
-  /** The account's ACM certificates: every tenant's managed one, and those retired. */
-  certificateCount(): number {
-    let count = this.retiredCertificates.length;
-    for (const tenant of this.tenants.values()) if (tenant.certificate) count++;
-    return count;
   }
 
   /** A connection group by ID, ARN or name (GetConnectionGroup's `Identifier`). */

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { acmOperationOf, type acmOperations } from './acm.ts';
 import type { ControlPlaneRequest, controlPlaneOperations } from './control-plane.ts';
 import {
   type Answer,
@@ -17,6 +18,7 @@ import {
 import type { KeyValueStoreRequest, keyValueStoreOperations } from './key-value-store-api.ts';
 import { checkControlPlaneSignature, checkKeyValueStoreSignature } from './signature.ts';
 import { type Credentials, type SignedRequest, verifySignature } from './signature-verify.ts';
+import type { stackResourceOperations } from './stack-resources.ts';
 import { childOf, itemsOf, parseXml, textOf } from './xml.ts';
 
 /** One call as a test sees it: which operation, on what, and how it ended. */
@@ -27,8 +29,12 @@ export type CloudFrontCall = {
   errorCode?: string;
 };
 
+/** The control plane's operations: the tenants' and certificates' (control-plane.ts), the stack's deletes. */
+type ControlOperations = ReturnType<typeof controlPlaneOperations> &
+  ReturnType<typeof stackResourceOperations>['operations'];
+
 type Route =
-  | { plane: 'control'; operation: keyof ReturnType<typeof controlPlaneOperations>; request: ControlPlaneRequest }
+  | { plane: 'control'; operation: keyof ControlOperations; request: ControlPlaneRequest }
   | { plane: 'kvs'; operation: keyof ReturnType<typeof keyValueStoreOperations>; request: KeyValueStoreRequest };
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -48,6 +54,9 @@ function controlRoute(method: string, path: string, query: URLSearchParams): Rou
     'POST distribution-tenants': 'ListDistributionTenants',
     'GET managed-certificate/id': 'GetManagedCertificateDetails',
     'GET connection-group/id': 'GetConnectionGroup',
+    'GET distribution/id': 'GetDistribution',
+    'DELETE distribution/id': 'DeleteDistribution',
+    'DELETE connection-group/id': 'DeleteConnectionGroup',
   };
   return routes[`${method} ${resource}${withId ? '/id' : ''}`];
 }
@@ -137,7 +146,9 @@ function summarize(found: Route): Record<string, unknown> {
 }
 
 export type ServerParts = {
-  control: ReturnType<typeof controlPlaneOperations>;
+  control: ControlOperations;
+  /** ACM's operations, on the same server (acm.ts): requests with `X-Amz-Target: CertificateManager.…`. */
+  acm?: ReturnType<typeof acmOperations>;
   kvs: ReturnType<typeof keyValueStoreOperations>;
   throttles: Map<string, number>;
   calls: CloudFrontCall[];
@@ -205,6 +216,33 @@ async function answer(
   }
 }
 
+/** An ACM request: its signature verified as the other planes' are (given credentials), then its operation. */
+async function answerAcm(parts: ServerParts, operation: string, signed: SignedRequest): Promise<Answer> {
+  try {
+    if (parts.credentials) {
+      verifySignature(
+        signed,
+        parts.credentials,
+        (message) => new CloudFrontError('InvalidSignatureException', 400, message),
+      );
+    }
+  } catch (error) {
+    if (error instanceof CloudFrontError) return keyValueStoreError(error);
+    throw error;
+  }
+  return (parts.acm as NonNullable<ServerParts['acm']>)(operation, signed.headers, signed.body);
+}
+
+/** What an ACM call was about, for `calls`: the certificate it names. */
+function acmInput(body: string): Record<string, unknown> {
+  try {
+    const { CertificateArn } = JSON.parse(body) as { CertificateArn?: string };
+    return CertificateArn ? { CertificateArn } : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * An unknown operation: the Common Errors page's InvalidAction (400, "The action or operation requested is
  * invalid. Verify that the action is typed correctly.").
@@ -224,10 +262,17 @@ export function createCloudFrontServer(parts: ServerParts): Server {
       const method = incoming.method ?? 'GET';
       const found = route(method, url, incoming.headers, body);
       const signed = { method, rawUrl: incoming.url ?? '/', headers: incoming.headers, body };
-      const answered = found ? answer(parts, found, signed, admit) : Promise.resolve(unknownOperation);
+      const acm = parts.acm && method === 'POST' ? acmOperationOf(incoming.headers) : undefined;
+      const answered =
+        acm && parts.acm
+          ? answerAcm(parts, acm, signed)
+          : found
+            ? answer(parts, found, signed, admit)
+            : Promise.resolve(unknownOperation);
       answered.then(({ status, headers = {}, body: out }) => {
-        const operation = found?.operation ?? `${method} ${url.pathname}`;
-        const call: CloudFrontCall = { operation, input: found ? summarize(found) : {}, status };
+        const operation = acm ?? found?.operation ?? `${method} ${url.pathname}`;
+        const input = acm ? acmInput(body) : found ? summarize(found) : {};
+        const call: CloudFrontCall = { operation, input, status };
         const errorCode =
           headers['x-amzn-errortype'] ?? (status >= 400 ? /<Code>([^<]*)<\/Code>/.exec(out ?? '')?.[1] : undefined);
         if (errorCode) call.errorCode = errorCode;

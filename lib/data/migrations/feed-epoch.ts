@@ -5,7 +5,7 @@
  * An operations tool, off the request path: it may Scan.
  */
 import { GetCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '#lib/dynamodb.ts';
+import type { Db } from '#lib/data/dynamodb.ts';
 import { eventSequenceKey } from '../keys.ts';
 
 /** Gives one owner's feed a new epoch (later than its current one); returns it, or null if it has no feed. */

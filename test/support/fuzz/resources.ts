@@ -1,18 +1,18 @@
 /**
  * What the fuzzer knows of the API's resources besides the OpenAPI document. The collections, their limits and
- * the fields a client never writes come from the resource registry's kinds and modules (`lib/kinds.ts`,
- * `lib/resources/`); what is the fuzzer's own is written here, as an oracle independent of the code under test:
+ * the fields a client never writes come from the registry's kinds and modules (`lib/kinds.ts`,
+ * `lib/<kind>/api/`); what is the fuzzer's own is written here, as an oracle independent of the code under test:
  * a valid item to act on, what a write must have stored, and the rules a schema cannot state. A kind the
  * oracle does not know is a compile error (`RESOURCES` is typed by the collections).
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { DOMAIN_READ_ONLY } from '#lib/domains/api/fields.ts';
+import { normalizeDomainName } from '#lib/domains/api/name.ts';
 import { type Collection, collectionNames } from '#lib/kinds.ts';
-import { DOMAIN_READ_ONLY } from '#lib/resources/domains/fields.ts';
-import { normalizeDomainName } from '#lib/resources/domains/name.ts';
-import { SPACE_READ_ONLY } from '#lib/resources/spaces/fields.ts';
-import { WEBHOOK_READ_ONLY } from '#lib/resources/webhooks/fields.ts';
-import { pageHost, storedPage } from '#lib/urls.ts';
+import { pageHost, storedPage } from '#lib/platform/urls.ts';
+import { SPACE_READ_ONLY } from '#lib/spaces/api/fields.ts';
+import { WEBHOOK_READ_ONLY } from '#lib/webhooks/api/fields.ts';
 import {
   hostToResolve,
   storedWebhookUrl,

@@ -4,15 +4,15 @@
  * valid values), and checked against the schema by ajv, the document's own judge.
  */
 import fc from 'fast-check';
-import { NOT_IN_NAMES, refusedCharacters } from '#lib/characters.ts';
-import { domainNameFormsPattern, domainNamePattern } from '#lib/resources/domains/name.ts';
-import { PAGE_URL_MAX, pagePattern } from '#lib/resources/domains/pages.ts';
-import { spaceNamePattern } from '#lib/resources/spaces/fields.ts';
-import { SPACE_NAME_MAX } from '#lib/resources/spaces/limits.ts';
-import { DESCRIPTION_MAX, descriptionPattern } from '#lib/resources/webhooks/fields.ts';
+import { domainNameFormsPattern, domainNamePattern } from '#lib/domains/api/name.ts';
+import { PAGE_URL_MAX, pagePattern } from '#lib/domains/api/pages.ts';
+import { NOT_IN_NAMES, refusedCharacters } from '#lib/platform/characters.ts';
 import { FEED_CURSOR_PATTERN } from '#lib/schemas/events.ts';
 import { characterClass } from '#lib/schemas/patterns.ts';
-import { WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/address.ts';
+import { spaceNamePattern } from '#lib/spaces/api/fields.ts';
+import { SPACE_NAME_MAX } from '#lib/spaces/api/limits.ts';
+import { DESCRIPTION_MAX, descriptionPattern } from '#lib/webhooks/api/fields.ts';
+import { WEBHOOK_URL_MAX_LENGTH } from '#lib/webhooks/rules/address.ts';
 import type { Schema } from '#test/support/fuzz/operations.ts';
 import { LONGEST_DOMAIN, tolerated } from '#test/support/fuzz/resources.ts';
 import { PRIVATE_LABEL } from '#test/support/fuzz/webhook-urls.ts';
