@@ -4,8 +4,10 @@
  * syncs writing one store at once make one of them fail. Instead a sync queues its host's record in the table
  * (`ShardQueue`: one item per host, the latest state kept, so a burst of events for one host coalesces to one
  * write), then takes the shard's lease if it is free and writes everything queued for the shard, up to 50 keys
- * per `UpdateKeys` call; a sync that finds the lease held waits (jittered backoff) until the holder has written
- * its record or the lease is free. The store's version then only moves under its writer, save for the sweep's
+ * per `UpdateKeys` call, and, having given the lease back, looks at the queue once more and takes the lease
+ * again if something was queued meanwhile. So a sync that finds the lease held need not take it: it only reads
+ * its own record now and then (growing, jittered waits) until the holder has written it, trying the lease
+ * again only after `retakeMs` (its holder may have died, or run out of budget). The store's version then only moves under its writer, save for the sweep's
  * deletes; a conflict with one is read again and retried. All within a time budget, after which the sync
  * throws (its event is retried) rather than run into the function's timeout.
  *
@@ -32,19 +34,40 @@ export type WriterSettings = {
   budgetMs: number;
   /** How long a lease lasts unrenewed: a writer that died frees its shard after this. */
   leaseMs: number;
-  /** Backoff between looks at the lease (full jitter): base and cap, ms. */
+  /** A waiting sync's backoff between looks at its record (growing, half jittered): base and cap, ms. */
   backoff: { baseMs: number; capMs: number };
+  /** How long a holder waits, once it has the lease, for other syncs' records to join its first batch, ms. */
+  gatherMs: number;
+  /** How long a waiting sync leaves the lease alone before it tries it again (its holder may have gone), ms. */
+  retakeMs: number;
 };
 
 export const WRITER_SETTINGS: WriterSettings = {
   budgetMs: 30_000,
   leaseMs: 10_000,
-  backoff: { baseMs: 50, capMs: 500 },
+  backoff: { baseMs: 25, capMs: 2_000 },
+  retakeMs: 3_000,
+  gatherMs: 100,
 };
 
+/** Backoff between tries of a batch whose store changed under it (the sweep's deletes): full jitter, ms. */
+const CONFLICT_BACKOFF = { baseMs: 50, capMs: 500 };
+
 /** What the writer met, for the logs and the benchmark. */
-export type WriterStats = { batches: number; keys: number; conflicts: number; waits: number };
-export const writerStats = (): WriterStats => ({ batches: 0, keys: 0, conflicts: 0, waits: 0 });
+export type WriterStats = {
+  batches: number;
+  keys: number;
+  conflicts: number;
+  /** Lease takes that found it held (each sync tries at once, then once every `retakeMs`). */
+  waits: number;
+  /** Reads of a sync's own record, to see whether it was written. */
+  reads: number;
+  /** A holder taking the lease again for what was queued while it wrote. */
+  retakes: number;
+};
+export const writerStats = (): WriterStats => ({ batches: 0, keys: 0, conflicts: 0, waits: 0, reads: 0, retakes: 0 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Thrown when the budget ran out before the host's record was written: the event is retried. */
 export class StoreBusy extends Error {
@@ -69,7 +92,7 @@ export function shardWriter(
   settings: WriterSettings = WRITER_SETTINGS,
   stats: WriterStats = writerStats(),
 ): ShardWriter {
-  const delay = fullJitter(settings.backoff.baseMs, settings.backoff.capMs);
+  const delay = fullJitter(CONFLICT_BACKOFF.baseMs, CONFLICT_BACKOFF.capMs);
 
   /** Writes what is queued for the shard, while this sync holds its lease and has budget left. */
   async function drain(shard: number, store: BatchEdgeStore, holder: string, deadline: number) {
@@ -134,6 +157,33 @@ export function shardWriter(
       () => new StoreBusy(),
     );
 
+  /**
+   * Holds the shard's lease (taken by the caller) and drains its queue; after giving the lease back it looks at
+   * the queue once more and, when something was queued meanwhile, takes the lease again. A sync that queued its
+   * record and then found the lease held therefore never needs the lease: its holder, or the next one, takes its
+   * record (the record was queued before the take that failed, so before the holder's last look).
+   */
+  async function hold(shard: number, store: BatchEdgeStore, holder: string, deadline: number) {
+    for (;;) {
+      await sleep(settings.gatherMs);
+      try {
+        await drain(shard, store, holder, deadline);
+      } finally {
+        await queue.releaseLease(shard, holder);
+      }
+      if (Date.now() >= deadline) return;
+      if ((await queue.pending(shard, 1)).length === 0) return;
+      if (!(await queue.takeLease(shard, holder, Date.now(), settings.leaseMs))) return;
+      stats.retakes++;
+    }
+  }
+
+  /** The n-th wait of a sync whose record another holds: growing, half of it jittered, capped. */
+  const waitMs = (n: number) => {
+    const ms = Math.min(settings.backoff.capMs, settings.backoff.baseMs * 2 ** n);
+    return ms / 2 + (Math.random() * ms) / 2;
+  };
+
   return {
     async write(shard, host, record) {
       const store = stores[shard];
@@ -141,25 +191,25 @@ export function shardWriter(
       if (!(await queue.queue(shard, { host, value: JSON.stringify(record), t: record.t }))) return 'superseded';
       const holder = randomUUID();
       const deadline = Date.now() + settings.budgetMs;
-      return retrying<WriteResult>(
-        { budgetMs: settings.budgetMs, delayMs: delay },
-        async () => {
-          const state = await queue.state(shard, host, record.t);
-          if (state !== 'queued') return state;
-          if (!(await queue.takeLease(shard, holder, Date.now(), settings.leaseMs))) {
+      let tried = Number.NEGATIVE_INFINITY;
+      for (let n = 0; Date.now() < deadline; n++) {
+        // The lease at once, then only once its holder may have gone (died, or out of budget with work left).
+        if (Date.now() - tried >= settings.retakeMs) {
+          tried = Date.now();
+          if (await queue.takeLease(shard, holder, tried, settings.leaseMs)) {
+            await hold(shard, store, holder, deadline);
+          } else {
             stats.waits++;
-            return again;
+            await sleep(waitMs(n));
           }
-          try {
-            await drain(shard, store, holder, deadline);
-          } finally {
-            await queue.releaseLease(shard, holder);
-          }
-          const after = await queue.state(shard, host, record.t);
-          return after === 'queued' ? again : after;
-        },
-        () => new StoreBusy(),
-      );
+        } else {
+          await sleep(waitMs(n));
+        }
+        stats.reads++;
+        const state = await queue.state(shard, host, record.t);
+        if (state !== 'queued') return state;
+      }
+      throw new StoreBusy();
     },
   };
 }
