@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE } from '#infra/bundles.ts';
 import { functionEntry } from '#infra/bundling.ts';
 import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-recheck.ts';
-import { edgeSyncFunction } from '#infra/constructs/edge.ts';
+import { EDGE_SYNC_TIMEOUT, edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { EDGE_SWEEP_EVERY, edgeSweepFunction, sweepTimeout } from '#infra/constructs/edge-sweep.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES, PAYLOAD_MAX_BYTES } from '#infra/constructs/mapping-templates.ts';
 import {
@@ -76,7 +76,7 @@ const expectedTableActions: Record<string, string[]> = {
   // A webhook's attempts are queried on the table, never the index.
   'deliveries-webhook': ['GetItem', 'Query'],
   'publish-events': [],
-  'edge-sync': ['GetItem', 'PutItem', 'UpdateItem'],
+  'edge-sync': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
   // Query on the due-check index only (below): `recheckDomain` is an `updateItem` that may release a guard.
   'recheck-domains': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   // The owner's webhooks, one Query on the table (below: not the index); the key line behind each (GetItem); a
@@ -92,6 +92,8 @@ const indexReaders = ['list-domains', 'list-spaces', 'list-webhooks'];
 const PUBLISHER = 'publish-events';
 /** The edge sync is no route either: an EventBridge rule sends it the domain events of the bus. */
 const EDGE_SYNC = edgeSyncFunction.name;
+/** A list as `Fn.join(',', …)` synthesizes it. */
+const commaList = (items: unknown[]) => (items.length === 1 ? items[0] : { 'Fn::Join': [',', items] });
 /** The edge sweep: no route, EventBridge Scheduler invokes it; its table access is its cursor only (below). */
 const SWEEP = edgeSweepFunction.name;
 /** The hourly re-check of active domains: no route either, EventBridge Scheduler invokes it. */
@@ -187,6 +189,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const ownTimeouts: Record<string, number> = {
         [RECHECK]: DOMAIN_CHECKS_TIMEOUT.toSeconds(),
         [SWEEP]: sweepTimeout().toSeconds(),
+        [EDGE_SYNC]: EDGE_SYNC_TIMEOUT.toSeconds(),
         'test-webhook': 25,
         [DELIVER]: 30,
       };
@@ -275,6 +278,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
               'EDGE_DISTRIBUTION_ID',
               'EDGE_HOSTNAME',
               'EDGE_KVS_ARN',
+              'EDGE_SHARD_CAPACITY',
               'EDGE_TENANT_PREFIX',
               'NODE_OPTIONS',
               'TABLE_NAME',
@@ -317,7 +321,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // name for the edge's (the distribution's domain name), a URL for the others.
         const given = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
         const standIn = (key: string) =>
-          key === 'EDGE_HOSTNAME' ? 'd111111abcdef8.cloudfront.net' : `https://${key.toLowerCase()}.test`;
+          key === 'EDGE_HOSTNAME'
+            ? 'd111111abcdef8.cloudfront.net'
+            : key === 'EDGE_SHARD_CAPACITY'
+              ? '30000'
+              : `https://${key.toLowerCase()}.test`;
         const env = Object.fromEntries(Object.keys(given).map((key) => [key, standIn(key)]));
         const module = (await import(pathToFileURL(functionEntry(handlerOf(name))).href)) as {
           create: (config: Config) => unknown;
@@ -334,8 +342,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         }
         // Act / Assess
         expect(() => module.create(load(env)), name).not.toThrow();
-        // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler.
-        const required = (setting: string) => setting !== 'NODE_OPTIONS' && setting !== 'CORS_ALLOWED_ORIGINS';
+        // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler; so has
+        // EDGE_SHARD_CAPACITY (the sync's `DEFAULT_SHARD_CAPACITY`).
+        const required = (setting: string) =>
+          setting !== 'NODE_OPTIONS' && setting !== 'CORS_ALLOWED_ORIGINS' && setting !== 'EDGE_SHARD_CAPACITY';
         for (const key of Object.keys(env).filter(required)) {
           const { [key]: _removed, ...without } = env;
           expect(() => module.create(load(without)), `${name} without ${key}`).toThrow(ConfigError);
@@ -367,7 +377,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         '*': ['"*"'],
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
         // Every shard's store, in shard order.
-        'key-value-store': s.ofType('AWS::CloudFront::KeyValueStore').map(([id]) => JSON.stringify(getAtt(id))),
+        'key-value-store': s
+          .ofType('AWS::CloudFront::KeyValueStore')
+          .map(([id]) => JSON.stringify(getAtt(id)))
+          .sort(),
         certificate: [expect.stringContaining(':acm:us-east-1:')],
       };
       return {
@@ -381,7 +394,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const forms: Record<SweepResourceForm, unknown[]> = {
         '*': ['"*"'],
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
-        'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+        // Every shard's store.
+        'key-value-store': s
+          .ofType('AWS::CloudFront::KeyValueStore')
+          .map(([id]) => JSON.stringify(getAtt(id)))
+          .sort(),
         certificate: [expect.stringContaining(':acm:us-east-1:')],
         table: [JSON.stringify(getAtt(tableId()))],
       };
@@ -1505,9 +1522,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       });
       expect(env).toMatchObject({
         EDGE_CONNECTION_GROUP_ID: { 'Fn::GetAtt': [groupId, 'Id'] },
-        EDGE_DISTRIBUTION_ID: {
-          'Fn::Join': [',', s.ofType('AWS::CloudFront::Distribution').map(([id]) => ({ 'Fn::GetAtt': [id, 'Id'] }))],
-        },
+        // Every shard's, comma-separated (one shard's alone: CDK writes a join of one as that one).
+        EDGE_DISTRIBUTION_ID: commaList(
+          s.ofType('AWS::CloudFront::Distribution').map(([id]) => ({ 'Fn::GetAtt': [id, 'Id'] })),
+        ),
         EDGE_TENANT_PREFIX: `domains-spaces-${stage}`,
         EDGE_HOSTNAME: edgeHostname(),
       });
