@@ -26,9 +26,6 @@ import { type StageConfig, serviceName } from './stages.ts';
 
 export type ServiceStackProps = StackProps & { config: StageConfig };
 
-/** What a shard is given until the stage sets it: its store's 5 MB over a typical record, with a margin. */
-const EDGE_HOSTS_PER_SHARD = 30_000;
-
 export class ServiceStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
   readonly api: Api;
@@ -105,7 +102,7 @@ export class ServiceStack extends Stack {
 
     // Served domains' redirects. The function answers every request: the origin, the API's own host (the
     // distribution needs one), is never called.
-    const { hostname, anycastIpListId, ...edgeSettings } = config.edge;
+    const { hostname, anycastIpListId, shards: _shards, hostsPerShard: _hosts, ...edgeSettings } = config.edge;
     const edge = new Edge(this, 'edge', {
       config,
       table,
@@ -120,7 +117,10 @@ export class ServiceStack extends Stack {
     this.functions.set(edgeSyncFunction.name, edge.sync);
     monitoring.watchFunction(edgeSyncFunction.name, edge.sync);
     // The sweep of what hosts no longer served leave, and the alarms on the quotas it measures.
-    const edgeShards = [{ storeArn: edge.store.keyValueStoreArn, distributionId: edge.distribution.attrId }];
+    const edgeShards = edge.shards.map(({ store, distribution }) => ({
+      storeArn: store.keyValueStoreArn,
+      distributionId: distribution.attrId,
+    }));
     const sweep = new EdgeSweep(this, 'edge-sweep', {
       config,
       table,
@@ -134,7 +134,7 @@ export class ServiceStack extends Stack {
       config,
       alarms: monitoring.topic,
       shards: edgeShards.length,
-      limits: { hostsPerShard: EDGE_HOSTS_PER_SHARD },
+      limits: { hostsPerShard: config.edge.hostsPerShard },
     });
     // What domain owners point their CNAME at: the stage's own name for the edge, or its routing endpoint.
     const edgeHostname = edge.hostname;

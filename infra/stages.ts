@@ -75,6 +75,16 @@ export type StageConfig = {
      * names"). Absent: CloudFront's usual addresses.
      */
     anycastIpListId?: string;
+    /**
+     * How many shards the edge has (docs/deployment.md, "Shards"): each a multi-tenant distribution with its
+     * viewer-request function and its own key-value store (5 MB: about `hostsPerShard` hosts), all behind the
+     * one connection group, so no customer's DNS depends on the shard. Raise it before the shards fill: a host
+     * stays on the shard it was placed on, new ones go to the least full. Never lower it while hosts are on the
+     * shards it would remove.
+     */
+    shards: number;
+    /** Hosts a shard takes (`EDGE_SHARD_CAPACITY`): its store's 5 MB over typical records, with a margin. */
+    hostsPerShard: number;
   };
   alarms: {
     /** Share of requests answered 5XX over one period, in percent. */
@@ -95,7 +105,7 @@ export type StageConfig = {
  * No default pages: a served domain without its own answers 404. Redirects and 404s are cached a minute, so a
  * change of pages shows within one (README, "Serving").
  */
-const edge: StageConfig['edge'] = { defaultIndexPage: '', defaultNotFoundPage: '', cacheSeconds: 60 };
+const edge = { defaultIndexPage: '', defaultNotFoundPage: '', cacheSeconds: 60, hostsPerShard: 30_000 } as const;
 
 const functions: FunctionSizing = {
   memorySize: functionSizing.memorySize,
@@ -114,7 +124,7 @@ export const stages: Record<StageName, StageConfig> = {
     removalPolicy: RemovalPolicy.DESTROY,
     table: { pointInTimeRecovery: false, deletionProtection: false },
     functions,
-    edge,
+    edge: { ...edge, shards: 1 },
     webhooks: { deliveryConcurrency: 2 },
     alarms: {
       api5xxRatePercent: 5,
@@ -136,7 +146,8 @@ export const stages: Record<StageName, StageConfig> = {
     removalPolicy: RemovalPolicy.RETAIN,
     table: { pointInTimeRecovery: true, deletionProtection: true },
     functions,
-    edge,
+    // 100,000 domains at ~30,000 a shard, with room to grow: raise before the alarm on hosts per shard.
+    edge: { ...edge, shards: 4 },
     webhooks: { deliveryConcurrency: 10 },
     alarms: {
       api5xxRatePercent: 1,

@@ -73,6 +73,8 @@ export const storedFields = {
     check: 'published',
     serving: 'published',
     servingFailure: 'published',
+    // The edge shard that serves it, chosen once (`lib/edge/data/edge-shards.ts`): the edge's bookkeeping.
+    edgeShard: 'internal',
   },
   space: { color: 'published' },
   webhook: {

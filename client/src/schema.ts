@@ -507,10 +507,10 @@ export interface components {
       /** @description Why the edge cannot serve the domain, when `serving` is `failed`; null otherwise. */
       serving_error: {
         /**
-         * @description `certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were measured).
+         * @description `certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were measured); `capacity`: the service is at capacity for new domains (a quota is full) and retries by itself (hourly), nothing for the owner to do.
          * @enum {string}
          */
-        code: 'certificate_failed' | 'name_in_use' | 'pages_too_large';
+        code: 'certificate_failed' | 'name_in_use' | 'pages_too_large' | 'capacity';
         /** @description What to do about it, safe to show to a user. */
         message: string;
       } | null;
@@ -848,10 +848,10 @@ export interface components {
         /** @description Why the edge cannot serve the domain, when `serving` is `failed`; null otherwise. */
         serving_error: {
           /**
-           * @description `certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were measured).
+           * @description `certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were measured); `capacity`: the service is at capacity for new domains (a quota is full) and retries by itself (hourly), nothing for the owner to do.
            * @enum {string}
            */
-          code: 'certificate_failed' | 'name_in_use' | 'pages_too_large';
+          code: 'certificate_failed' | 'name_in_use' | 'pages_too_large' | 'capacity';
           /** @description What to do about it, safe to show to a user. */
           message: string;
         } | null;

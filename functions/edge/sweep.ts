@@ -39,7 +39,7 @@ export function cloudFrontSweepEdge(config: SweepConfig, clients: SweepClients):
   const shards = config.edgeShards.map(({ kvsArn, distributionId }) => ({
     store: cloudFrontStore(clients.keyValueStore, kvsArn),
     tenants: cloudFrontTenants(clients.cloudFront, {
-      distributionId,
+      distributionIds: [distributionId],
       connectionGroupId: config.edgeConnectionGroupId,
       tenantPrefix: config.edgeTenantPrefix,
       // The sweep never creates a tenant.

@@ -18,9 +18,10 @@ import {
   cloudFrontStore,
   cloudFrontTenants,
 } from '#lib/edge/cloudfront.ts';
-import type { ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
-import { type EdgeConfig, loadEdgeConfig } from '#lib/edge/settings.ts';
+import type { BatchEdgeStore, ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
+import { type EdgeConfig, edgeShardsOf, loadEdgeConfig } from '#lib/edge/settings.ts';
 import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
+import type { WriterStats } from '#lib/edge/writer.ts';
 import type { BusEvent } from '#lib/feed/bus.ts';
 import { atColdStart } from '#lib/platform/cold-start.ts';
 import { edgeHostOf } from '#lib/platform/config.ts';
@@ -29,13 +30,28 @@ import { log } from '#lib/platform/log.ts';
 /** The EventBridge event a rule delivers: the bus event in `detail`. */
 export type SyncEvent = { 'detail-type'?: string; detail: BusEvent };
 /**
- * CloudFront's control-plane APIs have low request rates: a burst of domain events (a migration's first checks,
- * say) is slowed down by the client (adaptive: it backs off on throttling) rather than failed.
+ * The SDK's settings for CloudFront's control plane and the stores: throttling and transient errors are retried
+ * by the client (`standard`: exponential backoff with full jitter, 500 ms base for throttling, 20 s cap), a few
+ * times, and every attempt is bounded (`requestTimeout`), so one call's worst case is known
+ * (`worstCallMs`, which the function's timeout covers: test/unit/edge-timeouts.test.ts). Not `adaptive`: its
+ * client-side rate limiter may wait without bound on a throttled control plane.
  */
-const controlPlaneRetries = { retryMode: 'adaptive', maxAttempts: 6 } as const;
+export const controlPlaneRetries = {
+  retryMode: 'standard',
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
+} as const;
 
-/** The edge the sync keeps: the store, the tenants, and a clock (tests set it). */
-export type Edge = { store: ListableEdgeStore; tenants?: PurgeableTenants; now?: () => number };
+/** The edge the sync keeps: shard 0's store, every shard's, the tenants, and a clock (tests set it). */
+export type Edge = {
+  store: ListableEdgeStore;
+  shards?: readonly (ListableEdgeStore & BatchEdgeStore)[];
+  shardCapacity?: number;
+  tenants?: PurgeableTenants;
+  /** What the shards' writers met (tests, the benchmark). */
+  stats?: WriterStats;
+  now?: () => number;
+};
 
 /** The clients the edge is reached through: CloudFront's on AWS, the local CloudFront's with `npm start`. */
 export type CloudFrontClients = {
@@ -46,17 +62,20 @@ export type CloudFrontClients = {
 };
 
 /**
- * The stage's edge on CloudFront: its key-value store, and its tenants in its distribution and connection
- * group, created once a host's DNS points at the edge host name (asked through the stage's resolver, as the
+ * The stage's edge on CloudFront: its shards' key-value stores, and its tenants on their distributions in its
+ * connection group, created once a host's DNS points at the edge host name (asked through the stage's resolver, as the
  * records' checks are).
  */
 export function cloudFrontEdge(config: EdgeConfig, clients: CloudFrontClients): Edge {
   const resolver = configuredResolver(config);
   const route = routeLookup(resolver, edgeHostOf(config).edgeHostname);
+  const shards = edgeShardsOf(config).map(({ kvsArn }) => cloudFrontStore(clients.keyValueStore, kvsArn));
   return {
-    store: cloudFrontStore(clients.keyValueStore, config.edgeKvsArn),
+    store: shards[0] as ListableEdgeStore,
+    shards,
+    ...(config.edgeShardCapacity === undefined ? {} : { shardCapacity: config.edgeShardCapacity }),
     tenants: cloudFrontTenants(clients.cloudFront, {
-      distributionId: config.edgeDistributionId,
+      distributionIds: edgeShardsOf(config).map(({ distributionId }) => distributionId),
       connectionGroupId: config.edgeConnectionGroupId,
       tenantPrefix: config.edgeTenantPrefix,
       pointsAtEdge: async (host) => (await route(host))?.status === 'found',

@@ -1,13 +1,18 @@
 /**
- * Domains that serve, on AWS (docs/deployment.md, "The edge"): one CloudFront multi-tenant distribution
- * (CloudFront SaaS Manager) whose viewer-request CloudFront Function answers every visitor from a CloudFront
- * KeyValueStore, never calling its origin; one connection group, whose routing endpoint is what served domains
- * point at (a multi-tenant distribution has no routing endpoint of its own); one tenant per served domain, in
- * that group, with a CloudFront-managed certificate, created (once the domain's DNS points at the endpoint),
+ * Domains that serve, on AWS (docs/deployment.md, "The edge"): N shards (`edge.shards`), each a CloudFront
+ * multi-tenant distribution (CloudFront SaaS Manager) whose viewer-request CloudFront Function answers every
+ * visitor from the shard's own CloudFront KeyValueStore (a function is associated with one store, and each store
+ * here with one function), never calling its origin; one connection group for all of them, whose routing
+ * endpoint is what served domains point at (a multi-tenant distribution has no routing endpoint of its own;
+ * CreateDistributionTenant takes the tenant's `DistributionId` and `ConnectionGroupId` separately, and the
+ * account's default connection group is shared by the tenants of every distribution: "Create custom connection
+ * group", CloudFront Developer Guide); one tenant per served domain, on its shard's distribution, in that
+ * group, with a CloudFront-managed certificate, created (once the domain's DNS points at the endpoint),
  * disabled and deleted by the edge sync function, which an EventBridge rule sends every domain event of the
- * bus; the rule's retries end in a dead-letter queue with an alarm.
+ * bus; the rule's retries end in a dead-letter queue with an alarm. Shard 0 keeps the construct ids (so the
+ * logical ids) the edge had before shards: a deploy that adds shards replaces nothing that serves.
  */
-import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
   CfnConnectionGroup,
   CfnDistribution,
@@ -49,10 +54,22 @@ export const edgeSyncFunction = { name: 'edge-sync', handler: 'edge/sync' } as c
 /** The domain events the sync follows: every change of a domain's status or pages is one of them. */
 export const domainEventPattern = { source: [EVENT_SOURCE], detail: { type: [{ prefix: 'domain.' }] } };
 
+/** One shard: its store, the function that reads it, and the distribution that runs the function. */
+export type EdgeShard = { store: KeyValueStore; function: CloudFrontFunction; distribution: CfnDistribution };
+
+/**
+ * The sync's timeout: its worst retry path fits in it (test/unit/edge-timeouts.test.ts derives that from the SDK's
+ * settings: about 8 minutes with every call of the longest chain at its worst; a sync takes well under a second).
+ */
+export const EDGE_SYNC_TIMEOUT = Duration.minutes(10);
+
 export class Edge extends Construct {
+  /** Shard 0's (the edge's before shards). */
   readonly store: KeyValueStore;
   readonly function: CloudFrontFunction;
   readonly distribution: CfnDistribution;
+  /** Every shard, by shard number. */
+  readonly shards: EdgeShard[];
   readonly connectionGroup: CfnConnectionGroup;
   /** What served domains point at: the connection group's routing endpoint (`d123.cloudfront.net`). */
   readonly routingEndpoint: string;
@@ -66,23 +83,121 @@ export class Edge extends Construct {
     const { config, table, bus, alarms, settings } = props;
     const name = `${serviceName}-${config.stage}`;
 
-    this.store = new KeyValueStore(this, 'store', {
-      keyValueStoreName: `${name}-edge`,
+    const code = FunctionCode.fromInline(edgeFunctionSource(settings));
+    this.shards = Array.from({ length: config.edge.shards }, (_, shard) => this.shard(shard, name, code, props));
+    const [first] = this.shards as [EdgeShard];
+    this.store = first.store;
+    this.function = first.function;
+    this.distribution = first.distribution;
+    // "Understand how multi-tenant distributions work" (CloudFront Developer Guide): tenants are reached through
+    // a connection group's routing endpoint; one of the stage's own, so its tenants and DNS target are its own.
+    this.connectionGroup = new CfnConnectionGroup(this, 'connection-group', {
+      name: `${name}-edge`,
+      enabled: true,
+      ipv6Enabled: true,
+      ...(props.anycastIpListId ? { anycastIpListId: props.anycastIpListId } : {}),
+    });
+    this.routingEndpoint = this.connectionGroup.attrRoutingEndpoint;
+    this.hostname = props.hostname ?? this.routingEndpoint;
+
+    this.deadLetters = deadLetterQueue(this, {
+      name: `${name}-edge-sync-dead-letters`,
+      whose: "the edge sync's (its rule's, its own and its sweep schedule's)",
+      alarmDescription:
+        'Domain events the edge sync could not apply, or sweeps that failed, after their retries: see docs/deployment.md.',
+      config,
+      alarms,
+    });
+
+    // The rule only delivers the event (Lambda accepts it at once); a failed sync is retried by Lambda itself
+    // (twice), then its event goes to the same dead-letter queue as the rule's undelivered ones.
+    this.sync = new ApiFunction(this, 'sync', {
+      handler: edgeSyncFunction.handler,
+      functionName: `${name}-${edgeSyncFunction.name}`,
+      description: 'Keeps the edge store and tenants in line with the active domains',
+      config,
+      deadLetterQueue: this.deadLetters,
+      timeout: EDGE_SYNC_TIMEOUT,
+      // Reads the active domain by name (its global guard, then the item); records whether it is served on it
+      // (`recordServing`: the item and its event, the feed head); places a domain on a shard (its count and the
+      // item in one transaction), queues its record and takes the shard's lease (`lib/edge/data/edge-shards.ts`,
+      // which queries by partition).
+    }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], { index: false });
+    // Every shard in shard order: the stores' ARNs and the distributions' ids, comma-separated.
+    this.sync.addEnvironment(
+      'EDGE_KVS_ARN',
+      Fn.join(
+        ',',
+        this.shards.map((each) => each.store.keyValueStoreArn),
+      ),
+    );
+    this.sync.addEnvironment(
+      'EDGE_DISTRIBUTION_ID',
+      Fn.join(
+        ',',
+        this.shards.map((each) => each.distribution.attrId),
+      ),
+    );
+    this.sync.addEnvironment('EDGE_SHARD_CAPACITY', String(config.edge.hostsPerShard));
+    this.sync.addEnvironment('EDGE_CONNECTION_GROUP_ID', this.connectionGroup.attrId);
+    this.sync.addEnvironment('EDGE_TENANT_PREFIX', name);
+    // Before it creates a tenant, the sync asks DNS whether the domain points at this name.
+    this.sync.addEnvironment('EDGE_HOSTNAME', this.hostname);
+    this.sync.addToRolePolicy(
+      new PolicyStatement({
+        actions: [
+          'cloudfront-keyvaluestore:DescribeKeyValueStore',
+          'cloudfront-keyvaluestore:GetKey',
+          'cloudfront-keyvaluestore:PutKey',
+          'cloudfront-keyvaluestore:DeleteKey',
+          // The shard's writer puts its batches at once.
+          'cloudfront-keyvaluestore:UpdateKeys',
+          // The hourly sweep lists the store for old tombstones.
+          'cloudfront-keyvaluestore:ListKeys',
+        ],
+        resources: this.shards.map((each) => each.store.keyValueStoreArn),
+      }),
+    );
+    this.grantTenants();
+
+    new Rule(this, 'domain-events', {
+      ruleName: `${name}-edge-sync`,
+      description: 'Every domain event of the bus, to the edge sync',
+      eventBus: bus,
+      eventPattern: domainEventPattern,
+      targets: [
+        new LambdaFunction(this.sync, {
+          deadLetterQueue: this.deadLetters,
+          retryAttempts: 8,
+          maxEventAge: Duration.hours(2),
+        }),
+      ],
+    });
+  }
+
+  /**
+   * Shard `shard`: shard 0 with the ids and names the edge had before shards (its store, function and
+   * distribution are kept, not replaced), shard n with `-n` after them.
+   */
+  private shard(shard: number, name: string, code: FunctionCode, props: EdgeProps): EdgeShard {
+    const suffix = shard === 0 ? '' : `-${shard}`;
+    const store = new KeyValueStore(this, `store${suffix}`, {
+      keyValueStoreName: `${name}-edge${suffix}`,
       comment: 'One entry per served host: its redirect record (lib/edge/rules/record.ts)',
     });
-    this.function = new CloudFrontFunction(this, 'viewer-request', {
-      functionName: `${name}-edge-viewer-request`,
+    const viewerRequest = new CloudFrontFunction(this, `viewer-request${suffix}`, {
+      functionName: `${name}-edge-viewer-request${suffix}`,
       comment: 'Redirects of verified domains (functions/edge/viewer-request.js)',
-      code: FunctionCode.fromInline(edgeFunctionSource(settings)),
+      code,
       runtime: FunctionRuntime.JS_2_0,
-      keyValueStore: this.store,
+      keyValueStore: store,
     });
 
     // Multi-tenant (SaaS Manager): tenants hold the domains and certificates; the distribution holds the rules.
-    this.distribution = new CfnDistribution(this, 'distribution', {
+    const distribution = new CfnDistribution(this, `distribution${suffix}`, {
       distributionConfig: {
         enabled: true,
-        comment: `${name}: verified domains' redirects`,
+        comment: `${name}: verified domains' redirects${shard === 0 ? '' : ` (shard ${shard})`}`,
         connectionMode: 'tenant-only',
         origins: [
           {
@@ -97,24 +212,13 @@ export class Edge extends Construct {
           allowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
           // CachingDisabled: every request reaches the function, which answers it at the edge.
           cachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
-          functionAssociations: [{ eventType: 'viewer-request', functionArn: this.function.functionArn }],
+          functionAssociations: [{ eventType: 'viewer-request', functionArn: viewerRequest.functionArn }],
         },
       },
     });
-    // "Understand how multi-tenant distributions work" (CloudFront Developer Guide): tenants are reached through
-    // a connection group's routing endpoint; one of the stage's own, so its tenants and DNS target are its own.
-    this.connectionGroup = new CfnConnectionGroup(this, 'connection-group', {
-      name: `${name}-edge`,
-      enabled: true,
-      ipv6Enabled: true,
-      ...(props.anycastIpListId ? { anycastIpListId: props.anycastIpListId } : {}),
-    });
-    this.routingEndpoint = this.connectionGroup.attrRoutingEndpoint;
-    this.hostname = props.hostname ?? this.routingEndpoint;
-
     const answersOnly =
       'Every request is answered by the viewer-request function from the key-value store: a redirect to a page the domain owner chose, or a 404 page; no origin is ever called and no data is served.';
-    Validations.of(this.distribution).acknowledge(
+    Validations.of(distribution).acknowledge(
       {
         id: 'AwsSolutions-CFR1',
         reason: `${answersOnly} A served domain answers its visitors wherever they are, as the owner expects.`,
@@ -134,45 +238,11 @@ export class Edge extends Construct {
       },
     );
 
-    this.deadLetters = deadLetterQueue(this, {
-      name: `${name}-edge-sync-dead-letters`,
-      whose: "the edge sync's (its rule's, its own and its sweep schedule's)",
-      alarmDescription:
-        'Domain events the edge sync could not apply, or sweeps that failed, after their retries: see docs/deployment.md.',
-      config,
-      alarms,
-    });
+    return { store, function: viewerRequest, distribution };
+  }
 
-    // The rule only delivers the event (Lambda accepts it at once); a failed sync is retried by Lambda itself
-    // (twice), then its event goes to the same dead-letter queue as the rule's undelivered ones.
-    this.sync = new ApiFunction(this, 'sync', {
-      handler: edgeSyncFunction.handler,
-      functionName: `${name}-${edgeSyncFunction.name}`,
-      description: 'Keeps the edge store and tenants in line with the active domains',
-      config,
-      deadLetterQueue: this.deadLetters,
-      // Reads the active domain by name (its global guard, then the item); records whether it is served on it
-      // (`recordServing`: the item and its event, the feed head).
-    }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem'], { index: false });
-    this.sync.addEnvironment('EDGE_KVS_ARN', this.store.keyValueStoreArn);
-    this.sync.addEnvironment('EDGE_DISTRIBUTION_ID', this.distribution.attrId);
-    this.sync.addEnvironment('EDGE_CONNECTION_GROUP_ID', this.connectionGroup.attrId);
-    this.sync.addEnvironment('EDGE_TENANT_PREFIX', name);
-    // Before it creates a tenant, the sync asks DNS whether the domain points at this name.
-    this.sync.addEnvironment('EDGE_HOSTNAME', this.hostname);
-    this.sync.addToRolePolicy(
-      new PolicyStatement({
-        actions: [
-          'cloudfront-keyvaluestore:DescribeKeyValueStore',
-          'cloudfront-keyvaluestore:GetKey',
-          'cloudfront-keyvaluestore:PutKey',
-          'cloudfront-keyvaluestore:DeleteKey',
-          // The hourly sweep lists the store for old tombstones.
-          'cloudfront-keyvaluestore:ListKeys',
-        ],
-        resources: [this.store.keyValueStoreArn],
-      }),
-    );
+  /** What the sync may do with the stage's tenants. */
+  private grantTenants() {
     // Each action on the resource form the Service Authorization Reference lists for it ("Actions, resources, and
     // condition keys for Amazon CloudFront"; test/infra/cloudfront-iam.test.ts holds the table and checks this).
     const { partition, account } = Stack.of(this);
@@ -232,19 +302,5 @@ export class Edge extends Construct {
           'CreateDistributionTenant has no resource type in the Service Authorization Reference (only "*" allows it); acm:RequestCertificate is allowed only when CloudFront calls it (aws:CalledViaLast), as AWS managed CloudFrontFullAccess does.',
       },
     );
-
-    new Rule(this, 'domain-events', {
-      ruleName: `${name}-edge-sync`,
-      description: 'Every domain event of the bus, to the edge sync',
-      eventBus: bus,
-      eventPattern: domainEventPattern,
-      targets: [
-        new LambdaFunction(this.sync, {
-          deadLetterQueue: this.deadLetters,
-          retryAttempts: 8,
-          maxEventAge: Duration.hours(2),
-        }),
-      ],
-    });
   }
 }

@@ -33,6 +33,13 @@ export async function startStageEdge(options: {
   config: Config;
   /** What the stage's tenant names start with. */
   tenantPrefix: string;
+  /** How many shards (distribution and store each), 1 by default, as the stage's `edge.shards`. */
+  shards?: number;
+  /** Hosts a shard takes at most. */
+  shardCapacity?: number;
+  quotas?: LocalCloudFrontOptions['quotas'];
+  latencyMs?: LocalCloudFrontOptions['latencyMs'];
+  controlPlaneRate?: LocalCloudFrontOptions['controlPlaneRate'];
   host?: string;
   /** The local CloudFront's port (0 or none: any free one). */
   port?: number;
@@ -50,17 +57,26 @@ export async function startStageEdge(options: {
     certificates: options.certificates ?? 'issue-at-once',
     deployment: options.deployment ?? 'at-once',
     ...(options.log ? { log: options.log } : {}),
+    ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+    ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
   });
-  const distribution = cloudFront.createDistribution({ connectionMode: 'tenant-only' });
+  // Shard 0 keeps the names a stage had before shards; shard n adds `-n`, as the stack names them.
+  const shards = Array.from({ length: options.shards ?? 1 }, (_, shard) => ({
+    distribution: cloudFront.createDistribution({ connectionMode: 'tenant-only' }),
+    store: cloudFront.createKeyValueStore(`${options.tenantPrefix}-edge${shard === 0 ? '' : `-${shard}`}`),
+  }));
+  const { distribution, store } = shards[0] as (typeof shards)[number];
   const group = cloudFront.createConnectionGroup({
     name: `${options.tenantPrefix}-edge`,
     routingEndpoint: edgeHostname,
   });
-  const store = cloudFront.createKeyValueStore(`${options.tenantPrefix}-edge`);
   const config: EdgeConfig = {
     ...options.config,
     edgeKvsArn: store.arn,
     edgeDistributionId: distribution.id,
+    edgeShards: shards.map((shard) => ({ kvsArn: shard.store.arn, distributionId: shard.distribution.id })),
+    ...(options.shardCapacity === undefined ? {} : { edgeShardCapacity: options.shardCapacity }),
     edgeConnectionGroupId: group.id,
     edgeTenantPrefix: options.tenantPrefix,
   };

@@ -11,6 +11,8 @@ import {
   CreateDistributionTenantCommand,
   DeleteDistributionTenantCommand,
   type DistributionTenant,
+  EntityAlreadyExists,
+  EntityLimitExceeded,
   EntityNotFound,
   GetDistributionTenantByDomainCommand,
   GetManagedCertificateDetailsCommand,
@@ -31,19 +33,46 @@ import {
   ListKeysCommand,
   PutKeyCommand,
   ResourceNotFoundException,
+  ServiceQuotaExceededException,
+  UpdateKeysCommand,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { Serving } from '#lib/edge/rules/serving.ts';
-import { type EdgeCertificates, type ListableEdgeStore, type PurgeableTenants, StoreChanged } from './ports.ts';
+import {
+  type BatchEdgeStore,
+  type EdgeCertificates,
+  type ListableEdgeStore,
+  type PurgeableTenants,
+  StoreChanged,
+  StoreFull,
+} from './ports.ts';
 import type { EdgeRecord } from './rules/record.ts';
 
 /** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
-export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: string): ListableEdgeStore {
+export function cloudFrontStore(
+  client: CloudFrontKeyValueStoreClient,
+  kvsArn: string,
+): ListableEdgeStore & BatchEdgeStore {
   const conditional = async (write: () => Promise<unknown>) => {
     try {
       await write();
     } catch (error) {
       // The store's ETag moved since it was read: another write came first.
       if (error instanceof ConflictException) throw new StoreChanged();
+      // "Limit exceeded": the store would pass its 5 MB.
+      if (error instanceof ServiceQuotaExceededException) throw new StoreFull();
+      throw error;
+    }
+  };
+  const version = async () => {
+    const { ETag } = await client.send(new DescribeKeyValueStoreCommand({ KvsARN: kvsArn }));
+    return String(ETag);
+  };
+  const get = async (key: string) => {
+    try {
+      const { Value } = await client.send(new GetKeyCommand({ KvsARN: kvsArn, Key: key }));
+      return Value === undefined ? null : JSON.parse(Value);
+    } catch (error) {
+      if (error instanceof ResourceNotFoundException) return null;
       throw error;
     }
   };
@@ -56,16 +85,22 @@ export function cloudFrontStore(client: CloudFrontKeyValueStoreClient, kvsArn: s
     return listed.NextToken ? { items, next: listed.NextToken } : { items };
   };
   return {
+    version,
+    get,
     async read(key) {
-      const { ETag } = await client.send(new DescribeKeyValueStoreCommand({ KvsARN: kvsArn }));
-      try {
-        const { Value } = await client.send(new GetKeyCommand({ KvsARN: kvsArn, Key: key }));
-        return { value: Value === undefined ? null : JSON.parse(Value), etag: String(ETag) };
-      } catch (error) {
-        if (error instanceof ResourceNotFoundException) return { value: null, etag: String(ETag) };
-        throw error;
-      }
+      const etag = await version();
+      return { value: await get(key), etag };
     },
+    putAll: (puts, ifMatch) =>
+      conditional(() =>
+        client.send(
+          new UpdateKeysCommand({
+            KvsARN: kvsArn,
+            IfMatch: ifMatch,
+            Puts: puts.map(({ key, value }) => ({ Key: key, Value: JSON.stringify(value) })),
+          }),
+        ),
+      ),
     put: (key: string, value: EdgeRecord, ifMatch: string) =>
       conditional(() =>
         client.send(new PutKeyCommand({ KvsARN: kvsArn, Key: key, Value: JSON.stringify(value), IfMatch: ifMatch })),
@@ -96,13 +131,15 @@ const FAILED_CERTIFICATES: ReadonlySet<string> = new Set(['failed', 'validation-
  * `failed` once the certificate cannot be issued; `provisioning` meanwhile.
  */
 export function servingOf(
-  tenant: { Enabled?: boolean; Status?: string },
+  tenant: Pick<DistributionTenant, 'Enabled' | 'Status' | 'Domains'>,
   certificate: ManagedCertificateStatus | undefined,
 ): Serving {
   if (certificate !== undefined && FAILED_CERTIFICATES.has(certificate)) {
     return { state: 'failed', failure: 'certificate_failed' };
   }
-  const serves = tenant.Enabled && tenant.Status === 'Deployed' && certificate === 'issued';
+  // Each domain's own status (DomainResult: "Whether the domain is active or inactive"), besides the tenant's.
+  const domainsActive = (tenant.Domains ?? []).every((domain) => domain.Status === 'active');
+  const serves = tenant.Enabled && tenant.Status === 'Deployed' && certificate === 'issued' && domainsActive;
   return { state: serves ? 'active' : 'provisioning' };
 }
 
@@ -121,11 +158,14 @@ export function tenantName(prefix: string, host: string): string {
 
 const TENANT_NAME_MAX = 128;
 
-/** The stage's own CloudFront resources: its tenants live on its distribution, in its connection group. */
+/**
+ * The stage's own CloudFront resources: its tenants live on its distributions (one per shard, by shard number),
+ * all in its one connection group.
+ */
 export type StageEdge = {
   /** What the stage's tenant names start with (`tenantName`). */
   tenantPrefix: string;
-  distributionId: string;
+  distributionIds: readonly string[];
   connectionGroupId: string;
   /** Whether the host's DNS points at the stage's edge now (its CNAME, or a flattened apex's addresses). */
   pointsAtEdge(host: string): Promise<boolean>;
@@ -140,11 +180,12 @@ const isOwnershipRefusal = (error: unknown) =>
 /**
  * The tenants of one stage (`EdgeTenants`, `lib/edge/sync.ts`). A tenant is found by its domain, which
  * CloudFront lets only one tenant hold; one of another distribution or connection group (another stage in the
- * account, say) is reported as the name being in use and never updated, disabled or deleted.
+ * account, say) is reported as the name being in use and never updated, disabled or deleted. A host's tenant
+ * is created on its shard's distribution; one already on another of the stage's shards stays there.
  */
 export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): PurgeableTenants {
   const ours = (tenant: DistributionTenant) =>
-    tenant.DistributionId === edge.distributionId && tenant.ConnectionGroupId === edge.connectionGroupId;
+    edge.distributionIds.includes(tenant.DistributionId ?? '') && tenant.ConnectionGroupId === edge.connectionGroupId;
 
   async function find(host: string) {
     try {
@@ -158,21 +199,32 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
   }
   type Found = NonNullable<Awaited<ReturnType<typeof find>>>;
 
-  /** Updates one of our tenants, on the condition that it has not changed since it was read (its ETag). */
+  /**
+   * Updates one of our tenants, on the condition that it has not changed since it was read (its ETag). The
+   * request carries the whole configuration as just read (UpdateDistributionTenant's fields: domains,
+   * distribution, connection group, customizations, parameters, enabled), with only `change` different: an
+   * update may take what it leaves out as cleared, and CloudFront keeps the issued certificate in
+   * `Customizations.Certificate`.
+   */
   const update = (
     found: Found,
     change: Pick<UpdateDistributionTenantCommandInput, 'Enabled' | 'ManagedCertificateRequest'>,
-  ) =>
-    client.send(
+  ) => {
+    const { tenant } = found;
+    return client.send(
       new UpdateDistributionTenantCommand({
-        Id: found.tenant.Id,
-        DistributionId: found.tenant.DistributionId,
-        ConnectionGroupId: found.tenant.ConnectionGroupId,
-        Domains: (found.tenant.Domains ?? []).map((domain) => ({ Domain: domain.Domain })),
+        Id: tenant.Id,
+        DistributionId: tenant.DistributionId,
+        ConnectionGroupId: tenant.ConnectionGroupId,
+        Domains: (tenant.Domains ?? []).map((domain) => ({ Domain: domain.Domain })),
+        ...(tenant.Customizations ? { Customizations: tenant.Customizations } : {}),
+        ...(tenant.Parameters ? { Parameters: tenant.Parameters } : {}),
+        Enabled: tenant.Enabled,
         IfMatch: found.etag,
         ...change,
       }),
     );
+  };
 
   async function certificateOf(tenantId: string | undefined) {
     return (await certificateDetailsOf(tenantId))?.CertificateStatus;
@@ -186,6 +238,7 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       );
       return ManagedCertificateDetails;
     } catch (error) {
+      // No managed certificate (yet): not served.
       if (error instanceof EntityNotFound) return undefined;
       throw error;
     }
@@ -198,11 +251,24 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
   /** Where one of our tenants stands now (its certificate asked for). */
   const servingNow = async (tenant: DistributionTenant) => servingOf(tenant, await certificateOf(tenant.Id));
 
-  async function create(host: string): Promise<Serving> {
+  /**
+   * A tenant another sync created for the host at the same time (`EntityAlreadyExists` for the name, or
+   * `CNAMEAlreadyExists` for the domain): taken as the one wanted when it is ours, for this host alone.
+   */
+  async function adopted(host: string): Promise<Serving | null> {
+    const found = await find(host);
+    if (!found?.ours) return null;
+    const domains = (found.tenant.Domains ?? []).map((domain) => domain.Domain);
+    if (domains.length !== 1 || domains[0] !== host) return null;
+    return servingNow(found.tenant);
+  }
+
+  async function create(host: string, shard: number): Promise<Serving> {
+    const distributionId = edge.distributionIds[shard] ?? edge.distributionIds[0];
     try {
       await client.send(
         new CreateDistributionTenantCommand({
-          DistributionId: edge.distributionId,
+          DistributionId: distributionId,
           ConnectionGroupId: edge.connectionGroupId,
           Name: tenantName(edge.tenantPrefix, host),
           Domains: [{ Domain: host }],
@@ -215,8 +281,14 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
     } catch (error) {
       // CloudFront does not see the record yet (its resolvers may lag ours): the next check tries again.
       if (isOwnershipRefusal(error)) return { state: 'waiting_for_dns' };
-      // Another distribution (or account) has the name: never ours to take.
-      if (error instanceof CNAMEAlreadyExists) return { state: 'failed', failure: 'name_in_use' };
+      // A quota of the account is full (tenants, certificates): the service's, retried by the hourly re-check.
+      if (error instanceof EntityLimitExceeded) return { state: 'failed', failure: 'capacity' };
+      if (error instanceof EntityAlreadyExists || error instanceof CNAMEAlreadyExists) {
+        const taken = await adopted(host);
+        if (taken) return taken;
+        // Another distribution (or account) has the name: never ours to take.
+        if (error instanceof CNAMEAlreadyExists) return { state: 'failed', failure: 'name_in_use' };
+      }
       throw error;
     }
     // Read back rather than trust the answer: CloudFront may have deployed it and issued its certificate already
@@ -226,10 +298,10 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
   }
 
   return {
-    async ensure(host) {
+    async ensure(host, shard = 0) {
       const found = await find(host);
       if (found && !found.ours) return { state: 'failed', failure: 'name_in_use' };
-      if (!found) return (await edge.pointsAtEdge(host)) ? create(host) : { state: 'waiting_for_dns' };
+      if (!found) return (await edge.pointsAtEdge(host)) ? create(host, shard) : { state: 'waiting_for_dns' };
       if (!found.tenant.Enabled) {
         await update(found, { Enabled: true });
         return { state: 'provisioning' };

@@ -13,6 +13,44 @@ export type EdgeStore = {
   remove(key: string, ifMatch: string): Promise<void>;
 };
 
+/**
+ * The store as the shard's one writer writes it (`lib/edge/writer.ts`): its version, the values of keys, and
+ * many keys in one conditional write (CloudFront's UpdateKeys).
+ */
+export type BatchEdgeStore = EdgeStore & {
+  version(): Promise<string>;
+  /** The key's value, or null for a key the store does not hold. */
+  get(key: string): Promise<unknown>;
+  /** Puts every record at once, on the condition of the store's version (`StoreChanged`, `StoreFull`). */
+  putAll(puts: readonly { key: string; value: EdgeRecord }[], ifMatch: string): Promise<void>;
+};
+
+/** Thrown by a store that refuses a write because it would pass its size quota (5 MB on CloudFront). */
+export class StoreFull extends Error {
+  constructor() {
+    super('The key-value store is full');
+    this.name = 'StoreFull';
+  }
+}
+
+/** A write waiting for its shard's writer: the host's record (JSON), read at `t`. */
+export type PendingWrite = { host: string; value: string; t: number };
+
+/**
+ * Each shard's queue of writes and the lease that makes one sync its writer at a time (the table's:
+ * `lib/edge/data/edge-shards.ts`).
+ */
+export type ShardQueue = {
+  /** Queues the host's write unless a newer one is queued: false then. */
+  queue(shard: number, write: PendingWrite): Promise<boolean>;
+  /** Whether the host's write of `t` is queued still, was refused (the store full), or applied (or superseded). */
+  state(shard: number, host: string, t: number): Promise<'queued' | 'refused' | 'older' | 'applied'>;
+  pending(shard: number, limit: number): Promise<PendingWrite[]>;
+  settle(shard: number, write: PendingWrite, outcome: 'applied' | 'refused' | 'older'): Promise<void>;
+  takeLease(shard: number, holder: string, now: number, ms: number): Promise<boolean>;
+  releaseLease(shard: number, holder: string): Promise<void>;
+};
+
 /** Thrown by a store whose ETag no longer matches: another write came first. */
 export class StoreChanged extends Error {
   constructor() {
@@ -29,7 +67,11 @@ export class StoreChanged extends Error {
  * deployed, `failed` when the owner must act. `remove` disables the stage's tenant of a host no longer served.
  * Neither ever touches a tenant of another stage's distribution.
  */
-export type EdgeTenants = { ensure(host: string): Promise<Serving>; remove(host: string): Promise<void> };
+export type EdgeTenants = {
+  /** `shard`: the host's (its tenant goes on that shard's distribution); 0 when absent. */
+  ensure(host: string, shard?: number): Promise<Serving>;
+  remove(host: string): Promise<void>;
+};
 
 /** One page of a store's keys with their values, and where the next page starts (none: this was the last). */
 export type StorePage = { items: { key: string; value: unknown }[]; next?: string };

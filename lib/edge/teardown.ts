@@ -74,7 +74,7 @@ export async function teardownEdge(options: TeardownOptions): Promise<TeardownRe
     stage.distributionIds.map((distributionId) => [
       distributionId,
       cloudFrontTenants(cloudFront, {
-        distributionId,
+        distributionIds: [distributionId],
         connectionGroupId: stage.connectionGroupId,
         tenantPrefix: stage.tenantPrefix,
         pointsAtEdge: async () => false,

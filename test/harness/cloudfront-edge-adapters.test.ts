@@ -4,12 +4,17 @@
  * DNS points at the stage's routing endpoint, in the stage's connection group and distribution; what each call
  * asks of CloudFront is accepted by CloudFront's rules; another stage's tenant is never touched.
  */
-import { EntityNotFound, GetDistributionTenantByDomainCommand } from '@aws-sdk/client-cloudfront';
+import {
+  EntityNotFound,
+  GetDistributionTenantByDomainCommand,
+  UpdateDistributionTenantCommand,
+} from '@aws-sdk/client-cloudfront';
 import { describe, expect, it } from 'vitest';
+import { controlPlaneRetries } from '#functions/edge/sync.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { routeLookup } from '#lib/domains/lookups.ts';
 import { cloudFrontStore, cloudFrontTenants, type StageEdge } from '#lib/edge/cloudfront.ts';
-import { StoreChanged } from '#lib/edge/ports.ts';
+import { StoreChanged, StoreFull } from '#lib/edge/ports.ts';
 import type { EdgeRecord } from '#lib/edge/rules/record.ts';
 import type { CloudFrontHarness } from '#test/support/cloudfront-harness.ts';
 import type { DnsTestServer } from '#test/support/dns-server.ts';
@@ -22,7 +27,7 @@ function stageTenants(cf: CloudFrontHarness & { dns: DnsTestServer }, overrides:
     cf.connectionGroup.routingEndpoint,
   );
   return cloudFrontTenants(cf.clients.cloudFront, {
-    distributionId: cf.distribution.id,
+    distributionIds: [cf.distribution.id],
     connectionGroupId: cf.connectionGroup.id,
     tenantPrefix: 'domains-spaces-test',
     pointsAtEdge: async (host) => (await route(host))?.status === 'found',
@@ -86,8 +91,11 @@ describe('cloudFrontTenants', () => {
     expect(active).toEqual({ state: 'active' });
     expect(served).toMatchObject({ distributionId: cf.distribution.id, connectionGroupId: cf.connectionGroup.id });
     expect(servedAfterRemove).toBeNull();
-    // Purged, with the certificate the tenant had: CloudFront leaves it in ACM, for the sweep to delete.
-    expect([purgedWhileDeploying, purged]).toEqual([false, { certificateArn: expect.any(String) }]);
+    // Its certificate, kept through the disable (the update sends Customizations back), named for the sweep to delete.
+    expect([purgedWhileDeploying, purged]).toEqual([
+      false,
+      { certificateArn: expect.stringContaining(':certificate/') },
+    ]);
     expect(gone).toBeInstanceOf(EntityNotFound);
   });
 
@@ -194,9 +202,12 @@ describe('cloudFrontTenants', () => {
     expect(failedCalls(cf)).toContain('CreateDistributionTenant InvalidArgument');
   });
 
-  it('rides out CloudFront’s throttling with the adaptive retries the sync function configures', async () => {
+  it('rides out CloudFront’s throttling with the retries the sync function configures', async () => {
     // Prepare
-    const cf = await harness({ maxAttempts: 6, retryMode: 'adaptive' });
+    const cf = await harness({
+      maxAttempts: controlPlaneRetries.maxAttempts,
+      retryMode: controlPlaneRetries.retryMode,
+    });
     const tenants = stageTenants(cf);
     const host = uniqueHost();
     cf.pointAt(host);
@@ -209,7 +220,148 @@ describe('cloudFrontTenants', () => {
   });
 });
 
+describe('tenants at their limits, and updated as the API defines the update', () => {
+  it('re-enables a disabled tenant with its certificate kept: the update sends the tenant as read', async () => {
+    // Prepare: a served tenant (its certificate issued, so in its Customizations), then disabled by the sync
+    const cf = await harness();
+    const tenants = stageTenants(cf);
+    const host = uniqueHost();
+    cf.pointAt(host);
+    await tenants.ensure(host);
+    cf.cloudFront.issueCertificate(host);
+    cf.cloudFront.deployPending();
+    await tenants.remove(host);
+    cf.cloudFront.deployPending();
+    // Act
+    await tenants.ensure(host);
+    cf.cloudFront.deployPending();
+    const served = await tenants.ensure(host);
+    // Assess: the same certificate, issued, and the tenant serving
+    expect(served).toEqual({ state: 'active' });
+    expect(cf.cloudFront.servingTenant(host)).not.toBeNull();
+    const updates = cf.cloudFront.calls.filter((call) => call.operation === 'UpdateDistributionTenant');
+    expect(updates.map((call) => call.input)).toEqual([
+      expect.objectContaining({ Enabled: false, ConnectionGroupId: cf.connectionGroup.id, Domains: [host] }),
+      expect.objectContaining({ Enabled: true, ConnectionGroupId: cf.connectionGroup.id, Domains: [host] }),
+    ]);
+  });
+
+  it('shows what the harness does with an update that leaves Customizations out: the certificate is gone', async () => {
+    // Prepare
+    const cf = await harness();
+    const host = uniqueHost();
+    cf.pointAt(host);
+    await stageTenants(cf).ensure(host);
+    cf.cloudFront.issueCertificate(host);
+    cf.cloudFront.deployPending();
+    const { DistributionTenant: tenant, ETag } = await cf.clients.cloudFront.send(
+      new GetDistributionTenantByDomainCommand({ Domain: host }),
+    );
+    // Act: the update the sync sent before (domains, distribution, group, Enabled; no Customizations)
+    await cf.clients.cloudFront.send(
+      new UpdateDistributionTenantCommand({
+        Id: tenant?.Id,
+        DistributionId: tenant?.DistributionId,
+        ConnectionGroupId: tenant?.ConnectionGroupId,
+        Domains: [{ Domain: host }],
+        Enabled: true,
+        IfMatch: ETag,
+      }),
+    );
+    cf.cloudFront.deployPending();
+    // Assess
+    expect(tenant?.Customizations?.Certificate?.Arn).toMatch(/^arn:aws:acm:/);
+    expect(cf.cloudFront.servingTenant(host)).toBeNull();
+    expect(await stageTenants(cf).ensure(host)).toEqual({ state: 'provisioning' });
+  });
+
+  it('takes a tenant another sync just created for the host (EntityAlreadyExists) instead of failing', async () => {
+    // Prepare: the check for an existing tenant says none; another sync creates it before this one's create
+    const cf = await harness();
+    const host = uniqueHost();
+    cf.pointAt(host);
+    const other = stageTenants(cf);
+    const racing = stageTenants(cf, {
+      pointsAtEdge: async () => {
+        await other.ensure(host);
+        return true;
+      },
+    });
+    // Act
+    const serving = await racing.ensure(host);
+    // Assess
+    expect(serving).toEqual({ state: 'provisioning' });
+    expect(failedCalls(cf)).toContain('CreateDistributionTenant EntityAlreadyExists');
+  });
+
+  it('records capacity when the account has no room for a tenant or a certificate (EntityLimitExceeded)', async () => {
+    // Prepare: room for one tenant, then for one certificate
+    const full = await harness(undefined, { quotas: { tenants: 1 } });
+    const noCertificates = await harness(undefined, { quotas: { certificates: 0 } });
+    const [first, second, third] = [uniqueHost(), uniqueHost(), uniqueHost()];
+    full.pointAt(first);
+    full.pointAt(second);
+    noCertificates.pointAt(third);
+    // Act
+    const served = await stageTenants(full).ensure(first);
+    const refused = await stageTenants(full).ensure(second);
+    const noCertificate = await stageTenants(noCertificates).ensure(third);
+    // Assess
+    expect(served).toEqual({ state: 'provisioning' });
+    expect([refused, noCertificate]).toEqual([
+      { state: 'failed', failure: 'capacity' },
+      { state: 'failed', failure: 'capacity' },
+    ]);
+    expect(failedCalls(full)).toContain('CreateDistributionTenant EntityLimitExceeded');
+  });
+
+  it('creates a tenant on the distribution of the host’s shard', async () => {
+    // Prepare
+    const cf = await harness(undefined, { shards: 2 });
+    const tenants = stageTenants(cf, { distributionIds: cf.shards.map((shard) => shard.distribution.id) });
+    const host = uniqueHost();
+    cf.pointAt(host);
+    // Act
+    await tenants.ensure(host, 1);
+    // Assess
+    const { DistributionTenant: tenant } = await cf.clients.cloudFront.send(
+      new GetDistributionTenantByDomainCommand({ Domain: host }),
+    );
+    expect(tenant).toMatchObject({
+      DistributionId: cf.shards[1]?.distribution.id,
+      ConnectionGroupId: cf.connectionGroup.id,
+    });
+  });
+});
+
 describe('cloudFrontStore', () => {
+  it('puts many keys in one UpdateKeys, and turns a full store into StoreFull', async () => {
+    // Prepare: a store of 200 bytes
+    const cf = await harness(undefined, { quotas: { storeBytes: 200 } });
+    const store = cloudFrontStore(cf.clients.keyValueStore, cf.store.arn);
+    const record: EdgeRecord = { s: 'active', i: '', n: '', t: 1 };
+    // Act
+    await store.putAll(
+      [
+        { key: 'a.example', value: record },
+        { key: 'b.example', value: record },
+      ],
+      await store.version(),
+    );
+    const full = await failure(
+      store.putAll(
+        [{ key: 'c.example', value: { ...record, i: 'https://www.example.com/'.repeat(5) } }],
+        await store.version(),
+      ),
+    );
+    // Assess
+    expect(await store.get('b.example')).toEqual(record);
+    expect(full).toBeInstanceOf(StoreFull);
+    expect(
+      cf.cloudFront.calls.filter((call) => call.operation === 'UpdateKeys').map((call) => call.input.Puts),
+    ).toEqual([['a.example', 'b.example'], ['c.example']]);
+  });
+
   it('reads with the store ETag, puts on it, and turns a conflict into StoreChanged', async () => {
     // Prepare
     const cf = await harness();

@@ -19,9 +19,12 @@ afterAll(async () => {
 });
 
 /** A harness for this test, closed when it ends, with the file's DNS server. */
-export async function harness(retries?: Retries): Promise<CloudFrontHarness & { dns: DnsTestServer }> {
+export async function harness(
+  retries?: Retries,
+  options: Omit<Parameters<typeof cloudFrontHarness>[0], 'dns' | 'retries'> = {},
+): Promise<CloudFrontHarness & { dns: DnsTestServer }> {
   const server = await dnsServer();
-  const cf = await cloudFrontHarness({ dns: server, ...(retries ? { retries } : {}) });
+  const cf = await cloudFrontHarness({ dns: server, ...(retries ? { retries } : {}), ...options });
   onTestFinished(() => cf.close());
   return { ...cf, dns: server };
 }

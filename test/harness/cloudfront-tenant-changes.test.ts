@@ -39,16 +39,29 @@ async function createTenant(cf: Harness, host = uniqueHost()) {
   return { id: created.DistributionTenant?.Id ?? '', etag: created.ETag ?? '', host };
 }
 
-const update = (cf: Harness, id: string, changes: { IfMatch?: string; Enabled?: boolean; Domains?: string[] }) =>
-  cf.clients.cloudFront.send(
+/**
+ * An update as the API defines it: the tenant's whole configuration as read (domains, connection group,
+ * customizations, parameters), with the changes given.
+ */
+async function update(cf: Harness, id: string, changes: { IfMatch?: string; Enabled?: boolean; Domains?: string[] }) {
+  const { DistributionTenant: read } = await cf.clients.cloudFront.send(
+    new GetDistributionTenantCommand({ Identifier: id }),
+  );
+  return cf.clients.cloudFront.send(
     new UpdateDistributionTenantCommand({
       Id: id,
       DistributionId: cf.distribution.id,
+      ConnectionGroupId: read?.ConnectionGroupId,
+      Customizations: read?.Customizations,
+      Parameters: read?.Parameters,
       IfMatch: changes.IfMatch,
       Enabled: changes.Enabled,
-      Domains: changes.Domains?.map((Domain) => ({ Domain })),
+      Domains: (changes.Domains ?? read?.Domains?.map((domain) => domain.Domain ?? '') ?? []).map((Domain) => ({
+        Domain,
+      })),
     }),
   );
+}
 
 describe('UpdateDistributionTenant', () => {
   it('applies a change made with the current ETag: a new ETag, InProgress again until deployed', async () => {

@@ -76,7 +76,7 @@ export const edgeSyncActions: readonly ActionRow[] = [
     resource: 'certificate',
     calledBy: 'UpdateDistributionTenantCommand (ManagedCertificateRequest: the failed one deleted, acm.ts)',
   },
-  // KeyValueStore: key-value-store* (required), the stage's store.
+  // KeyValueStore: key-value-store* (required), every shard's store of the stage.
   {
     action: 'cloudfront-keyvaluestore:DescribeKeyValueStore',
     resource: 'key-value-store',
@@ -85,5 +85,6 @@ export const edgeSyncActions: readonly ActionRow[] = [
   { action: 'cloudfront-keyvaluestore:GetKey', resource: 'key-value-store', calledBy: 'GetKeyCommand' },
   { action: 'cloudfront-keyvaluestore:PutKey', resource: 'key-value-store', calledBy: 'PutKeyCommand' },
   { action: 'cloudfront-keyvaluestore:DeleteKey', resource: 'key-value-store', calledBy: 'DeleteKeyCommand' },
+  { action: 'cloudfront-keyvaluestore:UpdateKeys', resource: 'key-value-store', calledBy: 'UpdateKeysCommand' },
   { action: 'cloudfront-keyvaluestore:ListKeys', resource: 'key-value-store', calledBy: 'ListKeysCommand' },
 ];

@@ -1,7 +1,7 @@
 /**
  * The edge sync's CloudFront permissions as AWS documents them (cloudfront-actions.ts): every action the code
  * calls is granted on exactly the resource form the Service Authorization Reference lists for it ("*" where it
- * lists none), nothing else CloudFront-, KeyValueStore- or ACM-related is granted, and the table names every
+ * lists none; the stores: every shard's and no other), nothing else CloudFront-, KeyValueStore- or ACM-related is granted, and the table names every
  * CloudFront call the code makes. The policy is read from a synthesized stack with the edge construct.
  */
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { edgeSyncActions, type ResourceForm } from './cloudfront-actions.ts';
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 let statements: Statement[];
-let storeId: string;
+let storeIds: string[];
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -27,7 +27,13 @@ beforeAll(() => {
     partitionKey: { name: 'pk', type: AttributeType.STRING },
     sortKey: { name: 'sk', type: AttributeType.STRING },
   });
-  const { hostname: _hostname, anycastIpListId: _list, ...settings } = stages.prod.edge;
+  const {
+    hostname: _hostname,
+    anycastIpListId: _list,
+    shards: _shards,
+    hostsPerShard: _hosts,
+    ...settings
+  } = stages.prod.edge;
   const edge = new Edge(stack, 'edge', {
     config: stages.prod,
     table,
@@ -40,21 +46,21 @@ beforeAll(() => {
     Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
   };
   const roleId = stack.getLogicalId(edge.sync.role?.node.defaultChild as never);
-  storeId = stack.getLogicalId(edge.store.node.defaultChild as never);
+  storeIds = edge.shards.map((shard) => stack.getLogicalId(shard.store.node.defaultChild as never));
   statements = Object.values(template.Resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy')
     .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
     .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
 });
 
-/** What each resource form is in this template. */
-function expectedResource(form: ResourceForm): unknown {
-  if (form === '*') return '*';
-  if (form === 'key-value-store') return { 'Fn::GetAtt': [storeId, 'Arn'] };
+/** What each resource form is in this template: the stores are every shard's (prod has several), in order. */
+function expectedResources(form: ResourceForm): unknown[] {
+  if (form === '*') return ['*'];
+  if (form === 'key-value-store') return storeIds.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] }));
   if (form === 'certificate') {
-    return { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':acm:us-east-1:123456789012:certificate/*']] };
+    return [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':acm:us-east-1:123456789012:certificate/*']] }];
   }
-  return { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution-tenant/*']] };
+  return [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution-tenant/*']] }];
 }
 
 const edgeRelated = (action: string) => /^(cloudfront|cloudfront-keyvaluestore|acm):/.test(action);
@@ -67,7 +73,8 @@ describe("the edge sync's CloudFront permissions", () => {
     expect(granting, row.action).toHaveLength(1);
     const [statement] = granting as [Statement];
     expect(statement.Effect).toBe('Allow');
-    expect([statement.Resource].flat()).toEqual([expectedResource(row.resource)]);
+    expect(storeIds.length).toBe(stages.prod.edge.shards);
+    expect([statement.Resource].flat()).toEqual(expectedResources(row.resource));
     expect(statement.Condition).toEqual(row.condition);
   });
 

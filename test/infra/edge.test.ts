@@ -129,11 +129,105 @@ describe('the edge on AWS', () => {
     expect(actions).toEqual(
       [
         ...edgeSyncActions.map((row) => row.action),
+        'dynamodb:DeleteItem',
         'dynamodb:GetItem',
         'dynamodb:PutItem',
+        'dynamodb:Query',
         'dynamodb:UpdateItem',
         'sqs:SendMessage',
       ].sort(),
     );
+  });
+});
+
+/** The edge of a stage with `shards` shards, synthesized alone: its template and its construct. */
+function shardedEdge(shards: number) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'edge-test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const table = new Table(stack, 'table', {
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+    sortKey: { name: 'sk', type: AttributeType.STRING },
+  });
+  const edge = new Edge(stack, 'edge', {
+    config: { ...stages.prod, edge: { ...stages.prod.edge, shards } },
+    table,
+    bus: new EventBus(stack, 'bus'),
+    alarms: new Topic(stack, 'alarms'),
+    settings,
+    originDomainName: 'api.example.com',
+  });
+  // An L2's resource is its default child; an L1 (the distribution, the connection group) is its own.
+  const id = (construct: { node: { defaultChild?: unknown } }) =>
+    stack.getLogicalId((construct.node.defaultChild ?? construct) as never);
+  return { template: Template.fromStack(stack), edge, id };
+}
+
+describe('the edge in shards', () => {
+  it('is N shards (distribution, function, store) behind one connection group, each store with exactly one function', () => {
+    // Prepare
+    const { template, edge, id } = shardedEdge(3);
+    // Assess
+    template.resourceCountIs('AWS::CloudFront::Distribution', 3);
+    template.resourceCountIs('AWS::CloudFront::Function', 3);
+    template.resourceCountIs('AWS::CloudFront::KeyValueStore', 3);
+    template.resourceCountIs('AWS::CloudFront::ConnectionGroup', 1);
+    const functions = Object.values(template.findResources('AWS::CloudFront::Function')) as {
+      Properties: { FunctionConfig: { KeyValueStoreAssociations: { KeyValueStoreARN: unknown }[] } };
+    }[];
+    const associated = functions.map((fn) => JSON.stringify(fn.Properties.FunctionConfig.KeyValueStoreAssociations));
+    expect(new Set(associated).size).toBe(3);
+    for (const [shard, { store, distribution }] of edge.shards.entries()) {
+      // The shard's function reads its own store, and its distribution runs its function.
+      template.hasResourceProperties('AWS::CloudFront::Function', {
+        Name: `domains-spaces-prod-edge-viewer-request${shard === 0 ? '' : `-${shard}`}`,
+        FunctionConfig: Match.objectLike({
+          KeyValueStoreAssociations: [{ KeyValueStoreARN: { 'Fn::GetAtt': [id(store), 'Arn'] } }],
+        }),
+      });
+      const [fnId] = Object.keys(
+        template.findResources('AWS::CloudFront::Function', {
+          Properties: { Name: `domains-spaces-prod-edge-viewer-request${shard === 0 ? '' : `-${shard}`}` },
+        }),
+      );
+      expect(JSON.stringify(template.toJSON().Resources[id(distribution)])).toContain(`"${fnId}"`);
+    }
+  });
+
+  it('keeps shard 0 as the edge was before shards: the same logical ids, so a deploy that adds shards replaces nothing', () => {
+    // Prepare: the ids the one-store edge had (its construct ids `store`, `viewer-request`, `distribution`)
+    const one = shardedEdge(1);
+    const three = shardedEdge(3);
+    const ids = (edge: ReturnType<typeof shardedEdge>) => {
+      const [first] = edge.edge.shards;
+      return first && [edge.id(first.store), edge.id(first.distribution), edge.id(edge.edge.connectionGroup)];
+    };
+    // Assess
+    expect(ids(three)).toEqual(ids(one));
+    expect(ids(one)?.map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual([
+      'edgestore',
+      'edgedistribution',
+      'edgeconnectiongroup',
+    ]);
+    one.template.hasResourceProperties('AWS::CloudFront::KeyValueStore', { Name: 'domains-spaces-prod-edge' });
+    three.template.hasResourceProperties('AWS::CloudFront::KeyValueStore', { Name: 'domains-spaces-prod-edge-2' });
+  });
+
+  it("gives the sync every shard's store and distribution, in shard order, and its hosts per shard", () => {
+    // Prepare
+    const { template, edge, id } = shardedEdge(3);
+    // Assess
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'domains-spaces-prod-edge-sync',
+      Timeout: 600,
+      Environment: {
+        Variables: Match.objectLike({
+          EDGE_KVS_ARN: { 'Fn::Join': [',', edge.shards.map((shard) => ({ 'Fn::GetAtt': [id(shard.store), 'Arn'] }))] },
+          EDGE_DISTRIBUTION_ID: {
+            'Fn::Join': [',', edge.shards.map((shard) => ({ 'Fn::GetAtt': [id(shard.distribution), 'Id'] }))],
+          },
+          EDGE_SHARD_CAPACITY: String(stages.prod.edge.hostsPerShard),
+        }),
+      },
+    });
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE } from '#infra/bundles.ts';
 import { functionEntry } from '#infra/bundling.ts';
 import { DOMAIN_CHECKS_TIMEOUT, domainChecksFunction } from '#infra/constructs/domain-recheck.ts';
-import { edgeSyncFunction } from '#infra/constructs/edge.ts';
+import { EDGE_SYNC_TIMEOUT, edgeSyncFunction } from '#infra/constructs/edge.ts';
 import { EDGE_SWEEP_EVERY, edgeSweepFunction, sweepTimeout } from '#infra/constructs/edge-sweep.ts';
 import { MAPPING_TEMPLATE_MAX_BYTES, PAYLOAD_MAX_BYTES } from '#infra/constructs/mapping-templates.ts';
 import {
@@ -78,7 +78,7 @@ const expectedTableActions: Record<string, string[]> = {
   // A webhook's attempts are queried on the table, never the index.
   'deliveries-webhook': ['GetItem', 'Query'],
   'publish-events': [],
-  'edge-sync': ['GetItem', 'PutItem', 'UpdateItem'],
+  'edge-sync': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
   // Query on the due-check index only (below): `recheckDomain` is an `updateItem` that may release a guard.
   'recheck-domains': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   // The owner's webhooks, one Query on the table (below: not the index); the key line behind each (GetItem); a
@@ -94,6 +94,8 @@ const indexReaders = ['list-domains', 'list-spaces', 'list-webhooks'];
 const PUBLISHER = 'publish-events';
 /** The edge sync is no route either: an EventBridge rule sends it the domain events of the bus. */
 const EDGE_SYNC = edgeSyncFunction.name;
+/** A list as `Fn.join(',', …)` synthesizes it. */
+const commaList = (items: unknown[]) => (items.length === 1 ? items[0] : { 'Fn::Join': [',', items] });
 /** The edge sweep: no route, EventBridge Scheduler invokes it; its table access is its cursor only (below). */
 const SWEEP = edgeSweepFunction.name;
 /** The hourly re-check of active domains: no route either, EventBridge Scheduler invokes it. */
@@ -189,6 +191,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const ownTimeouts: Record<string, number> = {
         [RECHECK]: DOMAIN_CHECKS_TIMEOUT.toSeconds(),
         [SWEEP]: sweepTimeout().toSeconds(),
+        [EDGE_SYNC]: EDGE_SYNC_TIMEOUT.toSeconds(),
         'test-webhook': 25,
         [DELIVER]: 30,
       };
@@ -281,6 +284,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
               'EDGE_DISTRIBUTION_ID',
               'EDGE_HOSTNAME',
               'EDGE_KVS_ARN',
+              'EDGE_SHARD_CAPACITY',
               'EDGE_TENANT_PREFIX',
               'NODE_OPTIONS',
               'TABLE_NAME',
@@ -332,6 +336,7 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         const given = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
         const standIns: Record<string, string> = {
           EDGE_HOSTNAME: 'd111111abcdef8.cloudfront.net',
+          EDGE_SHARD_CAPACITY: '30000',
           PLANS: String(given.PLANS),
           RATE_LIMIT_PER_KEY_PER_MINUTE: '300',
         };
@@ -353,8 +358,15 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
         // Act / Assess
         expect(() => module.create(load(env)), name).not.toThrow();
         // CORS_ALLOWED_ORIGINS has a default (`*`, as `npm start` runs): the stack sets it on every handler. So do
-        // PLANS (the standard plan alone: the limits before plans) and the rate limit the authorizer states (none).
-        const defaulted = ['NODE_OPTIONS', 'CORS_ALLOWED_ORIGINS', 'PLANS', 'RATE_LIMIT_PER_KEY_PER_MINUTE'];
+        // PLANS (the standard plan alone: the limits before plans), the rate limit the authorizer states (none) and
+        // EDGE_SHARD_CAPACITY (the sync's `DEFAULT_SHARD_CAPACITY`).
+        const defaulted = [
+          'NODE_OPTIONS',
+          'CORS_ALLOWED_ORIGINS',
+          'PLANS',
+          'RATE_LIMIT_PER_KEY_PER_MINUTE',
+          'EDGE_SHARD_CAPACITY',
+        ];
         const required = (setting: string) => !defaulted.includes(setting);
         for (const key of Object.keys(env).filter(required)) {
           const { [key]: _removed, ...without } = env;
@@ -386,7 +398,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const forms: Record<ResourceForm, unknown[]> = {
         '*': ['"*"'],
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
-        'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+        // Every shard's store, in shard order.
+        'key-value-store': s
+          .ofType('AWS::CloudFront::KeyValueStore')
+          .map(([id]) => JSON.stringify(getAtt(id)))
+          .sort(),
         certificate: [expect.stringContaining(':acm:us-east-1:')],
       };
       return {
@@ -400,7 +416,11 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       const forms: Record<SweepResourceForm, unknown[]> = {
         '*': ['"*"'],
         'distribution-tenant': [expect.stringContaining(':distribution-tenant/*"')],
-        'key-value-store': [JSON.stringify(getAtt(s.only('AWS::CloudFront::KeyValueStore')[0]))],
+        // Every shard's store.
+        'key-value-store': s
+          .ofType('AWS::CloudFront::KeyValueStore')
+          .map(([id]) => JSON.stringify(getAtt(id)))
+          .sort(),
         certificate: [expect.stringContaining(':acm:us-east-1:')],
         table: [JSON.stringify(getAtt(tableId()))],
       };
@@ -1389,7 +1409,13 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
   });
 
   describe('edge', () => {
-    const distribution = () => s.only('AWS::CloudFront::Distribution');
+    /** Shard 0's resource of a type: the one whose logical id is the edge's from before shards (no `-n`). */
+    const shard0 = (type: string, name: string) => {
+      const found = s.ofType(type).find(([id]) => new RegExp(`^edge${name}[0-9A-F]{8}$`).test(id));
+      if (!found) throw new Error(`No shard 0 ${type}`);
+      return found;
+    };
+    const distribution = () => shard0('AWS::CloudFront::Distribution', 'distribution');
     const distributionConfig = () => distribution()[1].Properties.DistributionConfig as Record<string, unknown>;
     const connectionGroup = () => s.only('AWS::CloudFront::ConnectionGroup');
     const routingEndpoint = () => ({ 'Fn::GetAtt': [connectionGroup()[0], 'RoutingEndpoint'] });
@@ -1409,9 +1435,14 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
 
     it("answers every viewer request of one multi-tenant distribution with the function, over the stage's KeyValueStore", () => {
       // Prepare
-      const [functionId, fn] = s.only('AWS::CloudFront::Function');
-      const [storeId] = s.only('AWS::CloudFront::KeyValueStore');
-      const { hostname: _hostname, ...settings } = config.edge;
+      const [functionId, fn] = shard0('AWS::CloudFront::Function', 'viewerrequest');
+      const [storeId] = shard0('AWS::CloudFront::KeyValueStore', 'store');
+      const { hostname: _hostname, anycastIpListId: _list, shards, hostsPerShard: _hosts, ...settings } = config.edge;
+      // One function and one store per shard, one connection group.
+      expect(s.ofType('AWS::CloudFront::Function')).toHaveLength(shards);
+      expect(s.ofType('AWS::CloudFront::KeyValueStore')).toHaveLength(shards);
+      expect(s.ofType('AWS::CloudFront::Distribution')).toHaveLength(shards);
+      expect(s.ofType('AWS::CloudFront::ConnectionGroup')).toHaveLength(1);
       // Assess: the function file with the stage's settings, published, reading the store
       expect(fn.Properties).toMatchObject({
         AutoPublish: true,
@@ -1514,7 +1545,10 @@ describe.each(['dev', 'prod'] as StageName[])('the %s stack', (stage) => {
       });
       expect(env).toMatchObject({
         EDGE_CONNECTION_GROUP_ID: { 'Fn::GetAtt': [groupId, 'Id'] },
-        EDGE_DISTRIBUTION_ID: { 'Fn::GetAtt': [distribution()[0], 'Id'] },
+        // Every shard's, comma-separated (one shard's alone: CDK writes a join of one as that one).
+        EDGE_DISTRIBUTION_ID: commaList(
+          s.ofType('AWS::CloudFront::Distribution').map(([id]) => ({ 'Fn::GetAtt': [id, 'Id'] })),
+        ),
         EDGE_TENANT_PREFIX: `domains-spaces-${stage}`,
         EDGE_HOSTNAME: edgeHostname(),
       });

@@ -9,7 +9,11 @@
 import '@aws-sdk/signature-v4a';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import { type LocalCloudFront, startLocalCloudFront } from '#infra/local/cloudfront/index.ts';
+import {
+  type LocalCloudFront,
+  type LocalCloudFrontOptions,
+  startLocalCloudFront,
+} from '#infra/local/cloudfront/index.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
 import type { DnsTestServer } from './dns-server.ts';
 
@@ -23,6 +27,10 @@ export type CloudFrontHarness = {
   distribution: { id: string; arn: string; domainName: string };
   connectionGroup: { id: string; arn: string; routingEndpoint: string };
   store: { arn: string; id: string };
+  /** Every shard (`shards` asked; the first is `distribution` and `store`), by shard number. */
+  shards: { distribution: { id: string; arn: string; domainName: string }; store: { arn: string; id: string } }[];
+  /** Adds a shard, as a deploy with a larger `edge.shards` would. */
+  addShard(): CloudFrontHarness['shards'][number];
   clients: { cloudFront: CloudFrontClient; keyValueStore: CloudFrontKeyValueStoreClient };
   /** New clients with other retry settings (destroyed on `close`). */
   clientsWith(retries: Retries): CloudFrontHarness['clients'];
@@ -35,22 +43,42 @@ export type CloudFrontHarness = {
   close(): Promise<void>;
 };
 
-export async function cloudFrontHarness(options: {
-  dns: DnsTestServer;
-  stage?: string;
-  retries?: Retries;
-}): Promise<CloudFrontHarness> {
+export async function cloudFrontHarness(
+  options: {
+    dns: DnsTestServer;
+    stage?: string;
+    retries?: Retries;
+    shards?: number;
+    /** Verify every signature cryptographically (true by default); a test of volume checks only their form. */
+    verifySignatures?: boolean;
+  } & Pick<LocalCloudFrontOptions, 'quotas' | 'latencyMs' | 'controlPlaneRate' | 'certificates' | 'deployment'>,
+): Promise<CloudFrontHarness> {
   const { dns } = options;
   const stage = options.stage ?? 'test';
   const cloudFront = await startLocalCloudFront({
     dns: createDnsResolver({ servers: [dns.address], timeoutMs: 500, tries: 1 }),
-    certificates: 'manual',
-    deployment: 'manual',
-    credentials: { [TEST_CREDENTIALS.accessKeyId]: TEST_CREDENTIALS.secretAccessKey },
+    certificates: options.certificates ?? 'manual',
+    deployment: options.deployment ?? 'manual',
+    ...(options.verifySignatures === false
+      ? {}
+      : { credentials: { [TEST_CREDENTIALS.accessKeyId]: TEST_CREDENTIALS.secretAccessKey } }),
+    ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+    ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
   });
-  const distribution = cloudFront.createDistribution({ connectionMode: 'tenant-only' });
+  const shards: CloudFrontHarness['shards'] = [];
+  const addShard = () => {
+    const suffix = shards.length === 0 ? '' : `-${shards.length}`;
+    const shard = {
+      distribution: cloudFront.createDistribution({ connectionMode: 'tenant-only' }),
+      store: cloudFront.createKeyValueStore(`${stage}-edge${suffix}`),
+    };
+    shards.push(shard);
+    return shard;
+  };
+  for (let shard = 0; shard < (options.shards ?? 1); shard++) addShard();
+  const { distribution, store } = shards[0] as CloudFrontHarness['shards'][number];
   const connectionGroup = cloudFront.createConnectionGroup({ name: `${stage}-edge` });
-  const store = cloudFront.createKeyValueStore(`${stage}-edge`);
 
   const addresses = new Map<string, string[]>();
   for (const endpoint of [connectionGroup.routingEndpoint, cloudFront.defaultConnectionGroup.routingEndpoint]) {
@@ -80,6 +108,8 @@ export async function cloudFrontHarness(options: {
     distribution,
     connectionGroup,
     store,
+    shards,
+    addShard,
     clients: clientsWith(options.retries ?? {}),
     clientsWith,
     pointAt: (domain, routingEndpoint = connectionGroup.routingEndpoint) => dns.setCname(domain, routingEndpoint),

@@ -211,7 +211,18 @@ describe('a CloudFront tenant’s serving state', () => {
     [{ Enabled: true, Status: 'InProgress' }, 'failed', failed],
     [{ Enabled: true, Status: 'Deployed' }, 'revoked', failed],
     [{ Enabled: true, Status: 'Deployed' }, 'expired', failed],
+    // Each domain's own status counts: one inactive, and the tenant does not serve it.
+    [
+      { Enabled: true, Status: 'Deployed', Domains: [{ Domain: 'a.example', Status: 'active' }] },
+      'issued',
+      { state: 'active' },
+    ],
+    [
+      { Enabled: true, Status: 'Deployed', Domains: [{ Domain: 'a.example', Status: 'inactive' }] },
+      'issued',
+      { state: 'provisioning' },
+    ],
   ] as const)('tenant %o with certificate %s serves: %o', (tenant, certificate, expected) => {
-    expect(servingOf(tenant, certificate)).toEqual(expected);
+    expect(servingOf(tenant as Parameters<typeof servingOf>[0], certificate)).toEqual(expected);
   });
 });

@@ -5,7 +5,7 @@
  * and `<ValidationTokenDetail>`, which this SDK reads as an empty list; named members (`<Tag>`,
  * `<DistributionTenantSummary>`) keep their names. Timestamps are ISO 8601, REST-XML's default.
  */
-import type { ConnectionGroup, ManagedCertificate, Tag, Tenant } from './model.ts';
+import type { ConnectionGroup, Customizations, ManagedCertificate, Parameter, Tag, Tenant } from './model.ts';
 import { leaf, node } from './xml.ts';
 
 const time = (date: Date) => date.toISOString();
@@ -15,8 +15,38 @@ const time = (date: Date) => date.toISOString();
  * inactive`). When a domain is active is not documented; chosen here: once its managed certificate is issued
  * (a tenant without one relies on the distribution's certificate: active).
  */
-export const domainStatus = (tenant: Tenant): 'active' | 'inactive' =>
-  !tenant.certificate || tenant.certificate.status === 'issued' ? 'active' : 'inactive';
+export const domainStatus = (tenant: Tenant): 'active' | 'inactive' => {
+  if (tenant.certificate) return tenant.certificate.status === 'issued' ? 'active' : 'inactive';
+  // Without a managed certificate, a domain is served only with a certificate of the tenant's own (its
+  // Customizations): the stage's tenant-only distribution has none to lend.
+  return tenant.customizations?.certificateArn ? 'active' : 'inactive';
+};
+
+const customizationsXml = (customizations: Customizations | undefined) =>
+  customizations
+    ? node(
+        'Customizations',
+        customizations.webAcl
+          ? node('WebAcl', leaf('Action', customizations.webAcl.action), leaf('Arn', customizations.webAcl.arn))
+          : '',
+        customizations.certificateArn ? node('Certificate', leaf('Arn', customizations.certificateArn)) : '',
+        customizations.geoRestrictions
+          ? node(
+              'GeoRestrictions',
+              leaf('RestrictionType', customizations.geoRestrictions.restrictionType),
+              node('Locations', ...customizations.geoRestrictions.locations.map((each) => leaf('Location', each))),
+            )
+          : '',
+      )
+    : '';
+
+const parametersXml = (parameters: readonly Parameter[]) =>
+  parameters.length === 0
+    ? ''
+    : node(
+        'Parameters',
+        ...parameters.map((parameter) => node('member', leaf('Name', parameter.name), leaf('Value', parameter.value))),
+      );
 
 const tagsXml = (tags: readonly Tag[]) =>
   node('Tags', node('Items', ...tags.map((tag) => node('Tag', leaf('Key', tag.Key), leaf('Value', tag.Value)))));
@@ -36,6 +66,8 @@ export const tenantXml = (tenant: Tenant): string =>
     leaf('Arn', tenant.arn),
     domainsXml(tenant),
     tagsXml(tenant.tags),
+    customizationsXml(tenant.customizations),
+    parametersXml(tenant.parameters),
     leaf('ConnectionGroupId', tenant.connectionGroupId),
     leaf('CreatedTime', time(tenant.createdTime)),
     leaf('LastModifiedTime', time(tenant.lastModifiedTime)),

@@ -6,7 +6,7 @@
  * fields and their validation live in tenant-rules.ts.
  */
 
-import { retireCertificate } from './acm.ts';
+import { accountCertificates, retireCertificate } from './acm.ts';
 import { certificateXml, connectionGroupXml, tenantSummaryXml, tenantXml } from './control-plane-xml.ts';
 import { type Answer, controlPlane } from './errors.ts';
 import { type Account, ids, type Tenant } from './model.ts';
@@ -25,7 +25,18 @@ import { leaf, node, parseXml, textOf, XmlSyntaxError, xmlDocument } from './xml
 export type ControlPlaneSettings = {
   certificates: 'issue-at-once' | 'manual';
   deployment: 'at-once' | 'manual';
+  quotas: ControlPlaneQuotas;
 };
+
+/**
+ * The account's quotas the control plane enforces. Defaults: "Distribution tenants per AWS account: 10,000"
+ * (CloudFront Developer Guide, "Quotas on multi-tenant distributions"); ACM's "Number of ACM certificates:
+ * 2,500" at a time ("Quotas", AWS Certificate Manager User Guide), every managed certificate counting, whatever
+ * its state. A create or a certificate request past either answers EntityLimitExceeded (the error
+ * CreateDistributionTenant and UpdateDistributionTenant document; which one ACM's quota gets is not documented).
+ */
+export type ControlPlaneQuotas = { tenants: number; certificates: number };
+export const DEFAULT_CONTROL_PLANE_QUOTAS: ControlPlaneQuotas = { tenants: 10_000, certificates: 2_500 };
 
 export type ControlPlaneRequest = {
   /** The path's identifier (`{Id}` or `{Identifier}`), decoded. */
@@ -65,8 +76,7 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
   /** What `at-once` settings do once the answer is written: deploy, and issue a CloudFront-validated certificate. */
   function settle(tenant: Tenant) {
     if (settings.certificates === 'issue-at-once' && tenant.certificate?.status === 'pending-validation') {
-      tenant.certificate.status = 'issued';
-      tenant.etag = ids.etag();
+      issue(tenant);
     }
     if (settings.deployment === 'at-once') tenant.status = 'Deployed';
   }
@@ -95,9 +105,22 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     return tenant;
   }
 
+  /** The account's quotas: a tenant more, a certificate more. */
+  function checkQuotas(request: TenantRequest, newTenant: boolean) {
+    if (newTenant && account.tenants.size >= settings.quotas.tenants) {
+      throw controlPlane.entityLimitExceeded(
+        'Your request contains more distribution tenants than are allowed per account.',
+      );
+    }
+    if (request.certificate && accountCertificates(account).length >= settings.quotas.certificates) {
+      throw controlPlane.entityLimitExceeded('The account has as many ACM certificates as its quota allows.');
+    }
+  }
+
   async function create({ body }: ControlPlaneRequest): Promise<Answer> {
     const request = tenantRequestOf(parseBody(body));
     const checked = checkNewTenant(account, request);
+    checkQuotas(request, true);
     await verifyRequestedCertificate(request, checked.domains, checked.group);
     // Checked again after the DNS lookups: of two concurrent creates for one name or domain, only one wins.
     const { name, domains, group } = checkNewTenant(account, request);
@@ -117,6 +140,8 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
       createdTime: now,
       lastModifiedTime: now,
       tags: request.tags,
+      parameters: request.parameters ?? [],
+      ...(request.customizations ? { customizations: request.customizations } : {}),
       ...(request.certificate ? { certificate: newCertificate(account, request.certificate, domains) } : {}),
     };
     account.tenants.set(id, tenant);
@@ -134,6 +159,13 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     if (request.certificate?.validationTokenHost === 'cloudfront') await verifyOwnership(dns, domains, group);
   }
 
+  /**
+   * UpdateDistributionTenant replaces the tenant's configuration with the request's: what it leaves out is taken
+   * as cleared (the safe reading; the API Reference lists the fields, and the AWS provider sends them all back):
+   * no Domains is refused ("You must specify at least one domain"), no ConnectionGroupId is the default group
+   * (as on create), no Customizations or Parameters clear them, and with its Customizations the tenant loses the
+   * managed certificate CloudFront put there. `Enabled` left out keeps the tenant's.
+   */
   async function update({ identifier, ifMatch, body }: ControlPlaneRequest): Promise<Answer> {
     const tenant = tenantById(identifier);
     checkIfMatch(tenant, ifMatch);
@@ -141,8 +173,9 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     if (request.distributionId !== undefined) checkDistribution(account, request.distributionId);
     const group = request.connectionGroupId
       ? checkConnectionGroup(account, request.connectionGroupId)
-      : (account.connectionGroups.get(tenant.connectionGroupId) ?? account.defaultConnectionGroup);
-    const domains = request.domains ? checkDomains(request.domains) : tenant.domains;
+      : account.defaultConnectionGroup;
+    const domains = checkDomains(request.domains);
+    checkQuotas(request, false);
     checkDomainsFree(account, domains, tenant);
     const added = domains.filter((domain) => !tenant.domains.includes(domain));
     // Not documented for updates; chosen: new domains under a CloudFront-validated certificate are checked too.
@@ -156,10 +189,20 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     tenant.connectionGroupId = group.id;
     tenant.domains = domains;
     if (request.enabled !== undefined) tenant.enabled = request.enabled;
+    const kept = request.customizations?.certificateArn;
+    if (tenant.certificate?.status === 'issued' && kept !== tenant.certificate.arn) {
+      // The issued certificate was in Customizations, which the request replaced without it: ACM keeps it.
+      retireCertificate(account, tenant);
+      delete tenant.certificate;
+    }
+    if (request.customizations) tenant.customizations = request.customizations;
+    else delete tenant.customizations;
+    tenant.parameters = request.parameters ?? [];
     if (request.certificate) {
       // The certificate asked for replaces the tenant's; ACM keeps the old one until it is deleted.
       retireCertificate(account, tenant);
       tenant.certificate = newCertificate(account, request.certificate, domains);
+      if (tenant.customizations) delete tenant.customizations.certificateArn;
     }
     changed(tenant);
     const answer = tenantAnswer(200, tenant);
@@ -245,6 +288,17 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
     GetManagedCertificateDetails: certificate,
     GetConnectionGroup: connectionGroup,
   } satisfies Record<string, (request: ControlPlaneRequest) => Promise<Answer>>;
+}
+
+/**
+ * A managed certificate issued: "your distribution tenant will be updated with the latest certificate status"
+ * (ManagedCertificateDetails), a new ETag, and the certificate in the tenant's Customizations.
+ */
+export function issue(tenant: Tenant) {
+  if (!tenant.certificate) return;
+  tenant.certificate.status = 'issued';
+  tenant.customizations = { ...tenant.customizations, certificateArn: tenant.certificate.arn };
+  tenant.etag = ids.etag();
 }
 
 function newCertificate(

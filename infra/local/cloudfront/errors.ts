@@ -43,6 +43,8 @@ export const controlPlane = {
   invalidIfMatchVersion: error('InvalidIfMatchVersion', 400),
   /** 412 "The precondition in one or more of the request fields evaluated to false." */
   preconditionFailed: error('PreconditionFailed', 412),
+  /** 400 "The entity limit has been exceeded." (CreateDistributionTenant: a quota of the account is full.) */
+  entityLimitExceeded: error('EntityLimitExceeded', 400),
   /** 409 "The specified CloudFront resource hasn't been disabled yet." */
   resourceNotDisabled: error('ResourceNotDisabled', 409),
   /**

@@ -11,8 +11,13 @@ import { Agent, type AgentOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { accountCertificates, acmOperations } from './acm.ts';
-import { controlPlaneOperations } from './control-plane.ts';
-import { keyValueStoreOperations } from './key-value-store-api.ts';
+import {
+  type ControlPlaneQuotas,
+  controlPlaneOperations,
+  DEFAULT_CONTROL_PLANE_QUOTAS,
+  issue,
+} from './control-plane.ts';
+import { keyValueStoreOperations, LIMITS } from './key-value-store-api.ts';
 import { Account, type CertificateStatus, domainKey, ids, type Tenant } from './model.ts';
 import type { OwnershipDns } from './ownership.ts';
 import { type CloudFrontCall, createCloudFrontServer } from './server.ts';
@@ -41,6 +46,15 @@ export type LocalCloudFrontOptions = {
    */
   credentials?: Readonly<Record<string, string>>;
   log?: (entry: Record<string, unknown>) => void;
+  /**
+   * Quotas, AWS's by default: each store's bytes (5 MB, "Quotas on key value stores"), tenants and ACM
+   * certificates per account (`DEFAULT_CONTROL_PLANE_QUOTAS`); a test sets them small to fill them.
+   */
+  quotas?: Partial<ControlPlaneQuotas & { storeBytes: number }>;
+  /** How long every call takes, in ms (a range; none by default): AWS's calls take tens of milliseconds. */
+  latencyMs?: { min: number; max: number };
+  /** The control plane's rate in calls per second, beyond which it answers Throttling (unlimited by default). */
+  controlPlaneRate?: number;
 };
 
 /** The tenant CloudFront routes a viewer request for a host to (by Host/SNI). */
@@ -112,9 +126,11 @@ const hostOf = (host: string) => domainKey(host.replace(/:\d+$/, ''));
 export async function startLocalCloudFront(options: LocalCloudFrontOptions): Promise<LocalCloudFront> {
   const host = options.host ?? '127.0.0.1';
   const account = new Account(options.accountId ?? '123456789012');
+  const { storeBytes = LIMITS.storeBytes, ...controlQuotas } = options.quotas ?? {};
   const settings = {
     certificates: options.certificates ?? 'issue-at-once',
     deployment: options.deployment ?? 'at-once',
+    quotas: { ...DEFAULT_CONTROL_PLANE_QUOTAS, ...controlQuotas },
   };
   const throttles = new Map<string, number>();
   const calls: CloudFrontCall[] = [];
@@ -122,7 +138,9 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
   const server = createCloudFrontServer({
     control: { ...controlPlaneOperations(account, options.dns, settings), ...stackResources.operations },
     acm: acmOperations(account),
-    kvs: keyValueStoreOperations(account),
+    kvs: keyValueStoreOperations(account, { storeBytes }),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+    ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
     throttles,
     calls,
     ...(options.credentials ? { credentials: options.credentials } : {}),
@@ -154,6 +172,7 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
   /** "Your distribution tenant will be updated with the latest certificate status" (ManagedCertificateDetails): a new ETag. */
   function setCertificate(domain: string, status: CertificateStatus) {
     const tenant = certifiedTenant(domain);
+    if (status === 'issued') return issue(tenant);
     tenant.certificate.status = status;
     tenant.etag = ids.etag();
   }
@@ -211,6 +230,7 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
       const id = ids.tenant();
       const now = new Date();
       const certificate = seed.certificate === undefined ? 'issued' : seed.certificate;
+      const certificateArn = `arn:aws:acm:us-east-1:${account.accountId}:certificate/${ids.certificate()}`;
       const tenant: Tenant = {
         id,
         arn: account.arn(`distribution-tenant/${id}`),
@@ -224,11 +244,13 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
         createdTime: now,
         lastModifiedTime: now,
         tags: [],
+        parameters: [],
+        ...(certificate === 'issued' ? { customizations: { certificateArn } } : {}),
         ...(certificate === null
           ? {}
           : {
               certificate: {
-                arn: `arn:aws:acm:us-east-1:${account.accountId}:certificate/${ids.certificate()}`,
+                arn: certificateArn,
                 status: certificate,
                 validationTokenHost: 'cloudfront' as const,
                 primaryDomainName: domains[0] ?? '',

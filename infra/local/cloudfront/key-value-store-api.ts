@@ -75,7 +75,13 @@ function parseJson(body: string): Record<string, unknown> {
 const tokenOf = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
 const byKey = ([a]: [string, string], [b]: [string, string]) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-export function keyValueStoreOperations(account: Account) {
+/** The quotas a harness may set lower (a small store to fill in a test): the store's bytes. */
+export type KeyValueStoreQuotas = { storeBytes: number };
+
+export function keyValueStoreOperations(
+  account: Account,
+  quotas: KeyValueStoreQuotas = { storeBytes: LIMITS.storeBytes },
+) {
   function storeOf(arn: string): KeyValueStore {
     const store = account.stores.get(arn);
     if (!store) throw errors.resourceNotFound('Resource was not found.');
@@ -93,7 +99,7 @@ export function keyValueStoreOperations(account: Account) {
     if (ifMatch !== store.etag) throw errors.conflict('Resource is not in expected state.');
     const items = new Map(store.items);
     apply(items);
-    if (sizeOf({ ...store, items }) > LIMITS.storeBytes) throw errors.serviceQuotaExceeded('Limit exceeded.');
+    if (sizeOf({ ...store, items }) > quotas.storeBytes) throw errors.serviceQuotaExceeded('Limit exceeded.');
     store.items = items;
     store.etag = ids.keyValueStoreEtag();
     store.lastModified = new Date();

@@ -49,6 +49,16 @@ export type ManagedCertificate = {
 
 export type Tag = { Key: string; Value?: string };
 
+/** API Reference, Customizations: a tenant's certificate, web ACL and geographic restrictions. */
+export type Customizations = {
+  certificateArn?: string;
+  webAcl?: { action: string; arn?: string };
+  geoRestrictions?: { restrictionType: string; locations: string[] };
+};
+
+/** API Reference, Parameter: a name and its value, for the distribution's parameters. */
+export type Parameter = { name: string; value: string };
+
 export type Tenant = {
   id: string;
   arn: string;
@@ -63,6 +73,12 @@ export type Tenant = {
   lastModifiedTime: Date;
   tags: Tag[];
   certificate?: ManagedCertificate;
+  /**
+   * What the tenant overrides of its distribution. CloudFront fills `Certificate` with the managed certificate
+   * once it is issued (as the AWS provider's tenant resource reads it back), so an update must send it again.
+   */
+  customizations?: Customizations;
+  parameters: Parameter[];
 };
 
 export type KeyValueStore = {

@@ -155,7 +155,27 @@ export type ServerParts = {
   /** Access key ID → secret: when given, signatures are verified cryptographically (signature-verify.ts). */
   credentials?: Credentials;
   log?: (entry: Record<string, unknown>) => void;
+  /** How long each call takes before it is answered, in ms (AWS's take tens of milliseconds): a fixed range. */
+  latencyMs?: { min: number; max: number };
+  /** The control plane's sustained rate, in calls per second (a token bucket as deep as one second's): beyond it, Throttling. */
+  controlPlaneRate?: number;
 };
+
+/** A token bucket: `rate` tokens a second, at most `rate` held. */
+function tokenBucket(rate: number) {
+  let tokens = rate;
+  let at = Date.now();
+  return () => {
+    const now = Date.now();
+    tokens = Math.min(rate, tokens + ((now - at) / 1000) * rate);
+    at = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A signature that does not verify: SignatureDoesNotMatch on the control plane (REST-XML), InvalidSignatureException on KeyValueStore (REST-JSON); both 403. */
 const mismatch = {
@@ -163,8 +183,15 @@ const mismatch = {
   kvs: (message: string) => new CloudFrontError('InvalidSignatureException', 403, message),
 };
 
-async function answer(parts: ServerParts, found: Route, signed: SignedRequest): Promise<Answer> {
+async function answer(
+  parts: ServerParts,
+  found: Route,
+  signed: SignedRequest,
+  admit: (() => boolean) | undefined,
+): Promise<Answer> {
   const asError = found.plane === 'control' ? controlPlaneError : keyValueStoreError;
+  const { latencyMs } = parts;
+  if (latencyMs) await sleep(latencyMs.min + Math.random() * (latencyMs.max - latencyMs.min));
   try {
     if (found.plane === 'control') checkControlPlaneSignature(signed.headers);
     else checkKeyValueStoreSignature(signed.headers);
@@ -174,6 +201,7 @@ async function answer(parts: ServerParts, found: Route, signed: SignedRequest): 
       parts.throttles.set(found.operation, throttled - 1);
       throw found.plane === 'control' ? controlPlane.throttling() : keyValueStore.throttling();
     }
+    if (found.plane === 'control' && admit && !admit()) throw controlPlane.throttling();
     if (found.plane === 'control') return await parts.control[found.operation](found.request);
     return await parts.kvs[found.operation](found.request);
   } catch (error) {
@@ -224,6 +252,7 @@ const unknownOperation = controlPlaneError(
 );
 
 export function createCloudFrontServer(parts: ServerParts): Server {
+  const admit = parts.controlPlaneRate === undefined ? undefined : tokenBucket(parts.controlPlaneRate);
   return createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -238,7 +267,7 @@ export function createCloudFrontServer(parts: ServerParts): Server {
         acm && parts.acm
           ? answerAcm(parts, acm, signed)
           : found
-            ? answer(parts, found, signed)
+            ? answer(parts, found, signed, admit)
             : Promise.resolve(unknownOperation);
       answered.then(({ status, headers = {}, body: out }) => {
         const operation = acm ?? found?.operation ?? `${method} ${url.pathname}`;

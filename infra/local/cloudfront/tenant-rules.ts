@@ -4,7 +4,15 @@
  * them, each with the page it comes from.
  */
 import { controlPlane } from './errors.ts';
-import { type Account, type ConnectionGroup, domainKey, type Tag, type Tenant } from './model.ts';
+import {
+  type Account,
+  type ConnectionGroup,
+  type Customizations,
+  domainKey,
+  type Parameter,
+  type Tag,
+  type Tenant,
+} from './model.ts';
 import { booleanOf, childOf, itemsOf, textOf, type XmlElement } from './xml.ts';
 
 export type TenantRequest = {
@@ -15,7 +23,30 @@ export type TenantRequest = {
   enabled?: boolean;
   tags: Tag[];
   certificate?: { validationTokenHost: 'cloudfront' | 'self-hosted'; primaryDomainName?: string };
+  customizations?: Customizations;
+  parameters?: Parameter[];
 };
+
+/** The request's Customizations (API Reference, Customizations, Certificate, WebAclCustomization, GeoRestrictionCustomization). */
+function customizationsOf(root: XmlElement): Customizations | undefined {
+  const element = childOf(root, 'Customizations');
+  if (!element) return undefined;
+  const customizations: Customizations = {};
+  const certificateArn = textOf(childOf(element, 'Certificate'), 'Arn');
+  if (certificateArn) customizations.certificateArn = certificateArn;
+  const webAcl = childOf(element, 'WebAcl');
+  const action = textOf(webAcl, 'Action');
+  if (action) customizations.webAcl = { action, ...(textOf(webAcl, 'Arn') ? { arn: textOf(webAcl, 'Arn') } : {}) };
+  const geo = childOf(element, 'GeoRestrictions');
+  const restrictionType = textOf(geo, 'RestrictionType');
+  if (restrictionType) {
+    customizations.geoRestrictions = {
+      restrictionType,
+      locations: itemsOf(geo, 'Locations').map((location) => location.text.trim()),
+    };
+  }
+  return customizations;
+}
 
 export function tenantRequestOf(root: XmlElement): TenantRequest {
   const certificate = childOf(root, 'ManagedCertificateRequest');
@@ -42,6 +73,14 @@ export function tenantRequestOf(root: XmlElement): TenantRequest {
   if (domains !== undefined) request.domains = domains;
   if (connectionGroupId !== undefined) request.connectionGroupId = connectionGroupId;
   if (enabled !== undefined) request.enabled = enabled;
+  const customizations = customizationsOf(root);
+  if (customizations) request.customizations = customizations;
+  if (childOf(root, 'Parameters')) {
+    request.parameters = itemsOf(root, 'Parameters').map((item) => ({
+      name: textOf(item, 'Name') ?? '',
+      value: textOf(item, 'Value') ?? '',
+    }));
+  }
   if (host === 'cloudfront' || host === 'self-hosted') {
     request.certificate = { validationTokenHost: host, ...(primaryDomainName ? { primaryDomainName } : {}) };
   }

@@ -41,6 +41,7 @@ const servingFailures: Record<ServingFailure, (edge: EdgeHost) => string> = {
   name_in_use: () => 'Another CloudFront distribution holds this name: remove it there, then verify again.',
   pages_too_large: () =>
     `Shorten index_page or not_found_page: together they may take ${PAGES_MAX_BYTES} bytes as ASCII URLs.`,
+  capacity: () => 'The service is at capacity for new domains; it will retry.',
 };
 
 function servingFields(item: DomainRecord, edge: EdgeHost): Pick<Domain, 'serving' | 'serving_error'> {

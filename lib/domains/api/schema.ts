@@ -65,12 +65,13 @@ export const domainSchema = v.strictObject({
   serving_error: nullable(
     v.strictObject({
       code: v.pipe(
-        v.picklist(['certificate_failed', 'name_in_use', 'pages_too_large']),
+        v.picklist(['certificate_failed', 'name_in_use', 'pages_too_large', 'capacity']),
         v.description(
           '`certificate_failed`: CloudFront could not issue the certificate (the name stopped pointing at the ' +
             'edge, or a CAA record forbids Amazon); `name_in_use`: another CloudFront distribution or tenant ' +
             'holds the name; `pages_too_large`: the pages do not fit the edge (domains stored before pages were ' +
-            'measured).',
+            'measured); `capacity`: the service is at capacity for new domains (a quota is full) and retries by ' +
+            'itself (hourly), nothing for the owner to do.',
         ),
       ),
       message: v.pipe(v.string(), v.description('What to do about it, safe to show to a user.')),

@@ -48,6 +48,7 @@ import {
 } from '#lib/domains/rules/dns-records.ts';
 import { domainNameMatches } from '#lib/domains/rules/idn.ts';
 import { newVerificationToken, verificationName } from '#lib/domains/rules/verification.ts';
+import { placeDomain, shardQueue } from '#lib/edge/data/edge-shards.ts';
 import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
 import {
   type DomainStatus,
@@ -81,6 +82,12 @@ export type DomainRecord = ResourceRecord & {
   serving?: ServingState;
   /** Why it is not served, with `serving: 'failed'`. */
   servingFailure?: ServingFailure;
+  /**
+   * The edge shard its host is served from (`lib/edge/data/edge-shards.ts`), chosen once when the sync first needs
+   * its tenant and never moved. Absent: not placed yet (an item the sync served before shards existed is on
+   * shard 0). Bookkeeping: never shown, never in events.
+   */
+  edgeShard?: number;
 };
 
 /** Each field's use is declared (`storedFields`, `lib/kinds.ts`): a field without one does not compile. */
@@ -376,13 +383,16 @@ export async function recheckDomain(
 /**
  * Whether a check shows something new, so that it is a change (with its `domain.updated`, which sends the edge
  * sync to look again): a record's status changed, or the edge has something to look at for the domain (a
- * tenant whose certificate may be issued by now; a name that points at the edge but has no tenant yet). A
- * domain waiting for a CNAME that is still missing, or one served or failed with nothing changed, is quiet.
+ * tenant whose certificate may be issued by now; a name that points at the edge but has no tenant yet; one the
+ * service had no room for). A domain waiting for a CNAME that is still missing, or one served or failed for a
+ * reason its owner must fix with nothing changed, is quiet.
  */
 function hasNews(item: DomainRecord, after: CheckState): boolean {
   if (after.txt !== item.check?.txt || after.route !== item.check?.route) return true;
-  const { state } = servingOf(item);
-  return state === 'provisioning' || (state === 'waiting_for_dns' && after.route === 'found');
+  const serving = servingOf(item);
+  // `capacity`: the service had no room for it (a quota full); each check tries again until there is.
+  if (serving.state === 'failed') return serving.failure === 'capacity';
+  return serving.state === 'provisioning' || (serving.state === 'waiting_for_dns' && after.route === 'found');
 }
 
 /** The serving findings as the item keeps them. */
@@ -445,8 +455,16 @@ export async function updateDomain(
 export const edgeSyncDeps = (db: Db) => ({
   activeDomain: async (host: string) => {
     const domain = await activeDomainByName(db, host);
-    return domain && { ...domain, serving: servingOf(domain) };
+    if (!domain) return null;
+    const { edgeShard } = domain;
+    // `seen`: the sync recorded its serving before shards existed, so an item without a shard was served from
+    // shard 0 (`capacity` came with shards: such a domain was never placed, and is placed now).
+    const seen = domain.serving !== undefined && domain.servingFailure !== 'capacity';
+    return { ...domain, serving: servingOf(domain), seen, ...(edgeShard === undefined ? {} : { edgeShard }) };
   },
+  placeDomain: (domain: { owner: string; id: number }, options: { shards: number; capacity: number; force?: number }) =>
+    placeDomain(db, domain, options),
+  queue: shardQueue(db),
   recordServing: (domain: { owner: string; id: number }, serving: Serving) =>
     recordServing(db, domain.owner, domain.id, serving),
 });

@@ -19,9 +19,11 @@ export type ServingState = 'waiting_for_dns' | 'provisioning' | 'active' | 'fail
  * Why an active domain is not served, in terms the owner can act on: its certificate could not be issued
  * (the name stopped pointing at the edge, or CAA records forbid Amazon's CA); its name is held by another
  * CloudFront resource (another distribution's tenant or alias, in this account or another); its pages do not
- * fit the edge's store (only domains stored before the API measured them).
+ * fit the edge's store (only domains stored before the API measured them); the service has no room for a new
+ * domain now (a quota is full: the stores' bytes, tenants or certificates per account), which the service itself
+ * retries (the hourly re-check), so the owner need not act.
  */
-export type ServingFailure = 'certificate_failed' | 'name_in_use' | 'pages_too_large';
+export type ServingFailure = 'certificate_failed' | 'name_in_use' | 'pages_too_large' | 'capacity';
 
 /** What the edge sync found for a host: a state, and for `failed` its reason. */
 export type Serving = { state: Exclude<ServingState, 'failed'> } | { state: 'failed'; failure: ServingFailure };

@@ -1,0 +1,264 @@
+/**
+ * What the edge sync keeps in the table about its shards (`lib/edge/sync.ts`, docs/deployment.md "The edge"):
+ * - each shard's count of hosts placed on it (`EDGESHARD`, one item per shard), moved by one in the same
+ *   transaction that records a domain's shard on its item (`edgeShard`), on the condition that the shard has
+ *   room and the domain has no shard yet: a count that never drifts from the placements, and a host placed once;
+ * - each shard's writes waiting for its one writer (`EDGEPENDING#<shard>`, one item per host: the latest state
+ *   wins, so events for one host coalesce), and the lease that makes one sync at a time that writer
+ *   (`EDGELEASE`, one item per shard, taken and given back with conditional writes, lapsing if its holder dies).
+ * Queries by partition only: no Scan.
+ */
+
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from '#lib/data/dynamodb.ts';
+import { itemKey } from '#lib/data/keys.ts';
+import { transact } from '#lib/data/transaction.ts';
+
+const COUNTS = 'EDGESHARD';
+const countKey = (shard: number) => ({ pk: COUNTS, sk: `SHARD#${shard}` });
+const pendingPartition = (shard: number) => `EDGEPENDING#${shard}`;
+const leaseKey = (shard: number) => ({ pk: 'EDGELEASE', sk: `SHARD#${shard}` });
+
+/** Hosts placed on each shard so far (0 for a shard nothing was placed on), by shard number. */
+export async function shardCounts(db: Db, shards: number): Promise<number[]> {
+  const { Items = [] } = await db.client.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': COUNTS },
+      ConsistentRead: true,
+    }),
+  );
+  const counts = Array.from({ length: shards }, () => 0);
+  for (const item of Items) {
+    const shard = Number(String(item.sk).slice('SHARD#'.length));
+    if (shard < shards) counts[shard] = Number(item.hosts ?? 0);
+  }
+  return counts;
+}
+
+/** What placing a domain came to: its shard (placed now, or before by another sync), or no room, or gone. */
+export type Placement = { shard: number } | { full: true } | { gone: true };
+
+/**
+ * Places the domain on the least full shard that has room (`capacity` hosts), once: its count and the domain's
+ * `edgeShard` change in one transaction, on the conditions that the count is below capacity (absent with
+ * `force`, for a domain already served on that shard) and that the domain exists and has no shard yet. When
+ * another sync placed it first, that shard is the answer.
+ */
+export async function placeDomain(
+  db: Db,
+  domain: { owner: string; id: number },
+  options: { shards: number; capacity: number; force?: number },
+): Promise<Placement> {
+  const item = itemKey(domain.owner, 'domain', domain.id);
+  const counts = await shardCounts(db, options.shards);
+  const candidates =
+    options.force !== undefined
+      ? [options.force]
+      : counts
+          .map((count, shard) => ({ count, shard }))
+          .filter(({ count }) => count < options.capacity)
+          .sort((a, b) => a.count - b.count || a.shard - b.shard)
+          .map(({ shard }) => shard);
+  for (let at = 0; at < candidates.length; ) {
+    const shard = candidates[at] as number;
+    const result = await transact(db, {
+      count: {
+        Update: {
+          TableName: db.tableName,
+          Key: countKey(shard),
+          UpdateExpression: 'ADD hosts :one',
+          ...(options.force !== undefined
+            ? { ExpressionAttributeValues: { ':one': 1 } }
+            : {
+                ConditionExpression: 'attribute_not_exists(hosts) OR hosts < :capacity',
+                ExpressionAttributeValues: { ':one': 1, ':capacity': options.capacity },
+              }),
+        },
+      },
+      domain: {
+        Update: {
+          TableName: db.tableName,
+          Key: item,
+          UpdateExpression: 'SET edgeShard = :shard',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(edgeShard)',
+          ExpressionAttributeValues: { ':shard': shard },
+        },
+      },
+    });
+    if (result.outcome === 'committed') return { shard };
+    if (result.outcome === 'conflict') continue; // in flight with another placement: the same shard again
+    if (result.failed.has('domain')) {
+      const { Item } = await db.client.send(
+        new GetCommand({ TableName: db.tableName, Key: item, ConsistentRead: true }),
+      );
+      if (!Item) return { gone: true };
+      if (typeof Item.edgeShard === 'number') return { shard: Item.edgeShard };
+    }
+    at++; // this shard filled up meanwhile: the next one
+  }
+  return { full: true };
+}
+
+/** A write waiting for its shard's writer: the host's record (JSON) as read at `t`. */
+export type PendingWrite = { host: string; value: string; t: number };
+
+const refusedPartition = (shard: number) => `EDGEREFUSED#${shard}`;
+
+/**
+ * Queues the host's record for its shard's writer, unless a newer one is queued already (it supersedes this):
+ * true when this one is queued.
+ */
+export async function queueWrite(db: Db, shard: number, write: PendingWrite): Promise<boolean> {
+  try {
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { pk: pendingPartition(shard), sk: write.host, value: write.value, t: write.t },
+        ConditionExpression: 'attribute_not_exists(pk) OR t <= :t',
+        ExpressionAttributeValues: { ':t': write.t },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Where the host's write of `t` stands: still queued, refused by a full store or skipped as older than the
+ * store's record (the writer's marks, taken here), or applied (or superseded by a newer one).
+ */
+export async function writeState(
+  db: Db,
+  shard: number,
+  host: string,
+  t: number,
+): Promise<'queued' | 'refused' | 'older' | 'applied'> {
+  const { Item } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: { pk: pendingPartition(shard), sk: host }, ConsistentRead: true }),
+  );
+  if (Item && Number(Item.t) === t) return 'queued';
+  const refused = { pk: refusedPartition(shard), sk: host };
+  const { Item: mark } = await db.client.send(
+    new GetCommand({ TableName: db.tableName, Key: refused, ConsistentRead: true }),
+  );
+  if (!mark || Number(mark.t) !== t) return 'applied';
+  await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: refused }));
+  return mark.older === true ? 'older' : 'refused';
+}
+
+const pendingOf = (item: Record<string, unknown>): PendingWrite => ({
+  host: String(item.sk),
+  value: String(item.value),
+  t: Number(item.t),
+});
+
+/** Up to `limit` writes the shard's writer has yet to apply. */
+export async function pendingWrites(db: Db, shard: number, limit: number): Promise<PendingWrite[]> {
+  const { Items = [] } = await db.client.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pendingPartition(shard) },
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return Items.map(pendingOf);
+}
+
+/** A refusal mark lasts a day at most (TTL), should its sync never come back for it. */
+const REFUSAL_TTL_SECONDS = 86_400;
+
+/**
+ * Done with a queued write: applied, refused because the store is full, or skipped because the store holds a
+ * newer state (both marked for its sync to see); the
+ * queued item is deleted only if it is still the one applied (a newer one queued meanwhile stays for the next
+ * batch).
+ */
+export async function settleWrite(
+  db: Db,
+  shard: number,
+  write: PendingWrite,
+  outcome: 'applied' | 'refused' | 'older',
+) {
+  if (outcome !== 'applied') {
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: {
+          pk: refusedPartition(shard),
+          sk: write.host,
+          t: write.t,
+          ...(outcome === 'older' ? { older: true } : {}),
+          ttl: Math.floor(Date.now() / 1000) + REFUSAL_TTL_SECONDS,
+        },
+      }),
+    );
+  }
+  try {
+    await db.client.send(
+      new DeleteCommand({
+        TableName: db.tableName,
+        Key: { pk: pendingPartition(shard), sk: write.host },
+        ConditionExpression: 't = :t',
+        ExpressionAttributeValues: { ':t': write.t },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Takes (or renews) the shard's lease for `holder` until `now + ms`: true when it holds it. A lease that lapsed
+ * (its holder died or overran) is taken over.
+ */
+export async function takeLease(db: Db, shard: number, holder: string, now: number, ms: number): Promise<boolean> {
+  try {
+    await db.client.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...leaseKey(shard), holder, until: now + ms },
+        ConditionExpression: 'attribute_not_exists(pk) OR holder = :holder OR #until < :now',
+        ExpressionAttributeNames: { '#until': 'until' },
+        ExpressionAttributeValues: { ':holder': holder, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Gives the lease back, if `holder` still holds it. */
+export async function releaseLease(db: Db, shard: number, holder: string): Promise<void> {
+  try {
+    await db.client.send(
+      new DeleteCommand({
+        TableName: db.tableName,
+        Key: leaseKey(shard),
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeValues: { ':holder': holder },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** The queue and lease of every shard, as the edge's writer asks for them (`ShardQueue`, `lib/edge/writer.ts`). */
+export const shardQueue = (db: Db) => ({
+  queue: (shard: number, write: PendingWrite) => queueWrite(db, shard, write),
+  state: (shard: number, host: string, t: number) => writeState(db, shard, host, t),
+  pending: (shard: number, limit: number) => pendingWrites(db, shard, limit),
+  settle: (shard: number, write: PendingWrite, outcome: 'applied' | 'refused' | 'older') =>
+    settleWrite(db, shard, write, outcome),
+  takeLease: (shard: number, holder: string, now: number, ms: number) => takeLease(db, shard, holder, now, ms),
+  releaseLease: (shard: number, holder: string) => releaseLease(db, shard, holder),
+});
