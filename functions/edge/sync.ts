@@ -20,7 +20,7 @@ import {
 } from '#lib/edge/cloudfront.ts';
 import type { BatchEdgeStore, ListableEdgeStore, PurgeableTenants } from '#lib/edge/ports.ts';
 import { type EdgeConfig, edgeShardsOf, loadEdgeConfig } from '#lib/edge/settings.ts';
-import { type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
+import { type SyncDeps, type SyncOutcome, syncHost } from '#lib/edge/sync.ts';
 import type { WriterStats } from '#lib/edge/writer.ts';
 import type { BusEvent } from '#lib/feed/bus.ts';
 import { atColdStart } from '#lib/platform/cold-start.ts';
@@ -50,6 +50,8 @@ export type Edge = {
   tenants?: PurgeableTenants;
   /** What the shards' writers met (tests, the benchmark). */
   stats?: WriterStats;
+  /** How long a throttled control plane is waited for (tests shorten it). */
+  throttledTenantRetries?: SyncDeps['throttledTenantRetries'];
   now?: () => number;
 };
 

@@ -39,6 +39,7 @@ import {
 import type { Serving } from '#lib/edge/rules/serving.ts';
 import {
   type BatchEdgeStore,
+  ControlPlaneBusy,
   type EdgeCertificates,
   type ListableEdgeStore,
   type PurgeableTenants,
@@ -173,6 +174,19 @@ export type StageEdge = {
   certificates?: EdgeCertificates;
 };
 
+/** A call CloudFront's control plane throttled (the SDK's retries spent): `ControlPlaneBusy`. */
+async function throttledAsBusy<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const { name, $retryable } = error as { name?: string; $retryable?: { throttling?: boolean } };
+    if (name === 'Throttling' || name === 'ThrottlingException' || $retryable?.throttling) {
+      throw new ControlPlaneBusy(error);
+    }
+    throw error;
+  }
+}
+
 /** CloudFront's refusal of a managed certificate for a name that does not point at it (yet). */
 const isOwnershipRefusal = (error: unknown) =>
   error instanceof InvalidArgument && /ownership|pointing/i.test(error.message);
@@ -265,8 +279,9 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
 
   async function create(host: string, shard: number): Promise<Serving> {
     const distributionId = edge.distributionIds[shard] ?? edge.distributionIds[0];
+    let created: DistributionTenant | undefined;
     try {
-      await client.send(
+      ({ DistributionTenant: created } = await client.send(
         new CreateDistributionTenantCommand({
           DistributionId: distributionId,
           ConnectionGroupId: edge.connectionGroupId,
@@ -277,7 +292,7 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
           // Which stack made it, for the console and cost reports (runtime resources get no stack tags).
           Tags: { Items: [{ Key: 'stack', Value: edge.tenantPrefix }] },
         }),
-      );
+      ));
     } catch (error) {
       // CloudFront does not see the record yet (its resolvers may lag ours): the next check tries again.
       if (isOwnershipRefusal(error)) return { state: 'waiting_for_dns' };
@@ -291,38 +306,41 @@ export function cloudFrontTenants(client: CloudFrontClient, edge: StageEdge): Pu
       }
       throw error;
     }
-    // Read back rather than trust the answer: CloudFront may have deployed it and issued its certificate already
-    // (the local CloudFront does at once), and nothing else would make the sync look again before the re-check.
-    const created = await find(host);
-    return created ? servingNow(created.tenant) : { state: 'provisioning' };
+    // Read back rather than trust the answer (which `created` is): CloudFront may have deployed it and issued
+    // its certificate already (the local CloudFront does at once), and nothing else would make the sync look
+    // again before the re-check.
+    const now = created ? await find(host) : null;
+    return now ? servingNow(now.tenant) : { state: 'provisioning' };
+  }
+
+  async function ensure(host: string, shard: number): Promise<Serving> {
+    const found = await find(host);
+    if (found && !found.ours) return { state: 'failed', failure: 'name_in_use' };
+    if (!found) return (await edge.pointsAtEdge(host)) ? create(host, shard) : { state: 'waiting_for_dns' };
+    if (!found.tenant.Enabled) {
+      await update(found, { Enabled: true });
+      return { state: 'provisioning' };
+    }
+    const serving = await servingNow(found.tenant);
+    // A certificate that failed is asked for again once the name points at the edge (the owner fixed it).
+    if (serving.state === 'failed' && (await edge.pointsAtEdge(host))) {
+      const failed = (await certificateDetailsOf(found.tenant.Id))?.CertificateArn;
+      try {
+        // On the tenant as read: a sync that asked first moved its ETag, and this one asks for nothing more.
+        await update(found, { ManagedCertificateRequest: certificateRequest(host) });
+      } catch (error) {
+        if (error instanceof PreconditionFailed) return { state: 'provisioning' };
+        throw error;
+      }
+      // The tenant holds the new one: the failed one serves nothing, and would stay in ACM's quota.
+      if (failed) await edge.certificates?.remove(failed);
+      return { state: 'provisioning' };
+    }
+    return serving;
   }
 
   return {
-    async ensure(host, shard = 0) {
-      const found = await find(host);
-      if (found && !found.ours) return { state: 'failed', failure: 'name_in_use' };
-      if (!found) return (await edge.pointsAtEdge(host)) ? create(host, shard) : { state: 'waiting_for_dns' };
-      if (!found.tenant.Enabled) {
-        await update(found, { Enabled: true });
-        return { state: 'provisioning' };
-      }
-      const serving = await servingNow(found.tenant);
-      // A certificate that failed is asked for again once the name points at the edge (the owner fixed it).
-      if (serving.state === 'failed' && (await edge.pointsAtEdge(host))) {
-        const failed = (await certificateDetailsOf(found.tenant.Id))?.CertificateArn;
-        try {
-          // On the tenant as read: a sync that asked first moved its ETag, and this one asks for nothing more.
-          await update(found, { ManagedCertificateRequest: certificateRequest(host) });
-        } catch (error) {
-          if (error instanceof PreconditionFailed) return { state: 'provisioning' };
-          throw error;
-        }
-        // The tenant holds the new one: the failed one serves nothing, and would stay in ACM's quota.
-        if (failed) await edge.certificates?.remove(failed);
-        return { state: 'provisioning' };
-      }
-      return serving;
-    },
+    ensure: (host, shard = 0) => throttledAsBusy(() => ensure(host, shard)),
     async remove(host) {
       const found = await find(host);
       if (found?.ours && found.tenant.Enabled) await update(found, { Enabled: false });

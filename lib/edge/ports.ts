@@ -33,6 +33,17 @@ export class StoreFull extends Error {
   }
 }
 
+/**
+ * Thrown by the tenants when CloudFront's control plane throttled a call past the SDK's own retries: the sync
+ * waits and tries again within its budget, then leaves the domain `provisioning` for the re-check.
+ */
+export class ControlPlaneBusy extends Error {
+  constructor(cause?: unknown) {
+    super("CloudFront's control plane is throttling the edge's calls", { cause });
+    this.name = 'ControlPlaneBusy';
+  }
+}
+
 /** A write waiting for its shard's writer: the host's record (JSON), read at `t`. */
 export type PendingWrite = { host: string; value: string; t: number };
 

@@ -16,6 +16,7 @@ import { type Serving, sameServing } from '#lib/edge/rules/serving.ts';
 import { again, fullJitter, retrying } from '#lib/platform/retry.ts';
 import {
   type BatchEdgeStore,
+  ControlPlaneBusy,
   type EdgeStore,
   type EdgeTenants,
   type ShardQueue,
@@ -69,6 +70,8 @@ export type SyncDeps = {
   tenants?: EdgeTenants;
   /** Records on the domain whether the edge serves it (`recordServing`), when that changed. */
   recordServing?(domain: ServedDomain, serving: Serving): Promise<void>;
+  /** How long a throttled control plane is waited for (`THROTTLED_TENANT_RETRIES` by default; tests shorten it). */
+  throttledTenantRetries?: typeof THROTTLED_TENANT_RETRIES;
   now?: () => number;
 };
 
@@ -120,10 +123,41 @@ export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcom
     return outcome;
   }
   // The tenant follows the state read now, whichever sync wrote the store: both calls are idempotent.
-  const serving: Serving = deps.tenants ? await deps.tenants.ensure(host, shard) : { state: 'active' };
+  const serving: Serving = deps.tenants
+    ? await ensureTenant(deps.tenants, host, shard, deps.throttledTenantRetries)
+    : { state: 'active' };
   await record(deps, domain, serving);
   return outcome;
 }
+
+/**
+ * A throttled control plane (the SDK's own retries spent) is waited for, with full jitter, within this budget;
+ * past it the domain stays `provisioning`, which the re-check looks at again within 5 minutes, rather than
+ * failing the invocation into Lambda's retries and the dead-letter queue. Base and cap, ms.
+ */
+export const THROTTLED_TENANT_RETRIES = { budgetMs: 20_000, baseMs: 1_000, capMs: 8_000 };
+
+const ensureTenant = (
+  tenants: EdgeTenants,
+  host: string,
+  shard: number,
+  { budgetMs, baseMs, capMs } = THROTTLED_TENANT_RETRIES,
+): Promise<Serving> =>
+  retrying<Serving>(
+    { budgetMs, delayMs: fullJitter(baseMs, capMs) },
+    async () => {
+      try {
+        return await tenants.ensure(host, shard);
+      } catch (error) {
+        if (error instanceof ControlPlaneBusy) return again;
+        throw error;
+      }
+    },
+    () => new ControlPlaneBusy(),
+  ).catch((error: unknown) => {
+    if (error instanceof ControlPlaneBusy) return { state: 'provisioning' } as const;
+    throw error;
+  });
 
 const storesOf = (deps: SyncDeps): readonly EdgeStore[] => {
   const stores = deps.shards ?? (deps.store ? [deps.store] : []);

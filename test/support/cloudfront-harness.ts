@@ -51,7 +51,10 @@ export async function cloudFrontHarness(
     shards?: number;
     /** Verify every signature cryptographically (true by default); a test of volume checks only their form. */
     verifySignatures?: boolean;
-  } & Pick<LocalCloudFrontOptions, 'quotas' | 'latencyMs' | 'controlPlaneRate' | 'certificates' | 'deployment'>,
+  } & Pick<
+    LocalCloudFrontOptions,
+    'quotas' | 'latencyMs' | 'controlPlaneRate' | 'certificates' | 'deployment' | 'recordCalls'
+  >,
 ): Promise<CloudFrontHarness> {
   const { dns } = options;
   const stage = options.stage ?? 'test';
@@ -65,6 +68,7 @@ export async function cloudFrontHarness(
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
+    ...(options.recordCalls === undefined ? {} : { recordCalls: options.recordCalls }),
   });
   const shards: CloudFrontHarness['shards'] = [];
   const addShard = () => {

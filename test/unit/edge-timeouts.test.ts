@@ -13,6 +13,7 @@ import { EDGE_SYNC_TIMEOUT } from '#infra/constructs/edge.ts';
 import { stages } from '#infra/stages.ts';
 import { dynamoClientConfig } from '#lib/data/dynamodb.ts';
 import { createDnsResolver } from '#lib/dns/resolver.ts';
+import { THROTTLED_TENANT_RETRIES } from '#lib/edge/sync.ts';
 import { WRITER_SETTINGS } from '#lib/edge/writer.ts';
 
 /** What a server's retry-after hint may add to a backoff (`refreshRetryTokenForRetry`: at most 5,000 ms). */
@@ -51,8 +52,11 @@ describe("the edge sync's timeout", () => {
       placement: dynamo + shards * 2 * dynamo,
       // the store's value before, the writer (its budget, and the one call under way when it runs out), after
       store: cloudFront + WRITER_SETTINGS.budgetMs + Math.max(cloudFront, dynamo) + cloudFront,
-      // its tenant: found by domain, DNS checked, created, found again, its certificate asked
-      tenant: 4 * cloudFront + dns,
+      // its tenant, at its longest: found by domain, its certificate read, DNS checked, the failed certificate's
+      // details read, the tenant updated with a new request, the failed certificate deleted from ACM
+      // (a new host's is shorter: found, DNS checked, created, found again, its certificate read)
+      // — tried again while the control plane throttles, within its budget, the last try under way when it ends
+      tenant: THROTTLED_TENANT_RETRIES.budgetMs + 5 * cloudFront + dns,
       // its serving recorded: the item read, then its transaction
       record: 2 * dynamo,
     };

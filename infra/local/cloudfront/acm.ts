@@ -37,6 +37,9 @@ export function retireCertificate(account: Account, tenant: Tenant): void {
   });
 }
 
+/** How many certificates ACM holds for the account: the tenants', and those no tenant holds any more. */
+export const certificateCount = (account: Account): number => account.tenants.certified + retiredOf(account).size;
+
 /** An ACM certificate of the account: whether a tenant uses it, and its state in ACM's terms. */
 export type AcmCertificate = { arn: string; domainName: string; status: string; inUse: boolean };
 
@@ -122,7 +125,10 @@ export function acmOperations(account: Account) {
     DeleteCertificate(input) {
       const arn = typeof input.CertificateArn === 'string' ? input.CertificateArn : '';
       if (!/^arn:[\w+=/,.@-]+:acm:/.test(arn)) throw new CloudFrontError('InvalidArnException', 400, 'Invalid ARN.');
-      const certificate = accountCertificates(account).find((each) => each.arn === arn);
+      // The certificates no tenant holds are found by ARN; only a refusal looks through the tenants'.
+      const certificate = retiredOf(account).has(arn)
+        ? { inUse: false }
+        : accountCertificates(account).find((each) => each.arn === arn);
       if (!certificate) {
         throw new CloudFrontError('ResourceNotFoundException', 400, `Could not find certificate ${arn}.`);
       }

@@ -6,7 +6,7 @@
  * fields and their validation live in tenant-rules.ts.
  */
 
-import { accountCertificates, retireCertificate } from './acm.ts';
+import { certificateCount, retireCertificate } from './acm.ts';
 import { certificateXml, connectionGroupXml, tenantSummaryXml, tenantXml } from './control-plane-xml.ts';
 import { type Answer, controlPlane } from './errors.ts';
 import { type Account, ids, type Tenant } from './model.ts';
@@ -112,7 +112,7 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
         'Your request contains more distribution tenants than are allowed per account.',
       );
     }
-    if (request.certificate && accountCertificates(account).length >= settings.quotas.certificates) {
+    if (request.certificate && certificateCount(account) >= settings.quotas.certificates) {
       throw controlPlane.entityLimitExceeded('The account has as many ACM certificates as its quota allows.');
     }
   }
@@ -204,6 +204,7 @@ export function controlPlaneOperations(account: Account, dns: OwnershipDns, sett
       tenant.certificate = newCertificate(account, request.certificate, domains);
       if (tenant.customizations) delete tenant.customizations.certificateArn;
     }
+    account.tenants.set(tenant.id, tenant); // indexed again: its domains and certificate may have changed
     changed(tenant);
     const answer = tenantAnswer(200, tenant);
     settle(tenant);

@@ -55,6 +55,8 @@ export type LocalCloudFrontOptions = {
   latencyMs?: { min: number; max: number };
   /** The control plane's rate in calls per second, beyond which it answers Throttling (unlimited by default). */
   controlPlaneRate?: number;
+  /** Whether every call is kept in `calls` (true by default); `callCounts` are kept either way. */
+  recordCalls?: boolean;
 };
 
 /** The tenant CloudFront routes a viewer request for a host to (by Host/SNI). */
@@ -118,6 +120,8 @@ export type LocalCloudFront = {
   throttleNext(operation: string, count: number): void;
   seedTenant(tenant: SeedTenant): { id: string; arn: string; etag: string };
   readonly calls: readonly CloudFrontCall[];
+  /** Calls answered so far, by `operation` or `operation:errorCode`, and successful `UpdateKeys@<store ARN>`. */
+  callCounts(): ReadonlyMap<string, number>;
   close(): Promise<void>;
 };
 
@@ -134,6 +138,7 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
   };
   const throttles = new Map<string, number>();
   const calls: CloudFrontCall[] = [];
+  const counts = new Map<string, number>();
   const stackResources = stackResourceOperations(account);
   const server = createCloudFrontServer({
     control: { ...controlPlaneOperations(account, options.dns, settings), ...stackResources.operations },
@@ -143,6 +148,8 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
     ...(options.controlPlaneRate === undefined ? {} : { controlPlaneRate: options.controlPlaneRate }),
     throttles,
     calls,
+    counts,
+    ...(options.recordCalls === undefined ? {} : { recordCalls: options.recordCalls }),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
@@ -262,6 +269,7 @@ export async function startLocalCloudFront(options: LocalCloudFrontOptions): Pro
       return { id, arn: tenant.arn, etag: tenant.etag };
     },
     calls,
+    callCounts: () => counts,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

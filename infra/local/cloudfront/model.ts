@@ -114,10 +114,64 @@ export const ids = {
 /** A domain as CloudFront compares it: case-insensitive, without a trailing dot. */
 export const domainKey = (domain: string): string => domain.trim().toLowerCase().replace(/\.$/, '');
 
+/**
+ * The account's tenants by ID, indexed by domain, ARN and name, so that a lookup stays constant-time with
+ * 100,000 tenants (the full-scale benchmark). A tenant whose domains or certificate change is `set` again.
+ */
+export class TenantMap extends Map<string, Tenant> {
+  private readonly byDomain = new Map<string, Tenant>();
+  private readonly byName = new Map<string, Tenant>();
+  private readonly byArn = new Map<string, Tenant>();
+  /** What each tenant was indexed under when last set. */
+  private readonly indexed = new Map<string, { domains: string[]; name: string; arn: string; certified: boolean }>();
+  /** Tenants holding a managed certificate. */
+  certified = 0;
+
+  override set(id: string, tenant: Tenant): this {
+    this.unindex(id);
+    super.set(id, tenant);
+    for (const domain of tenant.domains) this.byDomain.set(domain, tenant);
+    this.byName.set(tenant.name, tenant);
+    this.byArn.set(tenant.arn, tenant);
+    const certified = tenant.certificate !== undefined;
+    if (certified) this.certified++;
+    this.indexed.set(id, { domains: [...tenant.domains], name: tenant.name, arn: tenant.arn, certified });
+    return this;
+  }
+
+  override delete(id: string): boolean {
+    this.unindex(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    for (const id of [...this.keys()]) this.delete(id);
+  }
+
+  private unindex(id: string) {
+    const was = this.indexed.get(id);
+    if (!was) return;
+    for (const domain of was.domains) this.byDomain.delete(domain);
+    this.byName.delete(was.name);
+    this.byArn.delete(was.arn);
+    if (was.certified) this.certified--;
+    this.indexed.delete(id);
+  }
+
+  ofDomain(domain: string): Tenant | undefined {
+    return this.byDomain.get(domain);
+  }
+
+  /** By ID, ARN or name. */
+  find(identifier: string): Tenant | undefined {
+    return this.get(identifier) ?? this.byArn.get(identifier) ?? this.byName.get(identifier);
+  }
+}
+
 export class Account {
   readonly distributions = new Map<string, Distribution>();
   readonly connectionGroups = new Map<string, ConnectionGroup>();
-  readonly tenants = new Map<string, Tenant>();
+  readonly tenants = new TenantMap();
   readonly stores = new Map<string, KeyValueStore>();
   readonly defaultConnectionGroup: ConnectionGroup;
 
@@ -185,19 +239,18 @@ export class Account {
 
   /** A tenant by ID, ARN or name (GetDistributionTenant's and GetManagedCertificateDetails' `Identifier`). */
   findTenant(identifier: string): Tenant | undefined {
-    return [...this.tenants.values()].find((tenant) => [tenant.id, tenant.arn, tenant.name].includes(identifier));
+    return this.tenants.find(identifier);
   }
 
   tenantOfDomain(domain: string): Tenant | undefined {
-    const key = domainKey(domain);
-    return [...this.tenants.values()].find((tenant) => tenant.domains.includes(key));
+    return this.tenants.ofDomain(domainKey(domain));
   }
 
   /** What already holds `domain` in the account: a tenant (other than `except`) or a standard distribution. */
   holderOfDomain(domain: string, except?: Tenant): string | undefined {
     const key = domainKey(domain);
-    const tenant = [...this.tenants.values()].find((each) => each !== except && each.domains.includes(key));
-    if (tenant) return tenant.arn;
+    const tenant = this.tenants.ofDomain(key);
+    if (tenant && tenant !== except) return tenant.arn;
     return [...this.distributions.values()].find((distribution) => distribution.aliases.includes(key))?.arn;
   }
 }

@@ -152,6 +152,10 @@ export type ServerParts = {
   kvs: ReturnType<typeof keyValueStoreOperations>;
   throttles: Map<string, number>;
   calls: CloudFrontCall[];
+  /** Calls answered, by `operation` or `operation:errorCode` (a KeyValueStore write also by `UpdateKeys@<store ARN>`). */
+  counts: Map<string, number>;
+  /** Whether each call is kept in `calls` (its input summarized): false for a run of hundreds of thousands. */
+  recordCalls?: boolean;
   /** Access key ID → secret: when given, signatures are verified cryptographically (signature-verify.ts). */
   credentials?: Credentials;
   log?: (entry: Record<string, unknown>) => void;
@@ -251,6 +255,8 @@ const unknownOperation = controlPlaneError(
   new CloudFrontError('InvalidAction', 400, 'The action or operation requested is invalid.'),
 );
 
+const count = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+
 export function createCloudFrontServer(parts: ServerParts): Server {
   const admit = parts.controlPlaneRate === undefined ? undefined : tokenBucket(parts.controlPlaneRate);
   return createServer((incoming, outgoing) => {
@@ -271,13 +277,19 @@ export function createCloudFrontServer(parts: ServerParts): Server {
             : Promise.resolve(unknownOperation);
       answered.then(({ status, headers = {}, body: out }) => {
         const operation = acm ?? found?.operation ?? `${method} ${url.pathname}`;
-        const input = acm ? acmInput(body) : found ? summarize(found) : {};
-        const call: CloudFrontCall = { operation, input, status };
         const errorCode =
           headers['x-amzn-errortype'] ?? (status >= 400 ? /<Code>([^<]*)<\/Code>/.exec(out ?? '')?.[1] : undefined);
-        if (errorCode) call.errorCode = errorCode;
-        parts.calls.push(call);
-        parts.log?.({ message: 'cloudfront', ...call });
+        count(parts.counts, errorCode ? `${operation}:${errorCode}` : operation);
+        if (found?.plane === 'kvs' && operation === 'UpdateKeys' && !errorCode) {
+          count(parts.counts, `UpdateKeys@${found.request.kvsArn}`);
+        }
+        if (parts.recordCalls !== false) {
+          const input = acm ? acmInput(body) : found ? summarize(found) : {};
+          const call: CloudFrontCall = { operation, input, status };
+          if (errorCode) call.errorCode = errorCode;
+          parts.calls.push(call);
+          parts.log?.({ message: 'cloudfront', ...call });
+        }
         outgoing.writeHead(status, { 'x-amzn-requestid': randomUUID(), ...headers });
         outgoing.end(out);
       });
