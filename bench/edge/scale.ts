@@ -82,6 +82,9 @@ export type EdgeScaleSection = {
   /** CloudFront calls answered with an error, by `operation:code`, and every control-plane call per domain. */
   errors: Record<string, number>;
   controlPlaneCallsPerDomain: number;
+  /** KeyValueStore calls per domain, and DynamoDB calls per domain by command, over the bursts. */
+  storeCallsPerDomain: number;
+  dynamoCallsPerDomain: Record<string, number>;
   throttles: number;
   peakRssMb: number;
   peakHeapMb: number;
@@ -100,7 +103,11 @@ const CONTROL_OPERATIONS = new Set([
   'ListDistributionTenants',
 ]);
 
+const STORE_OPERATIONS = new Set(['GetKey', 'PutKey', 'DeleteKey', 'UpdateKeys', 'ListKeys', 'DescribeKeyValueStore']);
+
 async function main() {
+  // The syncs' log lines (one per event, as on Lambda, where CloudWatch takes them) are not this bench's work.
+  console.info = () => {};
   const started = Date.now();
   const loadAverage = loadavg().map((value) => round(value, 2));
   const shardCount = Math.max(1, Math.ceil(DOMAINS / HOSTS_PER_SHARD));
@@ -138,6 +145,16 @@ async function main() {
       DNS_RESOLVER: dns.address,
     });
     const db = createDb(base);
+    // Every DynamoDB call the syncs make (they share this client), by command.
+    const dynamoCalls = new Map<string, number>();
+    db.client.middlewareStack.add(
+      (next, context) => (args) => {
+        const name = String(context.commandName ?? 'unknown');
+        dynamoCalls.set(name, (dynamoCalls.get(name) ?? 0) + 1);
+        return next(args);
+      },
+      { step: 'initialize', name: 'benchCallCount' },
+    );
     const prefix = 'domains-spaces-bench';
     const shards = cf.shards.map((shard) => ({ kvsArn: shard.store.arn, distributionId: shard.distribution.id }));
     const config: EdgeConfig = {
@@ -203,6 +220,12 @@ async function main() {
       if (delivery.failures.length > 0) progress(`  first failure: ${delivery.failures[0]}`);
     }
     const counts = cf.cloudFront.callCounts();
+    const dynamoPerDomain = Object.fromEntries(
+      [...dynamoCalls].map(([name, n]) => [name.replace(/Command$/, ''), round(n / all.length, 2)]),
+    );
+    const storeCalls = [...counts]
+      .filter(([key]) => STORE_OPERATIONS.has(key.split(/[:@]/)[0] ?? '') && !key.includes('@'))
+      .reduce((sum, [, n]) => sum + n, 0);
     const perShard = cf.shards.map((shard) => {
       const updateKeys = counts.get(`UpdateKeys@${shard.store.arn}`) ?? 0;
       const hosts = all.filter((domain) => cf.cloudFront.kvsValue(shard.store.arn, domain.name) !== null).length;
@@ -279,6 +302,8 @@ async function main() {
       writer,
       errors,
       controlPlaneCallsPerDomain: round(controlCalls / all.length, 2),
+      storeCallsPerDomain: round(storeCalls / all.length, 2),
+      dynamoCallsPerDomain: dynamoPerDomain,
       throttles,
       peakRssMb: round(peakRss / 2 ** 20, 1),
       peakHeapMb: round(peakHeap / 2 ** 20, 1),

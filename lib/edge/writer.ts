@@ -45,7 +45,9 @@ export type WriterSettings = {
 export const WRITER_SETTINGS: WriterSettings = {
   budgetMs: 30_000,
   leaseMs: 10_000,
-  backoff: { baseMs: 25, capMs: 2_000 },
+  // A batch takes about 150 ms after its 100 ms gathering (four calls of tens of ms): a first look sooner reads
+  // the record still queued.
+  backoff: { baseMs: 100, capMs: 2_000 },
   retakeMs: 3_000,
   gatherMs: 100,
 };

@@ -214,9 +214,10 @@ const servingAttributes = (serving: Serving) =>
  * otherwise.
  */
 export async function recordServing(db: Db, owner: string, id: number, serving: Serving): Promise<void> {
-  const item = await showDomain(db, owner, id).catch(nullWhenGone);
-  if (item?.status !== 'active' || sameServing(servingOf(item), serving)) return;
+  // One read, the change's own: a domain no longer active, or already recording this, is left as it is (a change
+  // that changes nothing writes nothing).
   await updateRecord<DomainRecord>(db, owner, kind, id, (current) => {
+    if (current.status !== 'active' || sameServing(servingOf(current), serving)) return { record: current };
     const { serving: _serving, servingFailure: _failure, ...rest } = current;
     return { record: { ...rest, ...servingAttributes(serving) } };
   }).catch(nullWhenGone);

@@ -10,7 +10,7 @@
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { itemKey } from '#lib/data/keys.ts';
 import { transact } from '#lib/data/transaction.ts';
@@ -105,11 +105,9 @@ export async function placeDomain(
 /** A write waiting for its shard's writer: the host's record (JSON) as read at `t`. */
 export type PendingWrite = { host: string; value: string; t: number };
 
-const refusedPartition = (shard: number) => `EDGEREFUSED#${shard}`;
-
 /**
  * Queues the host's record for its shard's writer, unless a newer one is queued already (it supersedes this):
- * true when this one is queued.
+ * true when this one is queued. (A newer state replaces a settled refusal of an older one.)
  */
 export async function queueWrite(db: Db, shard: number, write: PendingWrite): Promise<boolean> {
   try {
@@ -129,8 +127,9 @@ export async function queueWrite(db: Db, shard: number, write: PendingWrite): Pr
 }
 
 /**
- * Where the host's write of `t` stands: still queued, refused by a full store or skipped as older than the
- * store's record (the writer's marks, taken here), or applied (or superseded by a newer one).
+ * Where the host's write of `t` stands, in one read of its queued item: still queued; refused by a full store or
+ * skipped as older than the store's record (the writer's `outcome` on the item, which its sync takes and
+ * deletes here); or applied (the item gone) or superseded (a newer `t` queued).
  */
 export async function writeState(
   db: Db,
@@ -138,17 +137,24 @@ export async function writeState(
   host: string,
   t: number,
 ): Promise<'queued' | 'refused' | 'older' | 'applied'> {
-  const { Item } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: { pk: pendingPartition(shard), sk: host }, ConsistentRead: true }),
-  );
-  if (Item && Number(Item.t) === t) return 'queued';
-  const refused = { pk: refusedPartition(shard), sk: host };
-  const { Item: mark } = await db.client.send(
-    new GetCommand({ TableName: db.tableName, Key: refused, ConsistentRead: true }),
-  );
-  if (!mark || Number(mark.t) !== t) return 'applied';
-  await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: refused }));
-  return mark.older === true ? 'older' : 'refused';
+  const key = { pk: pendingPartition(shard), sk: host };
+  const { Item } = await db.client.send(new GetCommand({ TableName: db.tableName, Key: key, ConsistentRead: true }));
+  if (!Item || Number(Item.t) !== t) return 'applied';
+  if (Item.outcome !== 'refused' && Item.outcome !== 'older') return 'queued';
+  try {
+    await db.client.send(
+      new DeleteCommand({
+        TableName: db.tableName,
+        Key: key,
+        ConditionExpression: 't = :t AND attribute_exists(outcome)',
+        ExpressionAttributeValues: { ':t': t },
+      }),
+    );
+  } catch (error) {
+    // A newer state was queued meanwhile: it stays for the writer.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+  return Item.outcome;
 }
 
 const pendingOf = (item: Record<string, unknown>): PendingWrite => ({
@@ -157,28 +163,35 @@ const pendingOf = (item: Record<string, unknown>): PendingWrite => ({
   t: Number(item.t),
 });
 
-/** Up to `limit` writes the shard's writer has yet to apply. */
+/** Up to `limit` writes the shard's writer has yet to apply (settled refusals waiting for their sync skipped). */
 export async function pendingWrites(db: Db, shard: number, limit: number): Promise<PendingWrite[]> {
-  const { Items = [] } = await db.client.send(
-    new QueryCommand({
-      TableName: db.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pendingPartition(shard) },
-      ConsistentRead: true,
-      Limit: limit,
-    }),
-  );
-  return Items.map(pendingOf);
+  const found: PendingWrite[] = [];
+  let from: Record<string, unknown> | undefined;
+  do {
+    const { Items = [], LastEvaluatedKey } = await db.client.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: 'attribute_not_exists(outcome)',
+        ExpressionAttributeValues: { ':pk': pendingPartition(shard) },
+        ConsistentRead: true,
+        Limit: limit,
+        ...(from ? { ExclusiveStartKey: from } : {}),
+      }),
+    );
+    found.push(...Items.map(pendingOf));
+    from = LastEvaluatedKey;
+  } while (from && found.length < limit);
+  return found.slice(0, limit);
 }
 
-/** A refusal mark lasts a day at most (TTL), should its sync never come back for it. */
+/** A settled refusal lasts a day at most (TTL), should its sync never come back for it. */
 const REFUSAL_TTL_SECONDS = 86_400;
 
 /**
- * Done with a queued write: applied, refused because the store is full, or skipped because the store holds a
- * newer state (both marked for its sync to see); the
- * queued item is deleted only if it is still the one applied (a newer one queued meanwhile stays for the next
- * batch).
+ * Done with a queued write, if it is still the one queued (a newer one queued meanwhile stays for the next
+ * batch): applied, its item is deleted; refused because the store is full, or skipped because the store holds
+ * a newer state, its item is marked with the outcome, for its sync to see.
  */
 export async function settleWrite(
   db: Db,
@@ -186,29 +199,27 @@ export async function settleWrite(
   write: PendingWrite,
   outcome: 'applied' | 'refused' | 'older',
 ) {
-  if (outcome !== 'applied') {
-    await db.client.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: {
-          pk: refusedPartition(shard),
-          sk: write.host,
-          t: write.t,
-          ...(outcome === 'older' ? { older: true } : {}),
-          ttl: Math.floor(Date.now() / 1000) + REFUSAL_TTL_SECONDS,
-        },
-      }),
-    );
-  }
+  const key = { pk: pendingPartition(shard), sk: write.host };
+  const condition = { ConditionExpression: 't = :t', ExpressionAttributeValues: { ':t': write.t } };
   try {
-    await db.client.send(
-      new DeleteCommand({
-        TableName: db.tableName,
-        Key: { pk: pendingPartition(shard), sk: write.host },
-        ConditionExpression: 't = :t',
-        ExpressionAttributeValues: { ':t': write.t },
-      }),
-    );
+    if (outcome === 'applied') {
+      await db.client.send(new DeleteCommand({ TableName: db.tableName, Key: key, ...condition }));
+    } else {
+      await db.client.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: key,
+          UpdateExpression: 'SET outcome = :outcome, #ttl = :ttl',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ...condition,
+          ExpressionAttributeValues: {
+            ...condition.ExpressionAttributeValues,
+            ':outcome': outcome,
+            ':ttl': Math.floor(Date.now() / 1000) + REFUSAL_TTL_SECONDS,
+          },
+        }),
+      );
+    }
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
