@@ -116,7 +116,10 @@ export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcom
     await record(deps, domain, CAPACITY);
     return 'capacity';
   }
-  const outcome = await write(shard, host, desired);
+  // A domain placed by this sync (not one served before shards) was never on its shard's store: nothing there to
+  // compare with first.
+  const placedNow = domain.edgeShard === undefined && !domain.seen;
+  const outcome = await write(shard, host, desired, { placedNow });
   if (outcome === 'older') return outcome;
   if (outcome === 'capacity') {
     await record(deps, domain, CAPACITY);
@@ -180,17 +183,24 @@ async function shardOf(deps: SyncDeps, domain: ServedDomain, shards: number): Pr
   return 'gone' in placed ? 0 : null;
 }
 
-type Write = (shard: number, host: string, desired: EdgeRecord) => Promise<Exclude<SyncOutcome, 'unfit'>>;
+type Write = (
+  shard: number,
+  host: string,
+  desired: EdgeRecord,
+  options?: { placedNow?: boolean },
+) => Promise<Exclude<SyncOutcome, 'unfit'>>;
 
 /** Through the shards' writer when there is a queue; else each sync writes its store itself, conditionally. */
 function writerOf(deps: SyncDeps, stores: readonly EdgeStore[]): Write {
   if (deps.queue && stores.every(isBatchStore)) {
     const writer: ShardWriter = shardWriter(stores as BatchEdgeStore[], deps.queue, deps.writer, deps.stats);
-    return async (shard, host, desired) => {
-      // A repeat of the state the store holds needs no writer.
-      const before = parseEdgeRecord(await (stores[shard] as BatchEdgeStore).get(host));
-      if (before && before.t > desired.t) return 'older';
-      if (sameService(before, desired) || (before === null && desired.s === 'none')) return 'unchanged';
+    return async (shard, host, desired, options = {}) => {
+      // A repeat of the state the store holds needs no writer (the writer compares again before it writes).
+      if (!options.placedNow) {
+        const before = parseEdgeRecord(await (stores[shard] as BatchEdgeStore).get(host));
+        if (before && before.t > desired.t) return 'older';
+        if (sameService(before, desired) || (before === null && desired.s === 'none')) return 'unchanged';
+      }
       const result = await writer.write(shard, host, desired);
       // A newer state got there first (queued, or in the store): the tenant is the newer sync's to set.
       if (result === 'superseded' || result === 'older') return 'older';
