@@ -7,6 +7,7 @@ import { summarySection } from '#bench/report/budgets.ts';
 import { bundleSection } from '#bench/report/bundles.ts';
 import { contentionSection } from '#bench/report/contention.ts';
 import { edgeSection } from '#bench/report/edge.ts';
+import { edgeScaleSection } from '#bench/report/edge-scale.ts';
 import { endToEndSection } from '#bench/report/end-to-end.ts';
 import { costSection, handlerSection, roundTripSection } from '#bench/report/handlers.ts';
 import { memorySection } from '#bench/report/memory.ts';
@@ -78,6 +79,9 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
   if (results.webhooks) {
     sections.push(webhooksSection(results.webhooks, results.measuredOn?.webhooks ?? results.machine), '');
   }
+  if (results.edgeScale) {
+    sections.push(edgeScaleSection(results.edgeScale, results.measuredOn?.['edge-scale'] ?? results.machine), '');
+  }
   sections.push(
     '## Running it',
     '',
@@ -88,6 +92,7 @@ export function renderReport(results: Results, charts: { scale: string; bundles:
     'BENCH_SECTIONS=contention npm run bench     # concurrent writers only (a minute and a half)',
     'BENCH_SECTIONS=edge npm run bench           # the edge only: function time, sync lag, CNAME → active, sync per event (about 3 minutes)',
     'BENCH_SECTIONS=webhooks npm run bench       # webhooks only: delivery lag, write latency with endpoints, retries (about 70 s)',
+    'BENCH_SECTIONS=edge-scale npm run bench     # the edge at 100,000 domains (about an hour on 2 cores; EDGE_BENCH_DOMAINS sets the size)',
     'BENCH_SECTIONS=report npm run bench         # render this page again from bench/results/latest.json',
     'npm run bench -- --help                     # the sections and settings',
     '```',

@@ -8,6 +8,7 @@ import type { ContentionRun, ContentionSection } from '#bench/contention.ts';
 import type { EdgeSection } from '#bench/edge.ts';
 import { WRITE_FLOOR } from '#bench/handler-targets.ts';
 import type { HandlerSection, OperationResult } from '#bench/handlers.ts';
+import { edgeScaleBudgetRows } from '#bench/report/edge-scale.ts';
 import { kb, ms, pass, plural, sizeLabel, table } from '#bench/report/format.ts';
 import type { Results } from '#bench/report/results.ts';
 import { lagHolds, retriesHold, worstWebhookLag } from '#bench/report/webhooks.ts';
@@ -253,5 +254,6 @@ export function summarySection(results: Results): string {
       pass(retriesHold(webhooks)),
     ]);
   }
+  if (results.edgeScale) rows.push(...edgeScaleBudgetRows(results.edgeScale));
   return table(['Budget', 'Target', 'Measured', 'Status'], rows);
 }

@@ -2,6 +2,7 @@
 import type { BundleSection } from '#bench/bundles.ts';
 import type { ContentionSection } from '#bench/contention.ts';
 import type { EndToEndSection } from '#bench/e2e.ts';
+import type { EdgeScaleSection } from '#bench/edge/scale.ts';
 import type { EdgeSection } from '#bench/edge.ts';
 import type { HandlerSection } from '#bench/handlers.ts';
 import type { MemorySection } from '#bench/memory.ts';
@@ -46,10 +47,20 @@ export type Results = {
   contention?: ContentionSection;
   edge?: EdgeSection;
   webhooks?: WebhooksSection;
+  edgeScale?: EdgeScaleSection;
   /** Read from the committed baseline file when it exists; not part of latest.json's measurements. */
   baseline?: Baseline;
 };
 
-export type SectionName = 'bundles' | 'handlers' | 'scale' | 'e2e' | 'memory' | 'contention' | 'edge' | 'webhooks';
+export type SectionName =
+  | 'bundles'
+  | 'handlers'
+  | 'scale'
+  | 'e2e'
+  | 'memory'
+  | 'contention'
+  | 'edge'
+  | 'webhooks'
+  | 'edge-scale';
 
 export type Chart = { file: string; svg: string };

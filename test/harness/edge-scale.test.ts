@@ -22,13 +22,12 @@ import { configWithDns } from '#test/support/domains.ts';
 import { deliverEvents, seedActiveDomains, syncEventFor } from '#test/support/edge-scale.ts';
 
 /**
- * 1,500 in the brief; 600 by default here: on this 2-core machine shared with other runs, 900 took 53 s alone and
- * 81 s beside eleven other test files (1,500 would take well over 90 s: most of it the SDK's signing of the calls
- * and the fake's work, in one process);
- * `EDGE_SCALE_DOMAINS` sets it. The figures go to the file `EDGE_SCALE_FIGURES` names, if any (a passing test's
- * console is silent).
+ * 1,500 domains, as the issue asks (about a minute on this 2-core machine, most of it the SDK's work on the calls
+ * and the local CloudFront's, in one process); `EDGE_SCALE_DOMAINS` sets it. The full scale, 100,000, is the
+ * benchmark's (bench/edge/scale.ts, docs/performance.md section 10). The figures go to the file
+ * `EDGE_SCALE_FIGURES` names, if any (a passing test's console is silent).
  */
-const DOMAINS = Number(process.env.EDGE_SCALE_DOMAINS ?? 600);
+const DOMAINS = Number(process.env.EDGE_SCALE_DOMAINS ?? 1_500);
 const REPEATS = Math.floor(DOMAINS / 5);
 const CONCURRENCY = 20;
 const STORE_BYTES = 64 * 1024;
