@@ -11,7 +11,7 @@ import type { TableKey } from '#lib/data/table.ts';
 import { collectionOf, type EventType, type Kind } from '#lib/kinds.ts';
 import { planOf } from '#lib/platform/plans.ts';
 import { commitChange, type WriteOptions } from './commit.ts';
-import type { Condition } from './condition.ts';
+import { allOf, type Condition } from './condition.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import { type Bookkeeping, bookkeepingAttributes, itemOf, type ResourceRecord, recordOf } from './item.ts';
 import { counterKey, itemKey, sequenceKey } from './keys.ts';
@@ -285,6 +285,8 @@ export type RecordChange<R> = {
   failure?: (failed: ReadonlySet<string>) => Error | undefined;
   /** The event's type when it is not `<kind>.updated` (a domain becoming active is `domain.verified`). */
   type?: EventType;
+  /** What the item must still hold besides its version (what is written to it without a change). */
+  state?: Condition;
 };
 
 /** Whether `next` is `current` but for the time of the change (`updatedAt`): then nothing changes. */
@@ -318,7 +320,7 @@ export function updateRecord<R extends ResourceRecord>(
       // A new version is a new representation, whoever made it (the owner, a check, the edge): its ETag, its
       // event and its `updated_at` move together.
       const record = { ...next.record, updatedAt: at, version: read + 1 };
-      const unchanged = versionCondition(read);
+      const unchanged = allOf(versionCondition(read), next.state);
       return {
         parts: {
           item: recordPut(db, owner, kind, record, {

@@ -14,7 +14,14 @@ import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
 import { ItemNotFound } from '#lib/data/errors.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import { destroyDomain, edgeSyncDeps, showDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
+import {
+  destroyDomain,
+  edgeSyncDeps,
+  showDomain,
+  storeDomain,
+  updateDomain,
+  verifyDomain,
+} from '#lib/domains/data/domains.ts';
 import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
 import { placeDomain, shardCounts } from '#lib/edge/data/edge-shards.ts';
 import { syncHost } from '#lib/edge/sync.ts';
@@ -102,7 +109,7 @@ describe('placing a domain on an edge shard', () => {
 
 type Domain = Awaited<ReturnType<typeof activeDomain>>;
 type Db = typeof sharedDb;
-type TransactItems = { TransactItems?: { Delete?: unknown; Update?: { UpdateExpression?: string } }[] };
+type TransactItems = { TransactItems?: { Delete?: unknown; Put?: unknown; Update?: { UpdateExpression?: string } }[] };
 
 /** Runs `meanwhile` once, before the first transaction `matches` picks is sent: what another process did. */
 function beforeFirst(db: Db, matches: (input: TransactItems) => boolean, meanwhile: () => Promise<unknown>) {
@@ -123,6 +130,7 @@ function beforeFirst(db: Db, matches: (input: TransactItems) => boolean, meanwhi
 const deletes = (input: TransactItems) => input.TransactItems?.some((part) => part.Delete) ?? false;
 const places = (input: TransactItems) =>
   input.TransactItems?.some((part) => part.Update?.UpdateExpression?.includes('edgeShard')) ?? false;
+const puts = (input: TransactItems) => input.TransactItems?.some((part) => part.Put) ?? false;
 
 /** Each shard's live placed domains, read from the items that are left. */
 async function liveCounts(db: Db, domains: readonly Domain[], shards: number) {
@@ -195,6 +203,22 @@ describe('giving a shard its place back when a domain is deleted', () => {
     // Assess
     expect(ran()).toBe(true);
     expect(placement).toEqual({ gone: true });
+    expect(await shardCounts(db, 2)).toEqual([0, 0]);
+  });
+
+  it('keeps the shard of a domain placed while an update of it was in flight, and gives it back on delete', async () => {
+    // Prepare: the update's transaction is held until another sync has placed the domain
+    const db = await freshDb();
+    const domain = await activeDomain(db);
+    const ran = beforeFirst(db, puts, () => placeDomain(db, domain, { shards: 2, capacity: 10 }));
+    // Act
+    await updateDomain(db, domain.owner, domain.id, { indexPage: 'https://b.example/' });
+    const updated = await itemOf(db, domain.owner, domain.id);
+    const counted = await shardCounts(db, 2);
+    await destroyDomain(db, domain.owner, domain.id);
+    // Assess
+    expect(ran()).toBe(true);
+    expect([updated?.indexPage, updated?.edgeShard, counted]).toEqual(['https://b.example/', 0, [1, 0]]);
     expect(await shardCounts(db, 2)).toEqual([0, 0]);
   });
 

@@ -7,14 +7,7 @@
  * Every write is a change (`lib/data/commit.ts`): versioned, with its event, idempotent with a key.
  */
 
-import {
-  deleteRecord,
-  getGuard,
-  insertRecord,
-  type Release,
-  unchangedRecord,
-  updateRecord,
-} from '#lib/data/collection.ts';
+import { deleteRecord, getGuard, insertRecord, type Release, unchangedRecord } from '#lib/data/collection.ts';
 import type { WriteOptions } from '#lib/data/commit.ts';
 import { allOf } from '#lib/data/condition.ts';
 import type { Db } from '#lib/data/dynamodb.ts';
@@ -28,6 +21,7 @@ import { type Serving, servingOf } from '#lib/edge/rules/serving.ts';
 import {
   type ActiveDomain,
   assertPages,
+  changeDomain,
   type DomainChanges,
   type DomainRecord,
   isPageAttribute,
@@ -140,10 +134,9 @@ export async function updateDomain(
   if (present.length === 0) {
     return unchangedRecord<DomainRecord>(db, owner, kind, id, options);
   }
-  return updateRecord<DomainRecord>(
+  return changeDomain(
     db,
     owner,
-    kind,
     id,
     (current, now) => {
       const set = Object.fromEntries(present.map((field) => [field, changes[field]]));

@@ -4,8 +4,8 @@
  *   transaction that records a domain's shard on its item (`edgeShard`), on the condition that the shard has
  *   room and the domain exists and has no shard yet, and down by one in the transaction that deletes a placed
  *   domain (`shardRelease`), never below 0: the count is the shard's live placed domains, and a host is placed
- *   once. A domain's delete is conditional on its `edgeShard` as read (`shardAsRead`), so a placement landing
- *   between its read and its write makes it read again;
+ *   once. Every whole-item write of a domain is conditional on its `edgeShard` as read (`shardAsRead`), so a
+ *   placement landing between a delete's (or an update's) read and its write makes it read again;
  * - each shard's writes waiting for its one writer (`EDGEPENDING#<shard>`, one item per host: the latest state
  *   wins, so events for one host coalesce), and the lease that makes one sync at a time that writer
  *   (`EDGELEASE`, one item per shard, taken and given back with conditional writes, lapsing if its holder dies).
