@@ -145,15 +145,12 @@ export class Edge extends Construct {
     this.sync.addEnvironment('EDGE_HOSTNAME', this.hostname);
     this.sync.addToRolePolicy(
       new PolicyStatement({
+        // What the shard's writer does (lib/edge/writer.ts): reads a host's entry, the store's version, and
+        // writes its batches (tombstones included) with UpdateKeys. Listing and deleting keys is the sweep's.
         actions: [
           'cloudfront-keyvaluestore:DescribeKeyValueStore',
           'cloudfront-keyvaluestore:GetKey',
-          'cloudfront-keyvaluestore:PutKey',
-          'cloudfront-keyvaluestore:DeleteKey',
-          // The shard's writer puts its batches at once.
           'cloudfront-keyvaluestore:UpdateKeys',
-          // The hourly sweep lists the store for old tombstones.
-          'cloudfront-keyvaluestore:ListKeys',
         ],
         resources: this.shards.map((each) => each.store.keyValueStoreArn),
       }),
@@ -252,10 +249,9 @@ export class Edge extends Construct {
         actions: [
           'cloudfront:GetDistributionTenantByDomain',
           'cloudfront:UpdateDistributionTenant',
-          // Whether a tenant's certificate is issued: the domain's `serving` state.
+          // Whether a tenant's certificate is issued: the domain's `serving` state. (The sync only disables a
+          // tenant; deleting it is the sweep's, infra/constructs/edge-sweep.ts.)
           'cloudfront:GetManagedCertificateDetails',
-          // The hourly sweep deletes the disabled tenants of hosts no longer served.
-          'cloudfront:DeleteDistributionTenant',
           // CreateDistributionTenant with Tags also authorizes TagResource (the reference's API operations table).
           'cloudfront:TagResource',
         ],
