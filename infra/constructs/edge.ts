@@ -120,7 +120,7 @@ export class Edge extends Construct {
       timeout: EDGE_SYNC_TIMEOUT,
       // Reads the active domain by name (its global guard, then the item); records whether it is served on it
       // (`recordServing`: the item and its event, the feed head); places a domain on a shard (its count and the
-      // item in one transaction), queues its record and takes the shard's lease (`lib/edge/data/edge-shards.ts`,
+      // item in one transaction), queues its entry and takes the shard's lease (`lib/edge/data/edge-shards.ts`,
       // which queries by partition).
     }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], { index: false });
     // Every shard in shard order: the stores' ARNs and the distributions' ids, comma-separated.
@@ -180,7 +180,7 @@ export class Edge extends Construct {
     const suffix = shard === 0 ? '' : `-${shard}`;
     const store = new KeyValueStore(this, `store${suffix}`, {
       keyValueStoreName: `${name}-edge${suffix}`,
-      comment: 'One entry per served host: its redirect record (lib/edge/rules/record.ts)',
+      comment: 'One entry per served host: its redirects (lib/edge/rules/entry.ts)',
     });
     const viewerRequest = new CloudFrontFunction(this, `viewer-request${suffix}`, {
       functionName: `${name}-edge-viewer-request${suffix}`,

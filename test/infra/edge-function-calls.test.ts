@@ -25,7 +25,7 @@ import { stages } from '#infra/stages.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
 import { destroyDomain, storeDomain, verifyDomain } from '#lib/domains/data/domains.ts';
 import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/entry.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepConfig } from '#lib/edge/sweep-settings.ts';
 import { type CloudFrontHarness, cloudFrontHarness, TEST_CREDENTIALS } from '#test/support/cloudfront-harness.ts';

@@ -10,7 +10,7 @@ import type { FieldsDeclared, Is, ResourceRecord } from '#lib/data/item.ts';
 import { domainNameGuardKey } from '#lib/data/keys.ts';
 import type { CheckState } from '#lib/domains/rules/dns-records.ts';
 import { shardAsRead } from '#lib/edge/data/edge-shards.ts';
-import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
+import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/entry.ts';
 import type { DomainStatus, ServingFailure, ServingState } from '#lib/edge/rules/serving.ts';
 import type { storedFields } from '#lib/kinds.ts';
 import { pageHost } from '#lib/platform/urls.ts';
@@ -62,7 +62,7 @@ export const isPageAttribute = (field: string): field is PageAttribute =>
 
 /**
  * The rules a domain's pages follow beyond each page's own (the request schemas'): none on the domain itself
- * (it would redirect to itself), and both within what the edge can store (`lib/edge/rules/record.ts`). `set` are the
+ * (it would redirect to itself), and both within what the edge can store (`lib/edge/rules/entry.ts`). `set` are the
  * pages the request sets, which an error names.
  */
 export function assertPages(name: string, pages: Pages, set: readonly PageAttribute[]) {

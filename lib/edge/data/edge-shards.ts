@@ -149,13 +149,13 @@ export function shardRelease(
   };
 }
 
-/** A write waiting for its shard's writer: the host's record (JSON) as read at `t`. */
+/** A write waiting for its shard's writer: the host's entry (JSON) as read at `t`. */
 export type PendingWrite = { host: string; value: string; t: number };
 
 const refusedPartition = (shard: number) => `EDGEREFUSED#${shard}`;
 
 /**
- * Queues the host's record for its shard's writer, unless a newer one is queued already (it supersedes this):
+ * Queues the host's entry for its shard's writer, unless a newer one is queued already (it supersedes this):
  * true when this one is queued.
  */
 export async function queueWrite(db: Db, shard: number, write: PendingWrite): Promise<boolean> {
@@ -177,7 +177,7 @@ export async function queueWrite(db: Db, shard: number, write: PendingWrite): Pr
 
 /**
  * Where the host's write of `t` stands: still queued, refused by a full store or skipped as older than the
- * store's record (the writer's marks, taken here), or applied (or superseded by a newer one).
+ * store's entry (the writer's marks, taken here), or applied (or superseded by a newer one).
  */
 export async function writeState(
   db: Db,
