@@ -6,7 +6,7 @@
 import { median, percentile, progress, quick, round } from '#bench/support.ts';
 import { type EdgeRequest, type EdgeResponse, type EdgeSettings, loadEdgeFunction } from '#infra/edge-function.ts';
 import { LocalKeyValueStore } from '#infra/local/key-value-store.ts';
-import type { EdgeRecord } from '#lib/edge/rules/record.ts';
+import type { EdgeEntry } from '#lib/edge/rules/entry.ts';
 
 /**
  * CloudFront Functions' time budget per invocation. AWS documents the limit as compute utilization, the time
@@ -51,9 +51,9 @@ const SETTINGS: EdgeSettings = {
   cacheSeconds: 60,
 };
 
-async function put(store: LocalKeyValueStore, host: string, record: EdgeRecord) {
+async function put(store: LocalKeyValueStore, host: string, entry: EdgeEntry) {
   const { etag } = await store.read(host);
-  await store.put(host, record, etag);
+  await store.put(host, entry, etag);
 }
 
 /** The store: HOSTS active hosts (every other one with its own not-found page), a punycode one, a tombstone. */

@@ -19,7 +19,7 @@ import { ensureTable, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts'
 import { stages } from '#infra/stages.ts';
 import { createDb } from '#lib/data/dynamodb.ts';
 import { destroyDomain, showDomain } from '#lib/domains/data/domains.ts';
-import { parseEdgeRecord, TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { parseEdgeEntry, TOMBSTONE_TTL_MS } from '#lib/edge/rules/entry.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepConfig } from '#lib/edge/sweep-settings.ts';
 import { type WriterStats, writerStats } from '#lib/edge/writer.ts';
@@ -150,7 +150,7 @@ async function stageOn(cf: CloudFrontHarness, dns: DnsTestServer, endpoint: stri
   };
   const served = (host: string) =>
     cf.cloudFront.servingTenant(host) !== null &&
-    cf.shards.some((shard) => parseEdgeRecord(cf.cloudFront.kvsValue(shard.store.arn, host))?.s === 'active');
+    cf.shards.some((shard) => parseEdgeEntry(cf.cloudFront.kvsValue(shard.store.arn, host))?.s === 'active');
   return { db, config, sweepConfig, dynamoCalls, served };
 }
 type Stage = Awaited<ReturnType<typeof stageOn>>;

@@ -3,7 +3,7 @@
 // (infra/local/edge.ts) runs this very file in a sandbox, with a key-value store fed from the local changes.
 //
 // The store holds one key per active domain: its ASCII (punycode) name, lower case, the value the compact
-// record `{"s":"active","i":<index page or "">,"n":<not-found page or "">,"t":<ms>}` (lib/edge/rules/record.ts).
+// entry `{"s":"active","i":<index page or "">,"n":<not-found page or "">,"t":<ms>}` (lib/edge/rules/entry.ts).
 // Plain JavaScript within what runtime 2.0 accepts: no imports but `cloudfront`, no Node APIs.
 import cf from 'cloudfront';
 
@@ -53,7 +53,7 @@ function redirect(location) {
   };
 }
 
-async function recordOf(host) {
+async function entryOf(host) {
   if (host === '') return null;
   try {
     return await kvs.get(host, { format: 'json' });
@@ -74,9 +74,9 @@ async function handler(event) {
       headers: { allow: { value: 'GET, HEAD' }, 'cache-control': cacheControl() },
     };
   }
-  const record = await recordOf(hostOf(request));
+  const entry = await entryOf(hostOf(request));
   // biome-ignore lint/complexity/useOptionalChain: kept to what runtime 2.0 is documented to parse
-  if (!record || record.s !== 'active') return notFound(request.method);
-  const page = request.uri === '/' ? record.i || SETTINGS.defaultIndexPage : record.n || SETTINGS.defaultNotFoundPage;
+  if (!entry || entry.s !== 'active') return notFound(request.method);
+  const page = request.uri === '/' ? entry.i || SETTINGS.defaultIndexPage : entry.n || SETTINGS.defaultNotFoundPage;
   return page ? redirect(page) : notFound(request.method);
 }

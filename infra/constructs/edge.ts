@@ -120,7 +120,7 @@ export class Edge extends Construct {
       timeout: EDGE_SYNC_TIMEOUT,
       // Reads the active domain by name (its global guard, then the item); records whether it is served on it
       // (`recordServing`: the item and its event, the feed head); places a domain on a shard (its count and the
-      // item in one transaction), queues its record and takes the shard's lease (`lib/edge/data/edge-shards.ts`,
+      // item in one transaction), queues its entry and takes the shard's lease (`lib/edge/data/edge-shards.ts`,
       // which queries by partition).
     }).useTable(table, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], { index: false });
     // Every shard in shard order: the stores' ARNs and the distributions' ids, comma-separated.
@@ -145,15 +145,12 @@ export class Edge extends Construct {
     this.sync.addEnvironment('EDGE_HOSTNAME', this.hostname);
     this.sync.addToRolePolicy(
       new PolicyStatement({
+        // What the shard's writer does (lib/edge/writer.ts): reads a host's entry, the store's version, and
+        // writes its batches (tombstones included) with UpdateKeys. Listing and deleting keys is the sweep's.
         actions: [
           'cloudfront-keyvaluestore:DescribeKeyValueStore',
           'cloudfront-keyvaluestore:GetKey',
-          'cloudfront-keyvaluestore:PutKey',
-          'cloudfront-keyvaluestore:DeleteKey',
-          // The shard's writer puts its batches at once.
           'cloudfront-keyvaluestore:UpdateKeys',
-          // The hourly sweep lists the store for old tombstones.
-          'cloudfront-keyvaluestore:ListKeys',
         ],
         resources: this.shards.map((each) => each.store.keyValueStoreArn),
       }),
@@ -183,7 +180,7 @@ export class Edge extends Construct {
     const suffix = shard === 0 ? '' : `-${shard}`;
     const store = new KeyValueStore(this, `store${suffix}`, {
       keyValueStoreName: `${name}-edge${suffix}`,
-      comment: 'One entry per served host: its redirect record (lib/edge/rules/record.ts)',
+      comment: 'One entry per served host: its redirects (lib/edge/rules/entry.ts)',
     });
     const viewerRequest = new CloudFrontFunction(this, `viewer-request${suffix}`, {
       functionName: `${name}-edge-viewer-request${suffix}`,
@@ -252,10 +249,9 @@ export class Edge extends Construct {
         actions: [
           'cloudfront:GetDistributionTenantByDomain',
           'cloudfront:UpdateDistributionTenant',
-          // Whether a tenant's certificate is issued: the domain's `serving` state.
+          // Whether a tenant's certificate is issued: the domain's `serving` state. (The sync only disables a
+          // tenant; deleting it is the sweep's, infra/constructs/edge-sweep.ts.)
           'cloudfront:GetManagedCertificateDetails',
-          // The hourly sweep deletes the disabled tenants of hosts no longer served.
-          'cloudfront:DeleteDistributionTenant',
           // CreateDistributionTenant with Tags also authorizes TagResource (the reference's API operations table).
           'cloudfront:TagResource',
         ],

@@ -11,12 +11,15 @@ import type { TableKey } from '#lib/data/table.ts';
 import { collectionOf, type EventType, type Kind } from '#lib/kinds.ts';
 import { planOf } from '#lib/platform/plans.ts';
 import { commitChange, type WriteOptions } from './commit.ts';
+import { allOf, type Condition } from './condition.ts';
 import { ItemNotFound, NameTaken, QuotaReached } from './errors.ts';
 import { type Bookkeeping, bookkeepingAttributes, itemOf, type ResourceRecord, recordOf } from './item.ts';
 import { counterKey, itemKey, sequenceKey } from './keys.ts';
 import type { Written } from './outcome.ts';
 import type { Parts, TransactPart } from './transaction.ts';
 import { assertVersion, versionCondition, versionOf } from './version.ts';
+
+export type { Condition } from './condition.ts';
 
 export async function getRecord<R extends ResourceRecord>(db: Db, owner: string, kind: Kind, id: number): Promise<R> {
   const { Item } = await db.client.send(
@@ -247,9 +250,6 @@ export async function insertRecord<R extends ResourceRecord>(
   });
 }
 
-/** A condition on an item, with the names and values it uses. */
-export type Condition = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
-
 /** The Put of the item that stores a record, on a condition (DynamoDB refuses empty names or values). */
 function recordPut(db: Db, owner: string, kind: Kind, record: ResourceRecord, condition: Condition): TransactPart {
   const { expression, names, values } = condition;
@@ -269,7 +269,13 @@ function recordPut(db: Db, owner: string, kind: Kind, record: ResourceRecord, co
  * and the state it must still be in for those to be the right guards (a domain verified meanwhile holds one
  * more).
  */
-export type Release = { guards: Readonly<Record<string, TableKey>>; state?: Condition };
+export type Release = {
+  guards: Readonly<Record<string, TableKey>>;
+  state?: Condition;
+  /** Other writes of the delete (a domain's edge shard given back), and a failure of theirs meaning `retry`. */
+  parts?: Parts;
+  failure?: (failed: ReadonlySet<string>) => 'retry' | undefined;
+};
 
 /** What a change does to a record: the record after it, and the other writes it needs (a name guard that moves). */
 export type RecordChange<R> = {
@@ -279,6 +285,8 @@ export type RecordChange<R> = {
   failure?: (failed: ReadonlySet<string>) => Error | undefined;
   /** The event's type when it is not `<kind>.updated` (a domain becoming active is `domain.verified`). */
   type?: EventType;
+  /** What the item must still hold besides its version (what is written to it without a change). */
+  state?: Condition;
 };
 
 /** Whether `next` is `current` but for the time of the change (`updatedAt`): then nothing changes. */
@@ -312,7 +320,7 @@ export function updateRecord<R extends ResourceRecord>(
       // A new version is a new representation, whoever made it (the owner, a check, the edge): its ETag, its
       // event and its `updated_at` move together.
       const record = { ...next.record, updatedAt: at, version: read + 1 };
-      const unchanged = versionCondition(read);
+      const unchanged = allOf(versionCondition(read), next.state);
       return {
         parts: {
           item: recordPut(db, owner, kind, record, {
@@ -353,7 +361,7 @@ export async function deleteRecord<R extends ResourceRecord>(
       const read = versionOf(record);
       assertVersion(options.ifMatch, read, options.ifNoneMatch);
       const unchanged = versionCondition(read);
-      const { guards, state } = releaseOf(record);
+      const { guards, state, parts, failure } = releaseOf(record);
       const guardParts = Object.fromEntries(
         Object.entries(guards).map(([name, key]) => [name, releaseGuard(db, key, owner, id)]),
       );
@@ -369,12 +377,15 @@ export async function deleteRecord<R extends ResourceRecord>(
             },
           },
           ...guardParts,
+          ...parts,
           counter: counterPart(db, owner, kind, -1),
         },
         event: { type: `${kind}.deleted`, kind, record, version: read + 1 },
         result: record,
         failure: (failed) =>
-          failed.has('item') ? 'retry' : new Error(`A name guard of ${kind} ${id} does not point back to it`),
+          failed.has('item')
+            ? 'retry'
+            : (failure?.(failed) ?? new Error(`A name guard of ${kind} ${id} does not point back to it`)),
       };
     },
   });

@@ -109,7 +109,7 @@ export class PageOnOwnDomain extends DataError {
 }
 
 /**
- * The pages would not fit the edge's store (`lib/edge/rules/record.ts`): `bytes` is what they take in their ASCII
+ * The pages would not fit the edge's store (`lib/edge/rules/entry.ts`): `bytes` is what they take in their ASCII
  * form, `maxBytes` what one domain's pages may take; `attributes` are the pages the request set.
  */
 export class PagesTooLarge extends DataError {

@@ -46,7 +46,7 @@ import {
   StoreChanged,
   StoreFull,
 } from './ports.ts';
-import type { EdgeRecord } from './rules/record.ts';
+import type { EdgeEntry } from './rules/entry.ts';
 
 /** The store with ARN `kvsArn`: the value of a key with the store's ETag read before it (so a put is safe). */
 export function cloudFrontStore(
@@ -102,7 +102,7 @@ export function cloudFrontStore(
           }),
         ),
       ),
-    put: (key: string, value: EdgeRecord, ifMatch: string) =>
+    put: (key: string, value: EdgeEntry, ifMatch: string) =>
       conditional(() =>
         client.send(new PutKeyCommand({ KvsARN: kvsArn, Key: key, Value: JSON.stringify(value), IfMatch: ifMatch })),
       ),

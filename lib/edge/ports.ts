@@ -4,12 +4,12 @@
  * rather than importing each other.
  */
 import type { Serving } from '#lib/edge/rules/serving.ts';
-import type { EdgeRecord } from './rules/record.ts';
+import type { EdgeEntry } from './rules/entry.ts';
 
 /** The key-value store, as the sync writes it: conditional on the ETag read with the value. */
 export type EdgeStore = {
   read(key: string): Promise<{ value: unknown; etag: string }>;
-  put(key: string, value: EdgeRecord, ifMatch: string): Promise<void>;
+  put(key: string, value: EdgeEntry, ifMatch: string): Promise<void>;
   remove(key: string, ifMatch: string): Promise<void>;
 };
 
@@ -21,8 +21,8 @@ export type BatchEdgeStore = EdgeStore & {
   version(): Promise<string>;
   /** The key's value, or null for a key the store does not hold. */
   get(key: string): Promise<unknown>;
-  /** Puts every record at once, on the condition of the store's version (`StoreChanged`, `StoreFull`). */
-  putAll(puts: readonly { key: string; value: EdgeRecord }[], ifMatch: string): Promise<void>;
+  /** Puts every entry at once, on the condition of the store's version (`StoreChanged`, `StoreFull`). */
+  putAll(puts: readonly { key: string; value: EdgeEntry }[], ifMatch: string): Promise<void>;
 };
 
 /** Thrown by a store that refuses a write because it would pass its size quota (5 MB on CloudFront). */
@@ -44,7 +44,7 @@ export class ControlPlaneBusy extends Error {
   }
 }
 
-/** A write waiting for its shard's writer: the host's record (JSON), read at `t`. */
+/** A write waiting for its shard's writer: the host's entry (JSON), read at `t`. */
 export type PendingWrite = { host: string; value: string; t: number };
 
 /**

@@ -23,7 +23,7 @@ import {
   type StorePage,
   type SweepCursor,
 } from './ports.ts';
-import { parseEdgeRecord, TOMBSTONE_TTL_MS } from './rules/record.ts';
+import { parseEdgeEntry, TOMBSTONE_TTL_MS } from './rules/entry.ts';
 
 export type { CursorKeeper, SweepCursor };
 
@@ -134,7 +134,7 @@ async function sweepKey(
   before: number,
   result: SweepResult,
 ) {
-  const listed = parseEdgeRecord(value);
+  const listed = parseEdgeEntry(value);
   if (listed?.s !== 'none' || listed.t >= before) return;
   const purged = tenants ? await tenants.purge(key) : true;
   if (!purged) {
@@ -152,8 +152,8 @@ async function sweepKey(
   }
   // Read again, with the ETag the delete is conditional on: only the same tombstone goes.
   const { value: current, etag } = await store.read(key);
-  const record = parseEdgeRecord(current);
-  if (record?.s !== 'none' || record.t !== listed.t) {
+  const entry = parseEdgeEntry(current);
+  if (entry?.s !== 'none' || entry.t !== listed.t) {
     result.kept++;
     return;
   }

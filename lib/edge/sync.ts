@@ -6,7 +6,7 @@
  *
  * The edge is in shards (docs/deployment.md, "The edge"): each a distribution with its own store. A host is
  * placed on one when the sync first needs its tenant (the least full with room, `placeDomain`), kept on its
- * domain, and never moved. Its record goes through the shard's one writer (`writer.ts`): queued, coalesced
+ * domain, and never moved. Its entry goes through the shard's one writer (`writer.ts`): queued, coalesced
  * with other events for the host, and written in batches. A domain there is no room for (every shard full, a
  * store full, a quota of CloudFront's) is `failed: capacity`, which the hourly re-check retries: never an error
  * that would send its event round the retries into the dead-letter queue.
@@ -25,12 +25,12 @@ import {
 } from './ports.ts';
 import {
   EDGE_VALUE_MAX_BYTES,
-  type EdgeRecord,
-  edgeRecordOf,
+  type EdgeEntry,
+  edgeEntryOf,
   edgeValueBytes,
-  parseEdgeRecord,
+  parseEdgeEntry,
   sameService,
-} from './rules/record.ts';
+} from './rules/entry.ts';
 import { type ShardWriter, shardWriter, type WriterSettings, type WriterStats } from './writer.ts';
 
 /** The domain that holds a host active: where it lives, what it serves, and what it last recorded of serving. */
@@ -76,12 +76,12 @@ export type SyncDeps = {
 };
 
 /**
- * `unfit`: the domain's record is over the store's value limit; it was not sent, and the domain is `failed`.
+ * `unfit`: the domain's entry is over the store's value limit; it was not sent, and the domain is `failed`.
  * `capacity`: no shard had room for it (or its store refused it as full); it is `failed: capacity`.
  */
 export type SyncOutcome = 'written' | 'unchanged' | 'older' | 'unfit' | 'capacity';
 
-/** Hosts per shard when nothing says: 5 MB over ~150 bytes a typical record and key, with a margin. */
+/** Hosts per shard when nothing says: 5 MB over ~150 bytes a typical entry and key, with a margin. */
 export const DEFAULT_SHARD_CAPACITY = 30_000;
 
 const CAPACITY: Serving = { state: 'failed', failure: 'capacity' };
@@ -90,7 +90,7 @@ export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcom
   const now = deps.now ?? Date.now;
   const at = now();
   const domain = await deps.activeDomain(host);
-  const desired = edgeRecordOf(domain, at);
+  const desired = edgeEntryOf(domain, at);
   // Never send what the store would refuse for ever: the owner is told instead (only domains stored before the
   // API measured pages can get here).
   if (domain && edgeValueBytes(desired) > EDGE_VALUE_MAX_BYTES) {
@@ -105,7 +105,7 @@ export async function syncHost(deps: SyncDeps, host: string): Promise<SyncOutcom
     const values = await Promise.all(
       stores.map(async (store) => (isBatchStore(store) ? store.get(host) : (await store.read(host)).value)),
     );
-    const serving = values.flatMap((value, shard) => (parseEdgeRecord(value)?.s === 'active' ? [shard] : []));
+    const serving = values.flatMap((value, shard) => (parseEdgeEntry(value)?.s === 'active' ? [shard] : []));
     const outcomes = await Promise.all(serving.map((shard) => write(shard, host, desired)));
     if (outcomes.includes('older')) return 'older';
     await deps.tenants?.remove(host);
@@ -186,7 +186,7 @@ async function shardOf(deps: SyncDeps, domain: ServedDomain, shards: number): Pr
 type Write = (
   shard: number,
   host: string,
-  desired: EdgeRecord,
+  desired: EdgeEntry,
   options?: { placedNow?: boolean },
 ) => Promise<Exclude<SyncOutcome, 'unfit'>>;
 
@@ -197,7 +197,7 @@ function writerOf(deps: SyncDeps, stores: readonly EdgeStore[]): Write {
     return async (shard, host, desired, options = {}) => {
       // A repeat of the state the store holds needs no writer (the writer compares again before it writes).
       if (!options.placedNow) {
-        const before = parseEdgeRecord(await (stores[shard] as BatchEdgeStore).get(host));
+        const before = parseEdgeEntry(await (stores[shard] as BatchEdgeStore).get(host));
         if (before && before.t > desired.t) return 'older';
         if (sameService(before, desired) || (before === null && desired.s === 'none')) return 'unchanged';
       }
@@ -217,12 +217,12 @@ const isBatchStore = (store: EdgeStore): store is BatchEdgeStore =>
 /** Tries a conditional put while the store's ETag keeps moving, with jittered waits, for a few seconds. */
 const DIRECT_RETRIES = { budgetMs: 5_000, delayMs: fullJitter(20, 500) };
 
-async function writeDirectly(store: EdgeStore, host: string, desired: EdgeRecord) {
+async function writeDirectly(store: EdgeStore, host: string, desired: EdgeEntry) {
   return retrying<'written' | 'unchanged' | 'older' | 'capacity'>(
     DIRECT_RETRIES,
     async () => {
       const { value, etag } = await store.read(host);
-      const current = parseEdgeRecord(value);
+      const current = parseEdgeEntry(value);
       if (current && current.t > desired.t) return 'older';
       if (sameService(current, desired) || (current === null && desired.s === 'none')) return 'unchanged';
       try {

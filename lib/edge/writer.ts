@@ -1,12 +1,12 @@
 /**
  * One writer per shard at a time. Every KeyValueStore write is conditional on the version of the whole store
  * (API_kvs_PutKey, API_kvs_UpdateKeys: `IfMatch`, "The current version (ETag) of the key value store"), so two
- * syncs writing one store at once make one of them fail. Instead a sync queues its host's record in the table
+ * syncs writing one store at once make one of them fail. Instead a sync queues its host's entry in the table
  * (`ShardQueue`: one item per host, the latest state kept, so a burst of events for one host coalesces to one
  * write), then takes the shard's lease if it is free and writes everything queued for the shard, up to 50 keys
  * per `UpdateKeys` call, and, having given the lease back, looks at the queue once more and takes the lease
  * again if something was queued meanwhile. So a sync that finds the lease held need not take it: it only reads
- * its own record now and then (growing, jittered waits) until the holder has written it, trying the lease
+ * its own entry now and then (growing, jittered waits) until the holder has written it, trying the lease
  * again only after `retakeMs` (its holder may have died, or run out of budget). The store's version then only moves under its writer, save for the sweep's
  * deletes; a conflict with one is read again and retried. All within a time budget, after which the sync
  * throws (its event is retried) rather than run into the function's timeout.
@@ -19,24 +19,24 @@
 import { randomUUID } from 'node:crypto';
 import { again, fullJitter, retrying } from '#lib/platform/retry.ts';
 import { type BatchEdgeStore, type PendingWrite, type ShardQueue, StoreChanged, StoreFull } from './ports.ts';
-import { type EdgeRecord, parseEdgeRecord, sameService } from './rules/record.ts';
+import { type EdgeEntry, parseEdgeEntry, sameService } from './rules/entry.ts';
 
 /**
  * UpdateKeys' batch limits: "AWS has a default quota of 50 keys or a 3 MB payload, whichever is reached first"
  * (the AWS provider's `aws_cloudfrontkeyvaluestore_keys_exclusive`, `max_batch_size`; API_kvs_UpdateKeys gives
- * no number). A record is at most 1 KB and a key 512 bytes (CloudFront's quotas on key value stores), so 50
+ * no number). An entry is at most 1 KB and a key 512 bytes (CloudFront's quotas on key value stores), so 50
  * keys take under 80 KB: the key count is the limit that binds.
  */
 export const UPDATE_KEYS_MAX = 50;
 
 export type WriterSettings = {
-  /** The most a sync spends getting its record written, in ms (the function's timeout covers it). */
+  /** The most a sync spends getting its entry written, in ms (the function's timeout covers it). */
   budgetMs: number;
   /** How long a lease lasts unrenewed: a writer that died frees its shard after this. */
   leaseMs: number;
-  /** A waiting sync's backoff between looks at its record (growing, half jittered): base and cap, ms. */
+  /** A waiting sync's backoff between looks at its entry (growing, half jittered): base and cap, ms. */
   backoff: { baseMs: number; capMs: number };
-  /** How long a holder waits, once it has the lease, for other syncs' records to join its first batch, ms. */
+  /** How long a holder waits, once it has the lease, for other syncs' entries to join its first batch, ms. */
   gatherMs: number;
   /** How long a waiting sync leaves the lease alone before it tries it again (its holder may have gone), ms. */
   retakeMs: number;
@@ -46,7 +46,7 @@ export const WRITER_SETTINGS: WriterSettings = {
   budgetMs: 30_000,
   leaseMs: 10_000,
   // A batch takes about 150 ms after its 100 ms gathering (four calls of tens of ms): a first look sooner reads
-  // the record still queued.
+  // the entry still queued.
   backoff: { baseMs: 100, capMs: 2_000 },
   retakeMs: 3_000,
   gatherMs: 100,
@@ -62,7 +62,7 @@ export type WriterStats = {
   conflicts: number;
   /** Lease takes that found it held (each sync tries at once, then once every `retakeMs`). */
   waits: number;
-  /** Reads of a sync's own record, to see whether it was written. */
+  /** Reads of a sync's own entry, to see whether it was written. */
   reads: number;
   /** A holder taking the lease again for what was queued while it wrote. */
   retakes: number;
@@ -71,7 +71,7 @@ export const writerStats = (): WriterStats => ({ batches: 0, keys: 0, conflicts:
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Thrown when the budget ran out before the host's record was written: the event is retried. */
+/** Thrown when the budget ran out before the host's entry was written: the event is retried. */
 export class StoreBusy extends Error {
   constructor() {
     super("The edge store's writer did not get to this host within the sync's budget");
@@ -85,7 +85,7 @@ export class StoreBusy extends Error {
  */
 export type WriteResult = 'applied' | 'refused' | 'older' | 'superseded';
 
-export type ShardWriter = { write(shard: number, host: string, record: EdgeRecord): Promise<WriteResult> };
+export type ShardWriter = { write(shard: number, host: string, entry: EdgeEntry): Promise<WriteResult> };
 
 /** The writer over these shards' stores (by shard number) and their queues. */
 export function shardWriter(
@@ -107,13 +107,13 @@ export function shardWriter(
     }
   }
 
-  /** One batch: the records the store needs (newer than, and different from, what it holds), in one write. */
+  /** One batch: the entries the store needs (newer than, and different from, what it holds), in one write. */
   async function apply(store: BatchEdgeStore, batch: readonly PendingWrite[], deadline: number) {
     const currents = await Promise.all(batch.map((write) => store.get(write.host)));
     const outcomes: ('applied' | 'refused' | 'older')[] = batch.map(() => 'applied');
     const puts = batch.flatMap((write, at) => {
-      const value = parseEdgeRecord(write.value);
-      const current = parseEdgeRecord(currents[at]);
+      const value = parseEdgeEntry(write.value);
+      const current = parseEdgeEntry(currents[at]);
       if (!value) return [];
       if (current && current.t > value.t) {
         outcomes[at] = 'older';
@@ -141,7 +141,7 @@ export function shardWriter(
   }
 
   /** A conditional batch put, read again and retried after a conflict (the sweep deleted meanwhile). */
-  const putAll = (store: BatchEdgeStore, puts: { key: string; value: EdgeRecord }[], deadline: number) =>
+  const putAll = (store: BatchEdgeStore, puts: { key: string; value: EdgeEntry }[], deadline: number) =>
     retrying(
       { budgetMs: Math.max(0, deadline - Date.now()), delayMs: delay },
       async () => {
@@ -162,8 +162,8 @@ export function shardWriter(
   /**
    * Holds the shard's lease (taken by the caller) and drains its queue; after giving the lease back it looks at
    * the queue once more and, when something was queued meanwhile, takes the lease again. A sync that queued its
-   * record and then found the lease held therefore never needs the lease: its holder, or the next one, takes its
-   * record (the record was queued before the take that failed, so before the holder's last look).
+   * entry and then found the lease held therefore never needs the lease: its holder, or the next one, takes its
+   * entry (the entry was queued before the take that failed, so before the holder's last look).
    */
   async function hold(shard: number, store: BatchEdgeStore, holder: string, deadline: number) {
     for (;;) {
@@ -180,17 +180,17 @@ export function shardWriter(
     }
   }
 
-  /** The n-th wait of a sync whose record another holds: growing, half of it jittered, capped. */
+  /** The n-th wait of a sync whose entry another holds: growing, half of it jittered, capped. */
   const waitMs = (n: number) => {
     const ms = Math.min(settings.backoff.capMs, settings.backoff.baseMs * 2 ** n);
     return ms / 2 + (Math.random() * ms) / 2;
   };
 
   return {
-    async write(shard, host, record) {
+    async write(shard, host, entry) {
       const store = stores[shard];
       if (!store) throw new Error(`The edge has no shard ${shard}`);
-      if (!(await queue.queue(shard, { host, value: JSON.stringify(record), t: record.t }))) return 'superseded';
+      if (!(await queue.queue(shard, { host, value: JSON.stringify(entry), t: entry.t }))) return 'superseded';
       const holder = randomUUID();
       const deadline = Date.now() + settings.budgetMs;
       let tried = Number.NEGATIVE_INFINITY;
@@ -208,7 +208,7 @@ export function shardWriter(
           await sleep(waitMs(n));
         }
         stats.reads++;
-        const state = await queue.state(shard, host, record.t);
+        const state = await queue.state(shard, host, entry.t);
         if (state !== 'queued') return state;
       }
       throw new StoreBusy();

@@ -1,6 +1,6 @@
 /**
  * Page URLs as the URL standard (WHATWG, Node's `URL`) defines them, shared by the request schemas, the data
- * layer, the presenters and the edge's records (none imports another). Pure.
+ * layer, the presenters and the edge's entries (none imports another). Pure.
  */
 import { refusedCharacters } from '#lib/platform/characters.ts';
 
@@ -16,7 +16,7 @@ export type PageProblem = 'invalid' | 'spaces' | 'credentials' | 'invisible';
 /**
  * A page as it is stored and shown: the `href` of the absolute http or https URL the value parses to (ASCII:
  * the host in punycode, the rest percent-encoded, a path at least `/`), or what is wrong with it. (How long
- * the hrefs of a domain's pages may be together is the edge's limit: `lib/edge/rules/record.ts`.) A value with
+ * the hrefs of a domain's pages may be together is the edge's limit: `lib/edge/rules/entry.ts`.) A value with
  * spaces inside is refused rather than encoded (`a b` was meant as two words, or is a paste gone wrong), and so
  * is one with credentials (a redirect must not carry them, and `https://bank.example@evil.example/` would
  * read as another host).

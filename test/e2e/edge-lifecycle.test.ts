@@ -19,7 +19,7 @@ import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { recordsLookup } from '#lib/domains/lookups.ts';
 import { runDueChecks } from '#lib/domains/recheck.ts';
 import { FAST_RECHECK_INTERVAL_MS } from '#lib/domains/rules/dns-records.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/entry.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import { sweepEdge } from '#lib/edge/sweep.ts';
 import { db } from '#test/support/database.ts';

@@ -15,7 +15,7 @@ import { createDnsResolver } from '#lib/dns/resolver.ts';
 import { routeLookup } from '#lib/domains/lookups.ts';
 import { cloudFrontStore, cloudFrontTenants, type StageEdge } from '#lib/edge/cloudfront.ts';
 import { StoreChanged, StoreFull } from '#lib/edge/ports.ts';
-import type { EdgeRecord } from '#lib/edge/rules/record.ts';
+import type { EdgeEntry } from '#lib/edge/rules/entry.ts';
 import type { CloudFrontHarness } from '#test/support/cloudfront-harness.ts';
 import type { DnsTestServer } from '#test/support/dns-server.ts';
 import { failure, harness, uniqueHost } from './cloudfront-support.ts';
@@ -339,23 +339,23 @@ describe('cloudFrontStore', () => {
     // Prepare: a store of 200 bytes
     const cf = await harness(undefined, { quotas: { storeBytes: 200 } });
     const store = cloudFrontStore(cf.clients.keyValueStore, cf.store.arn);
-    const record: EdgeRecord = { s: 'active', i: '', n: '', t: 1 };
+    const entry: EdgeEntry = { s: 'active', i: '', n: '', t: 1 };
     // Act
     await store.putAll(
       [
-        { key: 'a.example', value: record },
-        { key: 'b.example', value: record },
+        { key: 'a.example', value: entry },
+        { key: 'b.example', value: entry },
       ],
       await store.version(),
     );
     const full = await failure(
       store.putAll(
-        [{ key: 'c.example', value: { ...record, i: 'https://www.example.com/'.repeat(5) } }],
+        [{ key: 'c.example', value: { ...entry, i: 'https://www.example.com/'.repeat(5) } }],
         await store.version(),
       ),
     );
     // Assess
-    expect(await store.get('b.example')).toEqual(record);
+    expect(await store.get('b.example')).toEqual(entry);
     expect(full).toBeInstanceOf(StoreFull);
     expect(
       cf.cloudFront.calls.filter((call) => call.operation === 'UpdateKeys').map((call) => call.input.Puts),
@@ -366,19 +366,19 @@ describe('cloudFrontStore', () => {
     // Prepare
     const cf = await harness();
     const store = cloudFrontStore(cf.clients.keyValueStore, cf.store.arn);
-    const record: EdgeRecord = { s: 'active', i: 'https://www.example.org/', n: '', t: 1 };
+    const entry: EdgeEntry = { s: 'active', i: 'https://www.example.org/', n: '', t: 1 };
     // Act
     const empty = await store.read('shop.example.com');
-    await store.put('shop.example.com', record, empty.etag);
-    const stale = await failure(store.put('shop.example.com', record, empty.etag));
+    await store.put('shop.example.com', entry, empty.etag);
+    const stale = await failure(store.put('shop.example.com', entry, empty.etag));
     const written = await store.read('shop.example.com');
     const keys = [];
     for await (const entry of store.keys()) keys.push(entry);
     // Assess
     expect(empty.value).toBeNull();
     expect(stale).toBeInstanceOf(StoreChanged);
-    expect(written.value).toEqual(record);
-    expect(keys).toEqual([{ key: 'shop.example.com', value: JSON.stringify(record) }]);
-    expect(cf.cloudFront.kvsValue(cf.store.arn, 'shop.example.com')).toBe(JSON.stringify(record));
+    expect(written.value).toEqual(entry);
+    expect(keys).toEqual([{ key: 'shop.example.com', value: JSON.stringify(entry) }]);
+    expect(cf.cloudFront.kvsValue(cf.store.arn, 'shop.example.com')).toBe(JSON.stringify(entry));
   });
 });

@@ -104,7 +104,7 @@ describe('the edge sync at small scale', () => {
     const figures =
       `${DOMAINS} domains served in ${tookMs} ms by ${CONCURRENCY} invocations: ${stats.batches} UpdateKeys batches of ` +
       `${stats.keys} keys, ${stats.conflicts} conflicts retried, ${stats.waits} lease takes that found it held, ` +
-      `${stats.reads} reads of a queued record, ${stats.retakes} retakes by a holder`;
+      `${stats.reads} reads of a queued entry, ${stats.retakes} retakes by a holder`;
     console.info(figures);
     if (process.env.EDGE_SCALE_FIGURES) appendFileSync(process.env.EDGE_SCALE_FIGURES, `${figures}\n`);
     expect(failures).toEqual([]);
@@ -119,7 +119,7 @@ describe('the edge sync at small scale', () => {
     }
     const perShard = [0, 1, 2].map((shard) => shown.filter((domain) => domain.edgeShard === shard).length);
     expect(perShard.every((count) => count > DOMAINS / 5)).toBe(true);
-    // Batched: fewer writes than records (about two a batch: the records reach a shard's queue at the pace of the
+    // Batched: fewer writes than entries (about two a batch: the entries reach a shard's queue at the pace of the
     // tenants' creation, so each batch takes what came while the one before it was written).
     expect(stats.batches).toBeLessThan(DOMAINS * 0.75);
   }, 240_000);

@@ -1,7 +1,9 @@
 /**
  * Every CloudFront, KeyValueStore and ACM action the edge sync's code needs, with the resource type the Service
  * Authorization Reference lists for it: the specification the edge sync's policy is checked against
- * (cloudfront-iam.test.ts, stack.test.ts), written from AWS's pages, not from the construct.
+ * (cloudfront-iam.test.ts, stack.test.ts), written from AWS's pages, not from the construct. Which actions the
+ * sync needs is derived from the calls it makes (edge-function-calls.test.ts); the sweep's are its own
+ * (edge-sweep-actions.ts).
  *
  * Sources (read 2026-11-26):
  * - "Actions, resources, and condition keys for Amazon CloudFront",
@@ -46,11 +48,6 @@ export const edgeSyncActions: readonly ActionRow[] = [
     calledBy: 'UpdateDistributionTenantCommand',
   },
   {
-    action: 'cloudfront:DeleteDistributionTenant',
-    resource: 'distribution-tenant',
-    calledBy: 'DeleteDistributionTenantCommand',
-  },
-  {
     action: 'cloudfront:GetManagedCertificateDetails',
     resource: 'distribution-tenant',
     calledBy: 'GetManagedCertificateDetailsCommand',
@@ -76,15 +73,13 @@ export const edgeSyncActions: readonly ActionRow[] = [
     resource: 'certificate',
     calledBy: 'UpdateDistributionTenantCommand (ManagedCertificateRequest: the failed one deleted, acm.ts)',
   },
-  // KeyValueStore: key-value-store* (required), every shard's store of the stage.
+  // KeyValueStore: key-value-store* (required), every shard's store of the stage. The shard's writer reads the
+  // store's version and a host's entry and writes batches; listing and deleting keys is the sweep's.
   {
     action: 'cloudfront-keyvaluestore:DescribeKeyValueStore',
     resource: 'key-value-store',
     calledBy: 'DescribeKeyValueStoreCommand',
   },
   { action: 'cloudfront-keyvaluestore:GetKey', resource: 'key-value-store', calledBy: 'GetKeyCommand' },
-  { action: 'cloudfront-keyvaluestore:PutKey', resource: 'key-value-store', calledBy: 'PutKeyCommand' },
-  { action: 'cloudfront-keyvaluestore:DeleteKey', resource: 'key-value-store', calledBy: 'DeleteKeyCommand' },
   { action: 'cloudfront-keyvaluestore:UpdateKeys', resource: 'key-value-store', calledBy: 'UpdateKeysCommand' },
-  { action: 'cloudfront-keyvaluestore:ListKeys', resource: 'key-value-store', calledBy: 'ListKeysCommand' },
 ];

@@ -2,8 +2,9 @@
  * The edge sweep and the quota alarms as the prod stack synthesizes them (infra/constructs/edge-sweep.ts,
  * edge-quotas.ts): the sweep is a function of its own whose timeout covers its budget and its last host's worst
  * retry path (derived from its clients' settings), whose role holds what its code calls and nothing else (its
- * cursor item only, by `dynamodb:LeadingKeys`); alarms at 80 % of each quota; and the stack stays well inside
- * CloudFormation's 500 resources per stack (at most 400).
+ * cursor item only, by `dynamodb:LeadingKeys`); alarms at 80 % of each quota, the per-shard ones over every shard;
+ * the stage's `edge.shards` shards, each store read by exactly one function, each run by exactly one distribution,
+ * behind one connection group; and the stack stays well inside CloudFormation's 500 resources per stack (at most 400).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { edgeSweepFunction, sweepTimeout } from '#infra/constructs/edge-sweep.ts';
@@ -92,8 +93,54 @@ describe('the quota alarms', () => {
     expect(JSON.stringify(bytes.Metrics)).toContain('MAX([');
     expect(JSON.stringify(bytes.Metrics)).toContain(`"MetricName":"${EDGE_METRICS.storeBytes}"`);
     expect(JSON.stringify(bytes.Metrics)).toContain('"Name":"Shard","Value":"0"');
+    const hosts = found['domains-spaces-prod-edge-shard-hosts'] as { Threshold: number; Metrics: unknown[] };
+    expect(hosts.Threshold).toBe(0.8 * s.config.edge.hostsPerShard);
+    // Every shard's metric, and no other, under the maximum.
+    const shardsOf = (alarm: { Metrics: unknown[] }, metric: string) =>
+      (
+        alarm.Metrics as {
+          MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: string }[] } };
+        }[]
+      )
+        .flatMap(({ MetricStat }) => (MetricStat?.Metric.MetricName === metric ? [MetricStat.Metric.Dimensions] : []))
+        .map((dimensions) => dimensions.find(({ Name }) => Name === 'Shard')?.Value);
+    const everyShard = Array.from({ length: s.config.edge.shards }, (_, shard) => String(shard));
+    expect(shardsOf(bytes, EDGE_METRICS.storeBytes)).toEqual(everyShard);
+    expect(shardsOf(hosts, EDGE_METRICS.shardHosts)).toEqual(everyShard);
     const [topicId] = s.only('AWS::SNS::Topic');
     for (const alarm of Object.values(found)) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+  });
+});
+
+describe('the shards', () => {
+  const getAtt = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+
+  it('are edge.shards of them behind one connection group, each store read by one function run by one distribution', () => {
+    // Prepare: which store each function reads, and which function each distribution runs
+    type Fn = { FunctionConfig: { KeyValueStoreAssociations?: { KeyValueStoreARN: unknown }[] } };
+    const storeIds = s.ofType('AWS::CloudFront::KeyValueStore').map(([id]) => id);
+    const readers = s.ofType('AWS::CloudFront::Function').map(([id, fn]) => ({
+      id,
+      stores: ((fn.Properties as Fn).FunctionConfig.KeyValueStoreAssociations ?? []).map((association) =>
+        JSON.stringify(association.KeyValueStoreARN),
+      ),
+    }));
+    const runners = s
+      .ofType('AWS::CloudFront::Distribution')
+      .map(([, distribution]) =>
+        readers.filter(({ id }) => JSON.stringify(distribution.Properties).includes(`"${id}"`)).map(({ id }) => id),
+      );
+    // Assess: prod's setting is more than one shard, so the pairing is not trivially one of one
+    expect(s.config.edge.shards).toBeGreaterThan(1);
+    expect(storeIds).toHaveLength(s.config.edge.shards);
+    expect(runners).toHaveLength(s.config.edge.shards);
+    expect(s.ofType('AWS::CloudFront::ConnectionGroup')).toHaveLength(1);
+    for (const reader of readers) expect(reader.stores, reader.id).toHaveLength(1);
+    expect(readers.flatMap((reader) => reader.stores).sort()).toEqual(
+      storeIds.map((id) => JSON.stringify(getAtt(id))).sort(),
+    );
+    for (const runs of runners) expect(runs).toHaveLength(1);
+    expect(runners.flat().sort()).toEqual(readers.map(({ id }) => id).sort());
   });
 });
 

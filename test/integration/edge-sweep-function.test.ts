@@ -16,7 +16,7 @@ import { destroyDomain, storeDomain, verifyDomain } from '#lib/domains/data/doma
 import type { LookupRecords } from '#lib/domains/rules/dns-records.ts';
 import { cloudFrontStore } from '#lib/edge/cloudfront.ts';
 import { EDGE_METRICS } from '#lib/edge/quotas.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/entry.ts';
 import type { EdgeConfig } from '#lib/edge/settings.ts';
 import type { SweepConfig } from '#lib/edge/sweep-settings.ts';
 import { type CloudFrontHarness, cloudFrontHarness, TEST_CREDENTIALS } from '#test/support/cloudfront-harness.ts';

@@ -105,7 +105,7 @@ describe('the edge sync function', () => {
     ).toEqual([]);
   });
 
-  it('never sends a record over the store’s 1 KB: the domain is `failed` (pages_too_large), and the event succeeds', async () => {
+  it('never sends an entry over the store’s 1 KB: the domain is `failed` (pages_too_large), and the event succeeds', async () => {
     // Prepare: pages the API would refuse now, written as an older version stored them.
     const { owner, name, id } = await activeDomain();
     const long = `https://pages.example.org/${'é'.repeat(229)}`;

@@ -10,7 +10,7 @@ import { startHourlyJobs } from '#infra/local/hourly-jobs.ts';
 import { startStageEdge } from '#infra/local/stage-edge.ts';
 import { showDomain } from '#lib/domains/data/domains.ts';
 import { backfillDueChecks } from '#lib/domains/data/migrations/backfill-due-checks.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/entry.ts';
 import { db } from '#test/support/database.ts';
 import { type DnsTestServer, startDnsServer } from '#test/support/dns-server.ts';
 import { configWithDns, storeOldShapeDomain } from '#test/support/domains.ts';

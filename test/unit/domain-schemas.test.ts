@@ -295,7 +295,7 @@ describe('store domain schema', () => {
     const url = `https://pages.example/${'é'.repeat(100)}`;
     // Act
     const domain = validate(storeDomainSchema, { name: 'example.com', index_page: url });
-    // Assess: the pages' bytes together are the data layer's check (lib/edge/rules/record.ts, test/e2e/domains.test.ts).
+    // Assess: the pages' bytes together are the data layer's check (lib/edge/rules/entry.ts, test/e2e/domains.test.ts).
     expect(url.length).toBeLessThan(255);
     expect(domain.indexPage).toBe(new URL(url).href);
     expect(domain.indexPage?.length).toBe(22 + 600);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EdgeSettings, edgeFunctionSource, loadEdgeFunction } from '#infra/edge-function.ts';
 
-const records: Record<string, unknown> = {
+const entries: Record<string, unknown> = {
   'example.com': { s: 'active', i: 'https://www.example.com/home', n: 'https://www.example.com/404', t: 1 },
   'bare.example': { s: 'active', i: '', n: '', t: 1 },
   'xn--bcher-kva.example': { s: 'active', i: 'https://shop.example/', n: '', t: 1 },
@@ -13,8 +13,8 @@ const records: Record<string, unknown> = {
 };
 const store = {
   get: async (key: string) => {
-    if (!(key in records)) throw new Error('The key was not found');
-    return records[key];
+    if (!(key in entries)) throw new Error('The key was not found');
+    return entries[key];
   },
 };
 const noDefaults: EdgeSettings = { defaultIndexPage: '', defaultNotFoundPage: '', cacheSeconds: 60 };

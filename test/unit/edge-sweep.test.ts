@@ -13,19 +13,19 @@ import {
   StoreChanged,
   type SweepCursor,
 } from '#lib/edge/ports.ts';
-import type { EdgeRecord } from '#lib/edge/rules/record.ts';
-import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/record.ts';
+import type { EdgeEntry } from '#lib/edge/rules/entry.ts';
+import { TOMBSTONE_TTL_MS } from '#lib/edge/rules/entry.ts';
 import { SWEEP_PASS_EVERY_MS, sweepEdge } from '#lib/edge/sweep.ts';
 
 const NOW = 10 * TOMBSTONE_TTL_MS;
 const old = NOW - TOMBSTONE_TTL_MS - 1;
 const young = NOW - TOMBSTONE_TTL_MS + 1_000;
 
-/** A store holding these records, written in order. */
-async function storeWith(records: Record<string, EdgeRecord>) {
+/** A store holding these entries, written in order. */
+async function storeWith(entries: Record<string, EdgeEntry>) {
   const store = new LocalKeyValueStore();
-  for (const [key, record] of Object.entries(records)) {
-    await store.put(key, record, (await store.read(key)).etag);
+  for (const [key, entry] of Object.entries(entries)) {
+    await store.put(key, entry, (await store.read(key)).etag);
   }
   return store;
 }
@@ -81,9 +81,9 @@ describe('sweeping the edge', () => {
   });
 
   it('leaves a host that is served again while the sweep looked', async () => {
-    // Prepare: the host is verified again, and its sync writes its record, while its tenant is purged.
+    // Prepare: the host is verified again, and its sync writes its entry, while its tenant is purged.
     const store = await storeWith({ 'back.example': { s: 'none', t: old } });
-    const served: EdgeRecord = { s: 'active', i: 'https://b.example/', n: '', t: NOW };
+    const served: EdgeEntry = { s: 'active', i: 'https://b.example/', n: '', t: NOW };
     const tenants: PurgeableTenants = {
       ...tenantsThat().tenants,
       purge: async (host) => {
@@ -149,7 +149,7 @@ describe('a sweep that finishes across invocations', () => {
               `h${String(i).padStart(4, '0')}.s${shard}.example`,
               { s: 'none', t: old },
             ]),
-          ) as Record<string, EdgeRecord>,
+          ) as Record<string, EdgeEntry>,
         ),
       ),
     );

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordOf } from '#lib/data/item.ts';
 import { presentDomain } from '#lib/domains/api/present.ts';
-import { edgeRecordOf } from '#lib/edge/rules/record.ts';
+import { edgeEntryOf } from '#lib/edge/rules/entry.ts';
 import { parsePage, storedPage } from '#lib/platform/urls.ts';
 
 /** Pages the service stored before, as sent: they only had to parse as absolute http(s) URLs. */
@@ -46,7 +46,7 @@ describe('a page', () => {
     // Prepare
     const [index, missing] = Object.keys(OLDER) as [string, string];
     // Act
-    const record = edgeRecordOf({ indexPage: index, notFoundPage: missing }, 1);
+    const record = edgeEntryOf({ indexPage: index, notFoundPage: missing }, 1);
     const shown = presentDomain(
       recordOf('domain', {
         pk: 'OWNER#o',

@@ -4,7 +4,7 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { PAGES_MAX_BYTES } from '#lib/edge/rules/record.ts';
+import { PAGES_MAX_BYTES } from '#lib/edge/rules/entry.ts';
 import { type PageProblem, parsePage } from '#lib/platform/urls.ts';
 import { type Encoding, label, maxCharacters, text } from '#lib/schemas/fields.ts';
 import { ALNUM, labelPattern, PORT, URL_TEXT } from '#lib/schemas/patterns.ts';
@@ -24,7 +24,7 @@ const pageProblems: Record<PageProblem, string> = {
  * An absolute http(s) URL of at most `PAGE_URL_MAX` characters, parsed as the URL standard does (WHATWG,
  * Node's `URL`), without spaces, control characters or credentials; stored as its `href` (ASCII), so the edge's
  * `Location` is always valid (the data layer then checks that a domain's two hrefs fit the edge's value:
- * `lib/edge/rules/record.ts`). Empty (or JSON null) means none.
+ * `lib/edge/rules/entry.ts`). Empty (or JSON null) means none.
  */
 export const pageUrl = (field: string) => (encoding: Encoding) =>
   v.pipe(

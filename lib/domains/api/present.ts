@@ -2,7 +2,7 @@
 import type { DomainRecord } from '#lib/domains/data/domains.ts';
 import { displayName } from '#lib/domains/rules/idn.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
-import { PAGES_MAX_BYTES } from '#lib/edge/rules/record.ts';
+import { PAGES_MAX_BYTES } from '#lib/edge/rules/entry.ts';
 import { type Serving, type ServingFailure, servingOf } from '#lib/edge/rules/serving.ts';
 import { type EdgeHost, shownFields } from '#lib/kind-module.ts';
 import { storedPage } from '#lib/platform/urls.ts';

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { IDN_WARNINGS } from '#lib/domains/rules/idn-display.ts';
 import { DNS_NAME_MAX, VERIFICATION_PREFIX, verificationName } from '#lib/domains/rules/verification.ts';
-import { PAGES_MAX_BYTES } from '#lib/edge/rules/record.ts';
+import { PAGES_MAX_BYTES } from '#lib/edge/rules/entry.ts';
 import { id, nullable, text, timestamp, url } from '#lib/schemas/values.ts';
 
 /** A page as stored, its href: ASCII, so a domain's two take at most `PAGES_MAX_BYTES` characters together. */

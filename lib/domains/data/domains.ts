@@ -7,26 +7,21 @@
  * Every write is a change (`lib/data/commit.ts`): versioned, with its event, idempotent with a key.
  */
 
-import {
-  deleteRecord,
-  getGuard,
-  insertRecord,
-  type Release,
-  unchangedRecord,
-  updateRecord,
-} from '#lib/data/collection.ts';
+import { deleteRecord, getGuard, insertRecord, type Release, unchangedRecord } from '#lib/data/collection.ts';
 import type { WriteOptions } from '#lib/data/commit.ts';
+import { allOf } from '#lib/data/condition.ts';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { domainNameGuardKey, ownerDomainNameGuardKey } from '#lib/data/keys.ts';
 import { type ListQuery, listRecords } from '#lib/data/listing.ts';
 import type { Written } from '#lib/data/outcome.ts';
 import { domainNameMatches } from '#lib/domains/rules/idn.ts';
 import { newVerificationToken } from '#lib/domains/rules/verification.ts';
-import { placeDomain, shardQueue } from '#lib/edge/data/edge-shards.ts';
+import { placeDomain, shardQueue, shardRelease } from '#lib/edge/data/edge-shards.ts';
 import { type Serving, servingOf } from '#lib/edge/rules/serving.ts';
 import {
   type ActiveDomain,
   assertPages,
+  changeDomain,
   type DomainChanges,
   type DomainRecord,
   isPageAttribute,
@@ -82,27 +77,47 @@ export async function storeDomain(db: Db, owner: string, domain: NewDomain, opti
 /**
  * What a deleted domain lets go of, as long as it is still in the state read: a pending domain its owner's
  * guard; an active one that and the global guard (freeing the name for everyone); one stored before
- * verification existed (no token) the global guard only.
+ * verification existed (no token) the global guard only. A domain placed on an edge shard also gives its place
+ * back (its shard's count down by one, `shardRelease`), and every delete is conditional on `edgeShard` as read:
+ * a placement committed since the read makes the delete read again, and a placement after it finds no domain.
  */
-function releaseOf(owner: string) {
+function releaseOf(db: Db, owner: string) {
+  // Set once the shard's count is found at 0: the retry deletes the domain without it.
+  let atFloor = false;
   return (item: DomainRecord): Release => {
-    const global = domainNameGuardKey(item.name);
-    if (item.verificationToken === undefined) {
-      return {
-        guards: { activeName: global },
-        state: { expression: 'attribute_not_exists(#token)', names: { '#token': 'verificationToken' }, values: {} },
-      };
-    }
-    const own = ownerDomainNameGuardKey(owner, item.name);
+    const names = namesOf(owner, item);
+    const shard = shardRelease(db, item.edgeShard, atFloor);
     return {
-      guards: item.status === 'active' ? { ownName: own, activeName: global } : { ownName: own },
-      state: { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': item.status } },
+      guards: names.guards,
+      state: allOf(names.state, shard.state),
+      parts: shard.parts,
+      failure: (failed) => {
+        if (!failed.has('shardCount')) return undefined;
+        atFloor = true;
+        return 'retry';
+      },
     };
   };
 }
 
+/** The name guards a domain holds, and the state it must be in for them to be the ones (its status, read). */
+function namesOf(owner: string, item: DomainRecord): Required<Pick<Release, 'guards' | 'state'>> {
+  const global = domainNameGuardKey(item.name);
+  if (item.verificationToken === undefined) {
+    return {
+      guards: { activeName: global },
+      state: { expression: 'attribute_not_exists(#token)', names: { '#token': 'verificationToken' }, values: {} },
+    };
+  }
+  const own = ownerDomainNameGuardKey(owner, item.name);
+  return {
+    guards: item.status === 'active' ? { ownName: own, activeName: global } : { ownName: own },
+    state: { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': item.status } },
+  };
+}
+
 export const destroyDomain = (db: Db, owner: string, id: number, options?: WriteOptions) =>
-  deleteRecord<DomainRecord>(db, owner, kind, id, releaseOf(owner), options);
+  deleteRecord<DomainRecord>(db, owner, kind, id, releaseOf(db, owner), options);
 
 /**
  * Updates a domain's pages (`updateRecord`: read, then one transaction with the event, conditional on the
@@ -119,10 +134,9 @@ export async function updateDomain(
   if (present.length === 0) {
     return unchangedRecord<DomainRecord>(db, owner, kind, id, options);
   }
-  return updateRecord<DomainRecord>(
+  return changeDomain(
     db,
     owner,
-    kind,
     id,
     (current, now) => {
       const set = Object.fromEntries(present.map((field) => [field, changes[field]]));

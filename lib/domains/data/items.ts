@@ -2,13 +2,15 @@
  * A domain's item as the data layer keeps it: its record's type (each field's use declared in `lib/kinds.ts`),
  * and the checks its writes share (its pages' size, a page on the owner's own active domains).
  */
-import { type ChangeChecks, getRecord, guardNotHeldBy } from '#lib/data/collection.ts';
+import { type ChangeChecks, getRecord, guardNotHeldBy, type RecordChange, updateRecord } from '#lib/data/collection.ts';
+import type { WriteOptions } from '#lib/data/commit.ts';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { ItemNotFound, type PageAttribute, PageLoopError, PageOnOwnDomain, PagesTooLarge } from '#lib/data/errors.ts';
 import type { FieldsDeclared, Is, ResourceRecord } from '#lib/data/item.ts';
 import { domainNameGuardKey } from '#lib/data/keys.ts';
 import type { CheckState } from '#lib/domains/rules/dns-records.ts';
-import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/record.ts';
+import { shardAsRead } from '#lib/edge/data/edge-shards.ts';
+import { PAGES_MAX_BYTES, type Pages, pagesBytes, pagesFit } from '#lib/edge/rules/entry.ts';
 import type { DomainStatus, ServingFailure, ServingState } from '#lib/edge/rules/serving.ts';
 import type { storedFields } from '#lib/kinds.ts';
 import { pageHost } from '#lib/platform/urls.ts';
@@ -60,7 +62,7 @@ export const isPageAttribute = (field: string): field is PageAttribute =>
 
 /**
  * The rules a domain's pages follow beyond each page's own (the request schemas'): none on the domain itself
- * (it would redirect to itself), and both within what the edge can store (`lib/edge/rules/record.ts`). `set` are the
+ * (it would redirect to itself), and both within what the edge can store (`lib/edge/rules/entry.ts`). `set` are the
  * pages the request sets, which an error names.
  */
 export function assertPages(name: string, pages: Pages, set: readonly PageAttribute[]) {
@@ -103,6 +105,27 @@ export function ownDomainPageChecks(
     },
   };
 }
+
+/**
+ * A change of a domain (`updateRecord`), conditional also on its `edgeShard` as read: the edge sync places a
+ * domain without a change, and a whole-item write planned from an earlier read would drop the shard, leaving
+ * its count one too high and the host to be placed again elsewhere.
+ */
+export const changeDomain = (
+  db: Db,
+  owner: string,
+  id: number,
+  apply: (current: DomainRecord, now: string) => RecordChange<DomainRecord>,
+  options?: WriteOptions,
+) =>
+  updateRecord<DomainRecord>(
+    db,
+    owner,
+    kind,
+    id,
+    (current, now) => ({ ...apply(current, now), state: shardAsRead(current.edgeShard) }),
+    options,
+  );
 
 /** A domain of the owner's, as stored. */
 export const showDomain = (db: Db, owner: string, id: number) => getRecord<DomainRecord>(db, owner, kind, id);

@@ -3,7 +3,7 @@
  * token, taking the name's global guard) and what the edge records of serving it.
  */
 
-import { holdGuard, releaseGuard, setBookkeeping, updateRecord } from '#lib/data/collection.ts';
+import { holdGuard, releaseGuard, setBookkeeping } from '#lib/data/collection.ts';
 import { replayIfRecorded, type WriteOptions } from '#lib/data/commit.ts';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { NameTaken, PageOnOwnDomain, VerificationMismatch } from '#lib/data/errors.ts';
@@ -21,7 +21,15 @@ import {
 } from '#lib/domains/rules/dns-records.ts';
 import { verificationName } from '#lib/domains/rules/verification.ts';
 import { type Serving, sameServing, servingOf } from '#lib/edge/rules/serving.ts';
-import { type DomainRecord, kind, nullWhenGone, ownDomainPageChecks, pageAttributes, showDomain } from './items.ts';
+import {
+  changeDomain,
+  type DomainRecord,
+  kind,
+  nullWhenGone,
+  ownDomainPageChecks,
+  pageAttributes,
+  showDomain,
+} from './items.ts';
 
 /**
  * When an active domain's next check is due: an interval after `now`, sooner while it waits for its DNS or its
@@ -98,10 +106,9 @@ const checked = (current: DomainRecord, check: Check, now: string): DomainRecord
  * `NameTaken`.
  */
 const activate = (db: Db, owner: string, id: number, check: Check, options: WriteOptions) =>
-  updateRecord<DomainRecord>(
+  changeDomain(
     db,
     owner,
-    kind,
     id,
     (current, now) => {
       const active = current.status === 'active';
@@ -137,7 +144,7 @@ const activate = (db: Db, owner: string, id: number, check: Check, options: Writ
  * `updated_at` and a `domain.updated` event (the feed's last event of a domain is its current state).
  */
 const recordCheck = (db: Db, owner: string, id: number, check: Check) =>
-  updateRecord<DomainRecord>(db, owner, kind, id, (current, now) => ({ record: checked(current, check, now) }));
+  changeDomain(db, owner, id, (current, now) => ({ record: checked(current, check, now) }));
 
 /** Whether a domain's TXT record has been missing for the grace period (domains from before verification have none). */
 const txtGraceOver = (item: DomainRecord, check: CheckState, now: string) =>
@@ -173,7 +180,7 @@ export async function recheckDomain(
     if (await setBookkeeping(db, owner, kind, item, { nextCheckAt: due }))
       return { domain: { ...item, nextCheckAt: due }, changed: false };
   }
-  const { result: changed } = await updateRecord<DomainRecord>(db, owner, kind, id, (current, time) => {
+  const { result: changed } = await changeDomain(db, owner, id, (current, time) => {
     const next = checked(current, check, time);
     if (current.status !== 'active') return { record: next };
     if (!txtGraceOver(current, next.check ?? {}, time)) {
@@ -216,7 +223,7 @@ const servingAttributes = (serving: Serving) =>
 export async function recordServing(db: Db, owner: string, id: number, serving: Serving): Promise<void> {
   // One read, the change's own: a domain no longer active, or already recording this, is left as it is (a change
   // that changes nothing writes nothing).
-  await updateRecord<DomainRecord>(db, owner, kind, id, (current) => {
+  await changeDomain(db, owner, id, (current) => {
     if (current.status !== 'active' || sameServing(servingOf(current), serving)) return { record: current };
     const { serving: _serving, servingFailure: _failure, ...rest } = current;
     return { record: { ...rest, ...servingAttributes(serving) } };

@@ -1,8 +1,11 @@
 /**
  * What the edge sync keeps in the table about its shards (`lib/edge/sync.ts`, docs/deployment.md "The edge"):
- * - each shard's count of hosts placed on it (`EDGESHARD`, one item per shard), moved by one in the same
+ * - each shard's count of hosts placed on it (`EDGESHARD`, one item per shard), moved up by one in the same
  *   transaction that records a domain's shard on its item (`edgeShard`), on the condition that the shard has
- *   room and the domain has no shard yet: a count that never drifts from the placements, and a host placed once;
+ *   room and the domain exists and has no shard yet, and down by one in the transaction that deletes a placed
+ *   domain (`shardRelease`), never below 0: the count is the shard's live placed domains, and a host is placed
+ *   once. Every whole-item write of a domain is conditional on its `edgeShard` as read (`shardAsRead`), so a
+ *   placement landing between a delete's (or an update's) read and its write makes it read again;
  * - each shard's writes waiting for its one writer (`EDGEPENDING#<shard>`, one item per host: the latest state
  *   wins, so events for one host coalesce), and the lease that makes one sync at a time that writer
  *   (`EDGELEASE`, one item per shard, taken and given back with conditional writes, lapsing if its holder dies).
@@ -11,9 +14,10 @@
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Condition } from '#lib/data/condition.ts';
 import type { Db } from '#lib/data/dynamodb.ts';
 import { itemKey } from '#lib/data/keys.ts';
-import { transact } from '#lib/data/transaction.ts';
+import { type Parts, transact } from '#lib/data/transaction.ts';
 
 const COUNTS = 'EDGESHARD';
 const countKey = (shard: number) => ({ pk: COUNTS, sk: `SHARD#${shard}` });
@@ -102,11 +106,54 @@ export async function placeDomain(
   return { full: true };
 }
 
-/** A write waiting for its shard's writer: the host's record (JSON) as read at `t`. */
+/**
+ * A domain's `edgeShard` as read, as a condition for writing its whole item: the placement sets it without a
+ * change (no new version), so a write planned from an earlier read would otherwise drop it or miss it.
+ */
+export const shardAsRead = (edgeShard: number | undefined): Condition =>
+  edgeShard === undefined
+    ? { expression: 'attribute_not_exists(#edgeShard)', names: { '#edgeShard': 'edgeShard' }, values: {} }
+    : {
+        expression: '#edgeShard = :edgeShard',
+        names: { '#edgeShard': 'edgeShard' },
+        values: { ':edgeShard': edgeShard },
+      };
+
+/**
+ * What deleting a domain gives back, in the delete's transaction: a placed domain's shard count goes down by one,
+ * on the condition that it is above 0 (part `shardCount`). A count found at 0 (set by hand: counts move with
+ * placements) fails that condition; `atFloor` then leaves it out, so the domain is deleted and the count stays 0.
+ * Old domains without `edgeShard` give nothing back. The delete happens once (it is conditional on the item), so
+ * the count comes down once.
+ */
+export function shardRelease(
+  db: Db,
+  edgeShard: number | undefined,
+  atFloor: boolean,
+): { state: Condition; parts: Parts } {
+  const state = shardAsRead(edgeShard);
+  if (edgeShard === undefined || atFloor) return { state, parts: {} };
+  return {
+    state,
+    parts: {
+      shardCount: {
+        Update: {
+          TableName: db.tableName,
+          Key: countKey(edgeShard),
+          UpdateExpression: 'ADD hosts :minusOne',
+          ConditionExpression: 'hosts > :zero',
+          ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+        },
+      },
+    },
+  };
+}
+
+/** A write waiting for its shard's writer: the host's entry (JSON) as read at `t`. */
 export type PendingWrite = { host: string; value: string; t: number };
 
 /**
- * Queues the host's record for its shard's writer, unless a newer one is queued already (it supersedes this):
+ * Queues the host's entry for its shard's writer, unless a newer one is queued already (it supersedes this):
  * true when this one is queued. (A newer state replaces a settled refusal of an older one.)
  */
 export async function queueWrite(db: Db, shard: number, write: PendingWrite): Promise<boolean> {
@@ -128,7 +175,7 @@ export async function queueWrite(db: Db, shard: number, write: PendingWrite): Pr
 
 /**
  * Where the host's write of `t` stands, in one read of its queued item: still queued; refused by a full store or
- * skipped as older than the store's record (the writer's `outcome` on the item, which its sync takes and
+ * skipped as older than the store's entry (the writer's `outcome` on the item, which its sync takes and
  * deletes here); or applied (the item gone) or superseded (a newer `t` queued).
  */
 export async function writeState(

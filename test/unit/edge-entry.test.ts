@@ -1,18 +1,18 @@
 /**
- * What a served domain takes in the edge's key-value store (lib/edge/rules/record.ts): pages in their ASCII form, so
- * bytes are predictable, and a record measured against CloudFront's 1 KB value limit before anything is sent.
+ * What a served domain takes in the edge's key-value store (lib/edge/rules/entry.ts): pages in their ASCII form, so
+ * bytes are predictable, and an entry measured against CloudFront's 1 KB value limit before anything is sent.
  */
 import { describe, expect, it } from 'vitest';
 import {
   asciiPage,
   EDGE_VALUE_MAX_BYTES,
-  edgeRecordOf,
+  edgeEntryOf,
   edgeValueBytes,
   PAGES_MAX_BYTES,
   pagesBytes,
   pagesFit,
-  servedRecordBytes,
-} from '#lib/edge/rules/record.ts';
+  servedEntryBytes,
+} from '#lib/edge/rules/entry.ts';
 
 /** An ASCII page of exactly `bytes` bytes. */
 const pageOf = (bytes: number) => {
@@ -42,9 +42,9 @@ describe('a page in the store', () => {
   });
 });
 
-describe('the record of a served domain', () => {
+describe('the entry of a served domain', () => {
   it('costs 46 bytes besides its pages, so the pages may take 978 together', () => {
-    expect(servedRecordBytes({})).toBe(46);
+    expect(servedEntryBytes({})).toBe(46);
     expect(PAGES_MAX_BYTES).toBe(EDGE_VALUE_MAX_BYTES - 46);
   });
 
@@ -55,19 +55,19 @@ describe('the record of a served domain', () => {
     const over = { indexPage: index, notFoundPage: pageOf(PAGES_MAX_BYTES - 499) };
     // Assess
     expect(pagesBytes(fitting)).toBe(PAGES_MAX_BYTES);
-    expect(servedRecordBytes(fitting)).toBe(EDGE_VALUE_MAX_BYTES);
+    expect(servedEntryBytes(fitting)).toBe(EDGE_VALUE_MAX_BYTES);
     expect(pagesFit(fitting)).toBe(true);
     expect(pagesFit(over)).toBe(false);
   });
 
-  it('is measured as the store counts it: a real record is never larger than its measure', () => {
+  it('is measured as the store counts it: a real entry is never larger than its measure', () => {
     // Prepare
     const pages = { indexPage: 'https://example.org/\\x', notFoundPage: pageOf(300) };
     // Act
-    const record = edgeRecordOf(pages, Date.now());
+    const entry = edgeEntryOf(pages, Date.now());
     // Assess: JSON escapes the backslash; the measure uses the widest time stamp
-    expect(edgeValueBytes(record)).toBeLessThanOrEqual(servedRecordBytes(pages));
-    expect(new TextEncoder().encode(JSON.stringify(record)).length).toBe(edgeValueBytes(record));
+    expect(edgeValueBytes(entry)).toBeLessThanOrEqual(servedEntryBytes(pages));
+    expect(new TextEncoder().encode(JSON.stringify(entry)).length).toBe(edgeValueBytes(entry));
   });
 
   it('refuses two pages of 255 characters that are not ASCII', () => {
@@ -77,6 +77,6 @@ describe('the record of a served domain', () => {
     expect([...page].length).toBe(255);
     expect(pagesFit({ indexPage: page })).toBe(false);
     expect(pagesFit({ indexPage: page, notFoundPage: page })).toBe(false);
-    expect(servedRecordBytes({ indexPage: page, notFoundPage: page })).toBeGreaterThan(2 * 1_024);
+    expect(servedEntryBytes({ indexPage: page, notFoundPage: page })).toBeGreaterThan(2 * 1_024);
   });
 });
